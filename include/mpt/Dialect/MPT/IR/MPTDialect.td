@@ -1,0 +1,50 @@
+//===- MPTDialect.td - mpt dialect definition -------------*- tablegen -*-===//
+//
+// The mpt dialect: FP32 training steps (forward, backward, optimizer update) on tensors, and the
+// ops the mixed-precision rewrite introduces.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPT_DIALECT_MPT_IR_MPTDIALECT_TD
+#define MPT_DIALECT_MPT_IR_MPTDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def MPT_Dialect : Dialect {
+  let name = "mpt";
+  let cppNamespace = "::mpt";
+  let summary = "Training-step ops for the mpt mixed-precision compiler";
+  let description = [{
+    The mpt dialect expresses one training step of a neural network as a `func.func` on tensors:
+    the forward pass, the backward pass written out op by op (seeded by `mpt.loss_grad`), and the
+    optimizer update. Every compute op reports the precision it should run in under mixed
+    precision through `PrecisionPolicyOpInterface`.
+
+    Functions marked `mpt.train_step` follow the training-step conventions: every argument is
+    `mpt.param`, `mpt.state` or `mpt.data`; every result is either `mpt.next = i` (the value of
+    argument `i` in the next step) or `mpt.metric = "name"`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tensor::TensorDialect"];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+
+    // Discardable attribute names of the training-step conventions.
+    static constexpr ::llvm::StringLiteral kTrainStepAttrName = "mpt.train_step";
+    static constexpr ::llvm::StringLiteral kParamAttrName = "mpt.param";
+    static constexpr ::llvm::StringLiteral kStateAttrName = "mpt.state";
+    static constexpr ::llvm::StringLiteral kDataAttrName = "mpt.data";
+    static constexpr ::llvm::StringLiteral kNextAttrName = "mpt.next";
+    static constexpr ::llvm::StringLiteral kMetricAttrName = "mpt.metric";
+    // Pins one op to a precision class, overriding its policy.
+    static constexpr ::llvm::StringLiteral kPrecisionAttrName = "mpt.precision";
+  }];
+}
+
+class MPT_Op<string mnemonic, list<Trait> traits = []>
+    : Op<MPT_Dialect, mnemonic, traits>;
+
+#endif // MPT_DIALECT_MPT_IR_MPTDIALECT_TD

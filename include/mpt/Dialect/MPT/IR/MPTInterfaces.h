@@ -1,0 +1,38 @@
+//===- MPTInterfaces.h - mpt op interfaces and traits -----------*- C++ -*-===//
+
+#ifndef MPT_DIALECT_MPT_IR_MPTINTERFACES_H
+#define MPT_DIALECT_MPT_IR_MPTINTERFACES_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+
+#include "mpt/Dialect/MPT/IR/MPTEnums.h.inc"
+
+namespace mpt {
+
+/// Whether `type` is a ranked tensor of floating-point elements.
+inline bool isFloatTensor(mlir::Type type) {
+  auto tensorType = llvm::dyn_cast<mlir::RankedTensorType>(type);
+  return tensorType && llvm::isa<mlir::FloatType>(tensorType.getElementType());
+}
+
+namespace OpTrait {
+// The default precision class of an mpt op, read by PrecisionPolicyOpInterface.
+#define MPT_DEFINE_PRECISION_CLASS_TRAIT(NAME, CLASS)                          \
+  template <typename ConcreteType>                                             \
+  class NAME : public mlir::OpTrait::TraitBase<ConcreteType, NAME> {           \
+  public:                                                                      \
+    static constexpr PrecisionClass kDefaultPrecisionClass =                   \
+        PrecisionClass::CLASS;                                                 \
+  };
+MPT_DEFINE_PRECISION_CLASS_TRAIT(LowerPrecisionClass, Lower)
+MPT_DEFINE_PRECISION_CLASS_TRAIT(FP32PrecisionClass, FP32)
+MPT_DEFINE_PRECISION_CLASS_TRAIT(FollowPrecisionClass, Follow)
+#undef MPT_DEFINE_PRECISION_CLASS_TRAIT
+} // namespace OpTrait
+
+} // namespace mpt
+
+#include "mpt/Dialect/MPT/IR/MPTInterfaces.h.inc"
+
+#endif // MPT_DIALECT_MPT_IR_MPTINTERFACES_H

@@ -1,0 +1,22 @@
+//===- MPTOps.h - mpt operations --------------------------------*- C++ -*-===//
+
+#ifndef MPT_DIALECT_MPT_IR_MPTOPS_H
+#define MPT_DIALECT_MPT_IR_MPTOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "mpt/Dialect/MPT/IR/MPTDialect.h"
+#include "mpt/Dialect/MPT/IR/MPTInterfaces.h"
+
+#define GET_ATTRDEF_CLASSES
+#include "mpt/Dialect/MPT/IR/MPTAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "mpt/Dialect/MPT/IR/MPTOps.h.inc"
+
+#endif // MPT_DIALECT_MPT_IR_MPTOPS_H

@@ -1,0 +1,535 @@
+//===- MPTOps.td - mpt operations -------------------------*- tablegen -*-===//
+
+#ifndef MPT_DIALECT_MPT_IR_MPTOPS_TD
+#define MPT_DIALECT_MPT_IR_MPTOPS_TD
+
+include "mpt/Dialect/MPT/IR/MPTDialect.td"
+include "mpt/Dialect/MPT/IR/MPTAttrs.td"
+include "mpt/Dialect/MPT/IR/MPTInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/CommonAttrConstraints.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def MPT_FloatTensor : StaticShapeTensorOf<[F16, BF16, F32]>;
+def MPT_LabelTensor : StaticShapeTensorOf<[I32, I64]>;
+def MPT_F32Scalar : 0DTensorOf<[F32]> {
+  let builderCall = "::mlir::RankedTensorType::get({}, $_builder.getF32Type())";
+}
+def MPT_StepScalar : 0DTensorOf<[I32, I64]>;
+
+//===----------------------------------------------------------------------===//
+// Precision classes: every mpt op carries one, through PrecisionPolicyOpInterface.
+//===----------------------------------------------------------------------===//
+
+def MPT_LowerClass : NativeOpTrait<"LowerPrecisionClass"> { let cppNamespace = "::mpt::OpTrait"; }
+def MPT_FP32Class : NativeOpTrait<"FP32PrecisionClass"> { let cppNamespace = "::mpt::OpTrait"; }
+def MPT_FollowClass : NativeOpTrait<"FollowPrecisionClass"> { let cppNamespace = "::mpt::OpTrait"; }
+
+class MPT_ComputeOp<string mnemonic, Trait precisionClass, list<Trait> traits = [],
+                    Trait policy = PrecisionPolicyOpInterface>
+    : MPT_Op<mnemonic, !listconcat([Pure, precisionClass, policy], traits)>;
+
+// Ops whose statistics operands keep their own (f32) type under mixed precision.
+def MPT_ActivationOperandsOnly
+    : DeclareOpInterfaceMethods<PrecisionPolicyOpInterface, ["isPrecisionOperand"]>;
+
+//===----------------------------------------------------------------------===//
+// Linear algebra
+//===----------------------------------------------------------------------===//
+
+def MPT_MatmulOp : MPT_ComputeOp<"matmul", MPT_LowerClass> {
+  let summary = "matrix product, optionally batched and transposed";
+  let description = [{
+    `result = op(lhs) x op(rhs)` where `op` transposes the two innermost dimensions when
+    `transpose_a` / `transpose_b` is set. Operands are rank 2 (`MxK`, `KxN`) or rank 3 with a
+    leading batch dimension that must match. The result element type is the operand element
+    type or f32 (accumulating a low-precision product in f32).
+
+    ```mlir
+    %c = mpt.matmul %a, %b : tensor<128x784xf32>, tensor<784x256xf32> -> tensor<128x256xf32>
+    %dw = mpt.matmul %x, %dy {transpose_a} : tensor<128x784xf32>, tensor<128x256xf32> -> tensor<784x256xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$lhs, MPT_FloatTensor:$rhs,
+                       UnitAttr:$transpose_a, UnitAttr:$transpose_b);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_BiasAddOp : MPT_ComputeOp<"bias_add", MPT_FollowClass,
+    [AllTypesMatch<["input", "result"]>]> {
+  let summary = "adds a vector along one dimension";
+  let description = [{
+    Adds the rank-1 `bias` along dimension `axis` of `input` (the last one by default). Its
+    gradient with respect to the bias is `mpt.reduce_sum` over the other dimensions.
+
+    ```mlir
+    %y = mpt.bias_add %x, %b : tensor<128x256xf32>, tensor<256xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, MPT_FloatTensor:$bias,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $bias attr-dict `:` type($input) `,` type($bias)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `axis` with a negative value resolved against the input rank.
+    int64_t getNormalizedAxis();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Activations
+//===----------------------------------------------------------------------===//
+
+def MPT_ReluOp : MPT_ComputeOp<"relu", MPT_FollowClass, [SameOperandsAndResultType]> {
+  let summary = "rectified linear unit, max(x, 0)";
+  let arguments = (ins MPT_FloatTensor:$input);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def MPT_ReluGradOp : MPT_ComputeOp<"relu_grad", MPT_FollowClass, [SameOperandsAndResultType]> {
+  let summary = "gradient of relu: grad where input > 0, else 0";
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$input);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$grad `,` $input attr-dict `:` type($input)";
+}
+
+def MPT_GeluOp : MPT_ComputeOp<"gelu", MPT_FollowClass, [SameOperandsAndResultType]> {
+  let summary = "Gaussian error linear unit";
+  let description = [{
+    `x * Phi(x)` with the exact erf form, or the tanh approximation when `approximate` is set.
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, UnitAttr:$approximate);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def MPT_GeluGradOp : MPT_ComputeOp<"gelu_grad", MPT_FollowClass, [SameOperandsAndResultType]> {
+  let summary = "gradient of gelu with respect to its input";
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$input, UnitAttr:$approximate);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$grad `,` $input attr-dict `:` type($input)";
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling (NCHW activations, FCHW filters)
+//===----------------------------------------------------------------------===//
+
+class MPT_ConvOp<string mnemonic, string summaryText>
+    : MPT_ComputeOp<mnemonic, MPT_LowerClass> {
+  let summary = summaryText;
+  let arguments = (ins MPT_FloatTensor:$lhs, MPT_FloatTensor:$rhs,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_Conv2DOp : MPT_ConvOp<"conv2d", "2-d convolution, NCHW input and FCHW filter"> {
+  let description = [{
+    `lhs` is the input (N, C, H, W), `rhs` the filter (F, C, KH, KW); the result is
+    (N, F, OH, OW) with `OH = (H + 2*pad - dilation*(KH-1) - 1) / stride + 1`. `padding` is
+    symmetric, one value per spatial dimension. The result element type is the input's or f32.
+
+    ```mlir
+    %y = mpt.conv2d %x, %w {padding = array<i64: 1, 1>}
+        : tensor<64x1x28x28xf32>, tensor<8x1x3x3xf32> -> tensor<64x8x28x28xf32>
+    ```
+  }];
+}
+
+def MPT_Conv2DInputGradOp
+    : MPT_ConvOp<"conv2d_input_grad", "gradient of conv2d with respect to its input"> {
+  let description = [{
+    `lhs` is the output gradient (N, F, OH, OW), `rhs` the filter (F, C, KH, KW); the result
+    has the shape of the forward input (N, C, H, W). Attributes are those of the forward op.
+  }];
+}
+
+def MPT_Conv2DFilterGradOp
+    : MPT_ConvOp<"conv2d_filter_grad", "gradient of conv2d with respect to its filter"> {
+  let description = [{
+    `lhs` is the forward input (N, C, H, W), `rhs` the output gradient (N, F, OH, OW); the
+    result has the filter's shape (F, C, KH, KW). Attributes are those of the forward op.
+  }];
+}
+
+def MPT_MaxPool2DOp : MPT_ComputeOp<"max_pool2d", MPT_FollowClass> {
+  let summary = "2-d max pooling over NCHW";
+  let description = [{
+    Padding positions never win the max. Output size per spatial dimension is
+    `(H + 2*pad - kernel) / stride + 1`.
+
+    ```mlir
+    %p = mpt.max_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+        : tensor<64x8x28x28xf32> -> tensor<64x8x14x14xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def MPT_MaxPool2DGradOp : MPT_ComputeOp<"max_pool2d_grad", MPT_FollowClass,
+    [AllTypesMatch<["input", "result"]>]> {
+  let summary = "gradient of max_pool2d: routes each output gradient to its window's max";
+  let description = [{
+    Ties go to the first maximum in row-major window order, as in PyTorch.
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$input,
+                       DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$grad `,` $input attr-dict `:` type($grad) `,` type($input)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization
+//===----------------------------------------------------------------------===//
+
+def MPT_BatchNormOp : MPT_ComputeOp<"batch_norm", MPT_FollowClass, [
+    AllTypesMatch<["input", "output"]>,
+    AllTypesMatch<["gamma", "beta", "running_mean", "running_var", "batch_mean",
+                   "batch_invstd", "new_running_mean", "new_running_var"]>], MPT_ActivationOperandsOnly> {
+  let summary = "batch normalization in training mode";
+  let description = [{
+    Normalizes `input` (N, C) or (N, C, H, W) per channel with the batch statistics, scales by
+    `gamma` and shifts by `beta`. Also returns the batch mean and inverse standard deviation
+    (for the gradient) and the updated running statistics:
+    `new_running = (1 - momentum) * running + momentum * batch`, where the running variance
+    takes the unbiased batch variance, as in PyTorch.
+
+    The per-channel operands and results share one type, which may be wider than the
+    activations: under mixed precision the statistics stay f32 while `input` is f16.
+
+    ```mlir
+    %y, %mean, %invstd, %rm2, %rv2 = mpt.batch_norm %x, %g, %b, %rm, %rv
+        {momentum = 1.0e-1 : f32, epsilon = 1.0e-5 : f32} : tensor<64x8x28x28xf32>, tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, MPT_FloatTensor:$gamma, MPT_FloatTensor:$beta,
+                       MPT_FloatTensor:$running_mean, MPT_FloatTensor:$running_var,
+                       DefaultValuedAttr<F32Attr, "0.1f">:$momentum,
+                       DefaultValuedAttr<F32Attr, "1.0e-5f">:$epsilon);
+  let results = (outs MPT_FloatTensor:$output, MPT_FloatTensor:$batch_mean,
+                      MPT_FloatTensor:$batch_invstd, MPT_FloatTensor:$new_running_mean,
+                      MPT_FloatTensor:$new_running_var);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta `,` $running_mean `,` $running_var attr-dict `:`
+    type($input) `,` type($gamma)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_BatchNormGradOp : MPT_ComputeOp<"batch_norm_grad", MPT_FollowClass, [
+    AllTypesMatch<["grad", "input", "input_grad"]>,
+    AllTypesMatch<["gamma", "batch_mean", "batch_invstd", "gamma_grad", "beta_grad"]>], MPT_ActivationOperandsOnly> {
+  let summary = "gradient of training-mode batch_norm";
+  let description = [{
+    Takes the output gradient, the forward input, `gamma` and the batch statistics returned by
+    `mpt.batch_norm`; returns the gradients of the input, `gamma` and `beta`.
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$input, MPT_FloatTensor:$gamma,
+                       MPT_FloatTensor:$batch_mean, MPT_FloatTensor:$batch_invstd);
+  let results = (outs MPT_FloatTensor:$input_grad, MPT_FloatTensor:$gamma_grad,
+                      MPT_FloatTensor:$beta_grad);
+  let assemblyFormat = [{
+    $grad `,` $input `,` $gamma `,` $batch_mean `,` $batch_invstd attr-dict `:`
+    type($input) `,` type($gamma)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_BatchNormInferenceOp : MPT_ComputeOp<"batch_norm_inference", MPT_FollowClass, [
+    AllTypesMatch<["input", "output"]>,
+    AllTypesMatch<["gamma", "beta", "mean", "var"]>], MPT_ActivationOperandsOnly> {
+  let summary = "batch normalization with given (running) statistics";
+  let description = [{
+    `(input - mean) / sqrt(var + epsilon) * gamma + beta` per channel: the evaluation form of
+    `mpt.batch_norm`, fed with the running statistics.
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, MPT_FloatTensor:$gamma, MPT_FloatTensor:$beta,
+                       MPT_FloatTensor:$mean, MPT_FloatTensor:$var,
+                       DefaultValuedAttr<F32Attr, "1.0e-5f">:$epsilon);
+  let results = (outs MPT_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta `,` $mean `,` $var attr-dict `:` type($input) `,` type($gamma)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_LayerNormOp : MPT_ComputeOp<"layer_norm", MPT_FollowClass, [
+    AllTypesMatch<["input", "output"]>, AllTypesMatch<["gamma", "beta"]>,
+    AllTypesMatch<["mean", "invstd"]>], MPT_ActivationOperandsOnly> {
+  let summary = "layer normalization over the innermost dimension";
+  let description = [{
+    Normalizes every row of `input` over its last dimension (size D), then scales by `gamma` and
+    shifts by `beta` (both of size D). Returns the per-row mean and inverse standard deviation,
+    shaped like `input` without its last dimension, for the gradient.
+
+    ```mlir
+    %y, %mean, %invstd = mpt.layer_norm %x, %g, %b {epsilon = 1.0e-5 : f32}
+        : tensor<8x64x128xf32>, tensor<128xf32> -> tensor<8x64xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, MPT_FloatTensor:$gamma, MPT_FloatTensor:$beta,
+                       DefaultValuedAttr<F32Attr, "1.0e-5f">:$epsilon);
+  let results = (outs MPT_FloatTensor:$output, MPT_FloatTensor:$mean, MPT_FloatTensor:$invstd);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta attr-dict `:` type($input) `,` type($gamma) `->` type($mean)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_LayerNormGradOp : MPT_ComputeOp<"layer_norm_grad", MPT_FollowClass, [
+    AllTypesMatch<["grad", "input", "input_grad"]>,
+    AllTypesMatch<["gamma", "gamma_grad", "beta_grad"]>, AllTypesMatch<["mean", "invstd"]>], MPT_ActivationOperandsOnly> {
+  let summary = "gradient of layer_norm";
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$input, MPT_FloatTensor:$gamma,
+                       MPT_FloatTensor:$mean, MPT_FloatTensor:$invstd);
+  let results = (outs MPT_FloatTensor:$input_grad, MPT_FloatTensor:$gamma_grad,
+                      MPT_FloatTensor:$beta_grad);
+  let assemblyFormat = [{
+    $grad `,` $input `,` $gamma `,` $mean `,` $invstd attr-dict `:`
+    type($input) `,` type($gamma) `,` type($mean)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax and loss
+//===----------------------------------------------------------------------===//
+
+def MPT_SoftmaxOp : MPT_ComputeOp<"softmax", MPT_FP32Class, [SameOperandsAndResultType]> {
+  let summary = "softmax over the innermost dimension";
+  let arguments = (ins MPT_FloatTensor:$input);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def MPT_SoftmaxGradOp : MPT_ComputeOp<"softmax_grad", MPT_FP32Class,
+    [SameOperandsAndResultType]> {
+  let summary = "gradient of softmax from its output: y * (grad - sum(grad * y))";
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$output);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$grad `,` $output attr-dict `:` type($output)";
+}
+
+def MPT_SoftmaxCrossEntropyOp : MPT_ComputeOp<"softmax_cross_entropy", MPT_FP32Class> {
+  let summary = "mean softmax cross-entropy of logits against integer labels";
+  let description = [{
+    `logits` is (N, C), `labels` is (N) with class indices in [0, C). The result is the mean
+    over the batch of `-log softmax(logits)[label]`, an f32 scalar.
+
+    ```mlir
+    %loss = mpt.softmax_cross_entropy %logits, %y : tensor<128x10xf32>, tensor<128xi32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$logits, MPT_LabelTensor:$labels);
+  let results = (outs MPT_F32Scalar:$loss);
+  let assemblyFormat = "$logits `,` $labels attr-dict `:` type($logits) `,` type($labels)";
+  let hasVerifier = 1;
+}
+
+def MPT_SoftmaxCrossEntropyGradOp
+    : MPT_ComputeOp<"softmax_cross_entropy_grad", MPT_FP32Class,
+                    [AllTypesMatch<["logits", "result"]>]> {
+  let summary = "gradient of softmax_cross_entropy: seed * (softmax(logits) - onehot) / N";
+  let arguments = (ins MPT_F32Scalar:$seed, MPT_FloatTensor:$logits, MPT_LabelTensor:$labels);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $seed `,` $logits `,` $labels attr-dict `:` type($logits) `,` type($labels)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_LossGradOp : MPT_ComputeOp<"loss_grad", MPT_FP32Class> {
+  let summary = "the backward seed dL/dL";
+  let description = [{
+    Marks where the backward pass starts. Its value is 1.0 in an FP32 graph; after loss scaling
+    it is the loss scale `S`, given as the `scale` operand. The `loss` operand ties the seed to
+    the loss it differentiates.
+
+    ```mlir
+    %seed = mpt.loss_grad %loss
+    %scaled_seed = mpt.loss_grad %loss scale %s
+    ```
+  }];
+  let arguments = (ins MPT_F32Scalar:$loss, Optional<MPT_F32Scalar>:$scale);
+  let results = (outs MPT_F32Scalar:$seed);
+  let assemblyFormat = "$loss (`scale` $scale^)? attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Shape and reduction
+//===----------------------------------------------------------------------===//
+
+def MPT_ReshapeOp : MPT_ComputeOp<"reshape", MPT_FollowClass> {
+  let summary = "reinterprets a tensor with another static shape of the same size";
+  let arguments = (ins MPT_FloatTensor:$input);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def MPT_TransposeOp : MPT_ComputeOp<"transpose", MPT_FollowClass> {
+  let summary = "permutes the dimensions of a tensor";
+  let description = [{
+    Result dimension `i` is input dimension `permutation[i]`.
+
+    ```mlir
+    %t = mpt.transpose %x [0, 2, 1] : tensor<8x64x32xf32> -> tensor<8x32x64xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$input $permutation attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def MPT_ReduceSumOp : MPT_ComputeOp<"reduce_sum", MPT_FP32Class> {
+  let summary = "sums a tensor over the given dimensions";
+  let description = [{
+    `dims` are strictly increasing dimension indices. They are dropped from the result, or kept
+    with size 1 when `keep_dims` is set. The result element type is the input's or f32.
+
+    ```mlir
+    %db = mpt.reduce_sum %dy [0] : tensor<128x256xf32> -> tensor<256xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, DenseI64ArrayAttr:$dims, UnitAttr:$keep_dims);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$input $dims attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Optimizers
+//===----------------------------------------------------------------------===//
+
+def MPT_SGDOp : MPT_ComputeOp<"sgd", MPT_FP32Class, [
+    OptimizerOpInterface,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>,
+    TypesMatchWith<"grad has the type of param", "param", "grad", "$_self">,
+    OptionalTypesMatchWith<"momentum_buffer has the type of param", "param",
+                           "momentum_buffer", "$_self">]> {
+  let summary = "stochastic gradient descent with momentum, dampening, weight decay, nesterov";
+  let description = [{
+    PyTorch's `torch.optim.SGD` for one parameter:
+    ```
+    g = grad + weight_decay * param
+    buf' = momentum * buf + (1 - dampening) * g        (when momentum != 0)
+    d = nesterov ? g + momentum * buf' : buf'          (d = g without momentum)
+    param' = param - lr * d
+    ```
+    With a non-zero `momentum` the buffer is an operand and its update a second result. As in
+    PyTorch's first step, the buffer starts as the zero tensor.
+
+    ```mlir
+    %w2, %m2 = mpt.sgd %w, %dw, %m {lr = 5.0e-2 : f32, momentum = 9.0e-1 : f32}
+        : tensor<784x256xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$param, MPT_FloatTensor:$grad,
+                       Optional<MPT_FloatTensor>:$momentum_buffer,
+                       F32Attr:$lr,
+                       DefaultValuedAttr<F32Attr, "0.0f">:$momentum,
+                       DefaultValuedAttr<F32Attr, "0.0f">:$dampening,
+                       DefaultValuedAttr<F32Attr, "0.0f">:$weight_decay,
+                       UnitAttr:$nesterov);
+  let results = (outs MPT_FloatTensor:$updated_param,
+                      Optional<MPT_FloatTensor>:$updated_momentum_buffer);
+  let assemblyFormat = [{
+    $param `,` $grad (`,` $momentum_buffer^)? attr-dict `:` type($param)
+  }];
+  let hasVerifier = 1;
+}
+
+class MPT_AdamBase<string mnemonic, string defaultWeightDecay, string summaryText,
+                   string descriptionText>
+    : MPT_ComputeOp<mnemonic, MPT_FP32Class, [
+        OptimizerOpInterface,
+        AllTypesMatch<["param", "grad", "exp_avg", "exp_avg_sq", "updated_param",
+                       "updated_exp_avg", "updated_exp_avg_sq"]>,
+        AllTypesMatch<["step", "updated_step"]>]> {
+  let summary = summaryText;
+  let description = descriptionText;
+  let arguments = (ins MPT_FloatTensor:$param, MPT_FloatTensor:$grad,
+                       MPT_FloatTensor:$exp_avg, MPT_FloatTensor:$exp_avg_sq,
+                       MPT_StepScalar:$step,
+                       F32Attr:$lr,
+                       DefaultValuedAttr<F32Attr, "0.9f">:$beta1,
+                       DefaultValuedAttr<F32Attr, "0.999f">:$beta2,
+                       DefaultValuedAttr<F32Attr, "1.0e-8f">:$epsilon,
+                       DefaultValuedAttr<F32Attr, defaultWeightDecay>:$weight_decay);
+  let results = (outs MPT_FloatTensor:$updated_param, MPT_FloatTensor:$updated_exp_avg,
+                      MPT_FloatTensor:$updated_exp_avg_sq, MPT_StepScalar:$updated_step);
+  let assemblyFormat = [{
+    $param `,` $grad `,` $exp_avg `,` $exp_avg_sq `,` $step attr-dict `:`
+    type($param) `,` type($step)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_AdamOp : MPT_AdamBase<"adam", "0.0f", "Adam with bias correction", [{
+    PyTorch's `torch.optim.Adam` (no amsgrad) for one parameter. `step` counts completed
+    updates; the update uses `t = step + 1` and returns it:
+    ```
+    g = grad + weight_decay * param
+    m' = beta1 * m + (1 - beta1) * g
+    v' = beta2 * v + (1 - beta2) * g^2
+    param' = param - lr * (m' / (1 - beta1^t)) / (sqrt(v' / (1 - beta2^t)) + epsilon)
+    ```
+
+    ```mlir
+    %w2, %m2, %v2, %t2 = mpt.adam %w, %dw, %m, %v, %t {lr = 1.0e-3 : f32}
+        : tensor<128x128xf32>, tensor<i64>
+    ```
+  }]>;
+
+def MPT_AdamWOp : MPT_AdamBase<"adamw", "0.01f", "AdamW: Adam with decoupled weight decay", [{
+    PyTorch's `torch.optim.AdamW` for one parameter: as `mpt.adam`, but the weight decay is
+    applied to the parameter directly (`param *= 1 - lr * weight_decay`) instead of being added
+    to the gradient. The default weight decay is 0.01.
+  }]>;
+
+def MPT_ClipGradNormOp : MPT_ComputeOp<"clip_grad_norm", MPT_FP32Class,
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "scales gradients so that their global L2 norm is at most max_norm";
+  let description = [{
+    PyTorch's `clip_grad_norm_`: with `norm` the L2 norm of all `grads` together, every gradient
+    is multiplied by `min(1, max_norm / (norm + 1e-6))`. Returns the clipped gradients, in
+    order, followed by `norm`.
+
+    ```mlir
+    %g1c, %g2c, %norm = mpt.clip_grad_norm %g1, %g2 {max_norm = 1.0 : f32}
+        : tensor<784x256xf32>, tensor<256xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<MPT_FloatTensor>:$grads, F32Attr:$max_norm);
+  let results = (outs Variadic<MPT_FloatTensor>:$clipped, MPT_F32Scalar:$norm);
+  let assemblyFormat = "$grads attr-dict `:` type($grads)";
+  let hasVerifier = 1;
+}
+
+#endif // MPT_DIALECT_MPT_IR_MPTOPS_TD

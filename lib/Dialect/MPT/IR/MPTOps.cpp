@@ -1,0 +1,651 @@
+//===- MPTOps.cpp - mpt operations: verifiers, folders, type inference ----===//
+
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mpt;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static RankedTensorType tensorType(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+/// "128x784" for a shape, "scalar" for rank 0.
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "scalar";
+  return llvm::join(
+      llvm::map_range(shape, [](int64_t d) { return std::to_string(d); }), "x");
+}
+
+static LogicalResult verifyRank(Operation *op, StringRef name, Value value,
+                                ArrayRef<int64_t> allowedRanks) {
+  int64_t rank = tensorType(value).getRank();
+  if (llvm::is_contained(allowedRanks, rank))
+    return success();
+  std::string ranks =
+      llvm::join(llvm::map_range(allowedRanks,
+                                 [](int64_t r) { return std::to_string(r); }),
+                 " or ");
+  return op->emitOpError("expected ")
+         << name << " of rank " << ranks << ", got rank " << rank << " ("
+         << value.getType() << ")";
+}
+
+static LogicalResult verifySameElementType(Operation *op, StringRef lhsName,
+                                           Value lhs, StringRef rhsName,
+                                           Value rhs) {
+  Type lhsElement = tensorType(lhs).getElementType();
+  Type rhsElement = tensorType(rhs).getElementType();
+  if (lhsElement == rhsElement)
+    return success();
+  return op->emitOpError("expected ")
+         << lhsName << " and " << rhsName << " element types to match, got "
+         << lhsElement << " and " << rhsElement;
+}
+
+/// A low-precision product may accumulate into f32; otherwise the result keeps
+/// the operand type.
+static LogicalResult verifyAccumulatorType(Operation *op, Type operandElement,
+                                           Value result) {
+  Type resultElement = tensorType(result).getElementType();
+  if (resultElement == operandElement || resultElement.isF32())
+    return success();
+  return op->emitOpError("expected result element type to be ")
+         << operandElement << " or f32, got " << resultElement;
+}
+
+static LogicalResult verifyShape(Operation *op, StringRef name, Value value,
+                                 ArrayRef<int64_t> expected) {
+  ArrayRef<int64_t> actual = tensorType(value).getShape();
+  if (actual == expected)
+    return success();
+  return op->emitOpError("expected ")
+         << name << " shape " << formatShape(expected) << ", got "
+         << formatShape(actual);
+}
+
+static LogicalResult verifyDimsEqual(Operation *op, StringRef lhsName,
+                                     int64_t lhsDim, int64_t lhsSize,
+                                     StringRef rhsName, int64_t rhsDim,
+                                     int64_t rhsSize) {
+  if (lhsSize == rhsSize)
+    return success();
+  return op->emitOpError("expected ")
+         << lhsName << " dim " << lhsDim << " (" << lhsSize << ") to equal "
+         << rhsName << " dim " << rhsDim << " (" << rhsSize << ")";
+}
+
+static LogicalResult verifyPositive(Operation *op, StringRef name,
+                                    float value) {
+  if (value > 0.0f && std::isfinite(value))
+    return success();
+  return op->emitOpError("expected ")
+         << name << " to be positive and finite, got " << value;
+}
+
+static LogicalResult verifyNonNegative(Operation *op, StringRef name,
+                                       float value) {
+  if (value >= 0.0f && std::isfinite(value))
+    return success();
+  return op->emitOpError("expected ")
+         << name << " to be non-negative and finite, got " << value;
+}
+
+static LogicalResult verifyInRange(Operation *op, StringRef name, float value,
+                                   float low, float high, bool highInclusive) {
+  if (value >= low && (highInclusive ? value <= high : value < high))
+    return success();
+  return op->emitOpError("expected ")
+         << name << " in [" << low << ", " << high
+         << (highInclusive ? "]" : ")") << ", got " << value;
+}
+
+/// Checks a 2-d window attribute: two entries, each at least `minValue`.
+static LogicalResult verifyWindowAttr(Operation *op, StringRef name,
+                                      ArrayRef<int64_t> values,
+                                      int64_t minValue) {
+  if (values.size() != 2)
+    return op->emitOpError("expected ")
+           << name << " to have 2 entries (H, W), got " << values.size();
+  for (int64_t v : values)
+    if (v < minValue)
+      return op->emitOpError("expected ")
+             << name << " entries to be at least " << minValue << ", got "
+             << formatShape(values);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::verify() {
+  Operation *op = getOperation();
+  if (failed(verifyRank(op, "lhs", getLhs(), {2, 3})))
+    return failure();
+  RankedTensorType lhsType = tensorType(getLhs()),
+                   rhsType = tensorType(getRhs()),
+                   resultType = tensorType(getResult());
+  int64_t rank = lhsType.getRank();
+  if (rhsType.getRank() != rank)
+    return emitOpError("expected rhs rank (")
+           << rhsType.getRank() << ") to equal lhs rank (" << rank << ")";
+  if (resultType.getRank() != rank)
+    return emitOpError("expected result rank (")
+           << resultType.getRank() << ") to equal lhs rank (" << rank << ")";
+  if (failed(verifySameElementType(op, "lhs", getLhs(), "rhs", getRhs())) ||
+      failed(verifyAccumulatorType(op, lhsType.getElementType(), getResult())))
+    return failure();
+
+  SmallVector<int64_t> expected;
+  if (rank == 3) {
+    if (failed(verifyDimsEqual(op, "lhs batch", 0, lhsType.getDimSize(0),
+                               "rhs batch", 0, rhsType.getDimSize(0))))
+      return failure();
+    expected.push_back(lhsType.getDimSize(0));
+  }
+  int64_t rowDim = rank - 2, colDim = rank - 1;
+  int64_t lhsM = getTransposeA() ? colDim : rowDim,
+          lhsK = getTransposeA() ? rowDim : colDim;
+  int64_t rhsK = getTransposeB() ? colDim : rowDim,
+          rhsN = getTransposeB() ? rowDim : colDim;
+  if (failed(verifyDimsEqual(op, "lhs", lhsK, lhsType.getDimSize(lhsK), "rhs",
+                             rhsK, rhsType.getDimSize(rhsK))))
+    return failure();
+  expected.push_back(lhsType.getDimSize(lhsM));
+  expected.push_back(rhsType.getDimSize(rhsN));
+  return verifyShape(op, "result", getResult(), expected);
+}
+
+//===----------------------------------------------------------------------===//
+// BiasAddOp
+//===----------------------------------------------------------------------===//
+
+int64_t BiasAddOp::getNormalizedAxis() {
+  auto axis = static_cast<int64_t>(getAxis());
+  return axis < 0 ? axis + tensorType(getInput()).getRank() : axis;
+}
+
+LogicalResult BiasAddOp::verify() {
+  Operation *op = getOperation();
+  if (failed(verifyRank(op, "bias", getBias(), {1})) ||
+      failed(verifySameElementType(op, "input", getInput(), "bias", getBias())))
+    return failure();
+  int64_t rank = tensorType(getInput()).getRank();
+  auto axis = static_cast<int64_t>(getAxis());
+  if (axis < -rank || axis >= rank)
+    return emitOpError("expected axis in [")
+           << -rank << ", " << rank << ") for an input of rank " << rank
+           << ", got " << axis;
+  int64_t normalized = getNormalizedAxis();
+  return verifyDimsEqual(op, "bias", 0, tensorType(getBias()).getDimSize(0),
+                         "input", normalized,
+                         tensorType(getInput()).getDimSize(normalized));
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The three tensors of a convolution, whichever of them the op computes.
+struct ConvRoles {
+  StringRef inputName, filterName, outputName;
+  Value input, filter, output;
+};
+} // namespace
+
+static int64_t windowOutputSize(int64_t size, int64_t kernel, int64_t stride,
+                                int64_t pad, int64_t dilation) {
+  int64_t span = dilation * (kernel - 1) + 1;
+  if (size + 2 * pad < span)
+    return 0;
+  return (size + 2 * pad - span) / stride + 1;
+}
+
+static LogicalResult verifyConv(Operation *op, const ConvRoles &roles,
+                                ArrayRef<int64_t> strides,
+                                ArrayRef<int64_t> padding,
+                                ArrayRef<int64_t> dilations) {
+  if (failed(verifyWindowAttr(op, "strides", strides, 1)) ||
+      failed(verifyWindowAttr(op, "padding", padding, 0)) ||
+      failed(verifyWindowAttr(op, "dilations", dilations, 1)))
+    return failure();
+  for (auto [name, value] : {std::pair(roles.inputName, roles.input),
+                             std::pair(roles.filterName, roles.filter),
+                             std::pair(roles.outputName, roles.output)})
+    if (failed(verifyRank(op, (name + " (NCHW)").str(), value, {4})))
+      return failure();
+  if (failed(verifySameElementType(op, "lhs", op->getOperand(0), "rhs",
+                                   op->getOperand(1))) ||
+      failed(verifyAccumulatorType(
+          op, tensorType(op->getOperand(0)).getElementType(),
+          op->getResult(0))))
+    return failure();
+
+  ArrayRef<int64_t> input = tensorType(roles.input).getShape();
+  ArrayRef<int64_t> filter = tensorType(roles.filter).getShape();
+  ArrayRef<int64_t> output = tensorType(roles.output).getShape();
+  if (failed(verifyDimsEqual(op, roles.inputName, 1, input[1], roles.filterName,
+                             1, filter[1])) ||
+      failed(verifyDimsEqual(op, roles.outputName, 0, output[0],
+                             roles.inputName, 0, input[0])) ||
+      failed(verifyDimsEqual(op, roles.outputName, 1, output[1],
+                             roles.filterName, 0, filter[0])))
+    return failure();
+  SmallVector<int64_t, 2> spatial;
+  for (int i = 0; i < 2; ++i) {
+    int64_t size = windowOutputSize(input[2 + i], filter[2 + i], strides[i],
+                                    padding[i], dilations[i]);
+    if (size == 0)
+      return op->emitOpError("filter window ")
+             << formatShape(filter.drop_front(2)) << " with dilations "
+             << formatShape(dilations) << " does not fit the "
+             << roles.inputName << " " << formatShape(input.drop_front(2))
+             << " padded by " << formatShape(padding);
+    spatial.push_back(size);
+  }
+  if (output.drop_front(2) != ArrayRef<int64_t>(spatial))
+    return op->emitOpError("expected ")
+           << roles.outputName << " spatial size " << formatShape(spatial)
+           << " for " << roles.inputName << " "
+           << formatShape(input.drop_front(2)) << ", filter "
+           << formatShape(filter.drop_front(2)) << ", strides "
+           << formatShape(strides) << ", padding " << formatShape(padding)
+           << ", dilations " << formatShape(dilations) << "; got "
+           << formatShape(output.drop_front(2));
+  return success();
+}
+
+LogicalResult Conv2DOp::verify() {
+  return verifyConv(
+      *this, {"input", "filter", "result", getLhs(), getRhs(), getResult()},
+      getStrides(), getPadding(), getDilations());
+}
+
+LogicalResult Conv2DInputGradOp::verify() {
+  return verifyConv(
+      *this, {"result", "filter", "grad", getResult(), getRhs(), getLhs()},
+      getStrides(), getPadding(), getDilations());
+}
+
+LogicalResult Conv2DFilterGradOp::verify() {
+  return verifyConv(
+      *this, {"input", "result", "grad", getLhs(), getResult(), getRhs()},
+      getStrides(), getPadding(), getDilations());
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+/// Verifies the pooling window and returns the pooled shape of `input` in
+/// `pooled`.
+static LogicalResult verifyPool(Operation *op, Value input,
+                                ArrayRef<int64_t> kernel,
+                                ArrayRef<int64_t> strides,
+                                ArrayRef<int64_t> padding,
+                                SmallVectorImpl<int64_t> &pooled) {
+  if (failed(verifyWindowAttr(op, "kernel", kernel, 1)) ||
+      failed(verifyWindowAttr(op, "strides", strides, 1)) ||
+      failed(verifyWindowAttr(op, "padding", padding, 0)) ||
+      failed(verifyRank(op, "input (NCHW)", input, {4})))
+    return failure();
+  for (int i = 0; i < 2; ++i)
+    if (2 * padding[i] > kernel[i])
+      return op->emitOpError(
+                 "expected padding to be at most half the kernel, got padding ")
+             << formatShape(padding) << " for kernel " << formatShape(kernel);
+  ArrayRef<int64_t> shape = tensorType(input).getShape();
+  pooled.assign({shape[0], shape[1]});
+  for (int i = 0; i < 2; ++i) {
+    int64_t size =
+        windowOutputSize(shape[2 + i], kernel[i], strides[i], padding[i], 1);
+    if (size == 0)
+      return op->emitOpError("kernel ")
+             << formatShape(kernel) << " does not fit the input "
+             << formatShape(shape.drop_front(2)) << " padded by "
+             << formatShape(padding);
+    pooled.push_back(size);
+  }
+  return success();
+}
+
+LogicalResult MaxPool2DOp::verify() {
+  SmallVector<int64_t> pooled;
+  if (failed(verifyPool(*this, getInput(), getKernel(), getStrides(),
+                        getPadding(), pooled)) ||
+      failed(verifySameElementType(*this, "input", getInput(), "result",
+                                   getResult())))
+    return failure();
+  return verifyShape(*this, "result", getResult(), pooled);
+}
+
+LogicalResult MaxPool2DGradOp::verify() {
+  SmallVector<int64_t> pooled;
+  if (failed(verifyPool(*this, getInput(), getKernel(), getStrides(),
+                        getPadding(), pooled)) ||
+      failed(
+          verifySameElementType(*this, "grad", getGrad(), "input", getInput())))
+    return failure();
+  return verifyShape(*this, "grad", getGrad(), pooled);
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization
+//===----------------------------------------------------------------------===//
+
+/// Checks an (N, C) or (N, C, H, W) input against per-channel operands of shape
+/// (C).
+static LogicalResult verifyPerChannel(Operation *op, Value input,
+                                      Value channelValue,
+                                      StringRef channelName) {
+  if (failed(verifyRank(op, "input", input, {2, 4})) ||
+      failed(verifyRank(op, channelName, channelValue, {1})))
+    return failure();
+  return verifyDimsEqual(op, channelName, 0,
+                         tensorType(channelValue).getDimSize(0), "input", 1,
+                         tensorType(input).getDimSize(1));
+}
+
+LogicalResult BatchNormOp::verify() {
+  if (failed(verifyPerChannel(*this, getInput(), getGamma(), "gamma")) ||
+      failed(verifyInRange(*this, "momentum", getMomentum().convertToFloat(),
+                           0.0f, 1.0f,
+                           /*highInclusive=*/true)) ||
+      failed(verifyPositive(*this, "epsilon", getEpsilon().convertToFloat())))
+    return failure();
+  // The running variance takes the unbiased batch variance, which needs two
+  // values.
+  RankedTensorType inputType = tensorType(getInput());
+  int64_t perChannel = inputType.getNumElements() / inputType.getDimSize(1);
+  if (perChannel < 2)
+    return emitOpError("expected more than 1 value per channel in training "
+                       "mode, got input ")
+           << formatShape(inputType.getShape());
+  return success();
+}
+
+LogicalResult BatchNormGradOp::verify() {
+  return verifyPerChannel(*this, getInput(), getGamma(), "gamma");
+}
+
+LogicalResult BatchNormInferenceOp::verify() {
+  if (failed(verifyPerChannel(*this, getInput(), getGamma(), "gamma")))
+    return failure();
+  return verifyPositive(*this, "epsilon", getEpsilon().convertToFloat());
+}
+
+/// Checks `gamma` of shape (D) and row statistics of shape input[:-1] for a
+/// layer norm.
+static LogicalResult verifyLayerNormShapes(Operation *op, Value input,
+                                           Value gamma, Value mean) {
+  RankedTensorType inputType = tensorType(input);
+  if (inputType.getRank() < 1)
+    return op->emitOpError("expected input of rank at least 1, got a scalar");
+  if (failed(verifyRank(op, "gamma", gamma, {1})))
+    return failure();
+  int64_t last = inputType.getRank() - 1;
+  if (failed(verifyDimsEqual(op, "gamma", 0, tensorType(gamma).getDimSize(0),
+                             "input", last, inputType.getDimSize(last))))
+    return failure();
+  return verifyShape(op, "mean", mean, inputType.getShape().drop_back());
+}
+
+LogicalResult LayerNormOp::verify() {
+  if (failed(verifyLayerNormShapes(*this, getInput(), getGamma(), getMean())))
+    return failure();
+  return verifyPositive(*this, "epsilon", getEpsilon().convertToFloat());
+}
+
+LogicalResult LayerNormGradOp::verify() {
+  return verifyLayerNormShapes(*this, getInput(), getGamma(), getMean());
+}
+
+/// Normalization ops compute their statistics from the activation operands
+/// only.
+static bool isActivationOperand(Operation *op, unsigned index) {
+  // The gradient ops take the output gradient and the forward input; the others
+  // the input.
+  return isa<BatchNormGradOp, LayerNormGradOp>(op) ? index <= 1 : index == 0;
+}
+
+bool BatchNormOp::isPrecisionOperand(unsigned index) {
+  return isActivationOperand(*this, index);
+}
+bool BatchNormGradOp::isPrecisionOperand(unsigned index) {
+  return isActivationOperand(*this, index);
+}
+bool BatchNormInferenceOp::isPrecisionOperand(unsigned index) {
+  return isActivationOperand(*this, index);
+}
+bool LayerNormOp::isPrecisionOperand(unsigned index) {
+  return isActivationOperand(*this, index);
+}
+bool LayerNormGradOp::isPrecisionOperand(unsigned index) {
+  return isActivationOperand(*this, index);
+}
+
+//===----------------------------------------------------------------------===//
+// Loss
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyLogitsAndLabels(Operation *op, Value logits,
+                                           Value labels) {
+  if (failed(verifyRank(op, "logits", logits, {2})) ||
+      failed(verifyRank(op, "labels", labels, {1})))
+    return failure();
+  return verifyDimsEqual(op, "labels", 0, tensorType(labels).getDimSize(0),
+                         "logits", 0, tensorType(logits).getDimSize(0));
+}
+
+LogicalResult SoftmaxCrossEntropyOp::verify() {
+  return verifyLogitsAndLabels(*this, getLogits(), getLabels());
+}
+
+LogicalResult SoftmaxCrossEntropyGradOp::verify() {
+  return verifyLogitsAndLabels(*this, getLogits(), getLabels());
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::verify() {
+  RankedTensorType inputType = tensorType(getInput()),
+                   resultType = tensorType(getResult());
+  if (failed(verifySameElementType(*this, "input", getInput(), "result",
+                                   getResult())))
+    return failure();
+  if (inputType.getNumElements() != resultType.getNumElements())
+    return emitOpError("expected result shape ")
+           << formatShape(resultType.getShape()) << " ("
+           << resultType.getNumElements()
+           << " elements) to have as many elements as input shape "
+           << formatShape(inputType.getShape()) << " ("
+           << inputType.getNumElements() << ")";
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto producer = getInput().getDefiningOp<ReshapeOp>()) {
+    getInputMutable().assign(producer.getInput());
+    return getResult();
+  }
+  return {};
+}
+
+LogicalResult TransposeOp::verify() {
+  ArrayRef<int64_t> permutation = getPermutation();
+  RankedTensorType inputType = tensorType(getInput());
+  int64_t rank = inputType.getRank();
+  if (static_cast<int64_t>(permutation.size()) != rank)
+    return emitOpError("expected permutation of ")
+           << rank << " entries for an input of rank " << rank << ", got "
+           << permutation.size();
+  SmallVector<bool> seen(rank, false);
+  for (int64_t dim : permutation) {
+    if (dim < 0 || dim >= rank || seen[dim])
+      return emitOpError("expected permutation to be a permutation of [0, ")
+             << rank << "), got ["
+             << llvm::join(llvm::map_range(
+                               permutation,
+                               [](int64_t d) { return std::to_string(d); }),
+                           ", ")
+             << "]";
+    seen[dim] = true;
+  }
+  if (failed(verifySameElementType(*this, "input", getInput(), "result",
+                                   getResult())))
+    return failure();
+  SmallVector<int64_t> expected = llvm::map_to_vector(
+      permutation, [&](int64_t dim) { return inputType.getDimSize(dim); });
+  return verifyShape(*this, "result", getResult(), expected);
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  auto isIdentity = [](ArrayRef<int64_t> permutation) {
+    for (auto [index, dim] : llvm::enumerate(permutation))
+      if (static_cast<int64_t>(index) != dim)
+        return false;
+    return true;
+  };
+  if (isIdentity(getPermutation()))
+    return getInput();
+  auto producer = getInput().getDefiningOp<TransposeOp>();
+  if (!producer)
+    return {};
+  // Result dim i is producer result dim perm[i], which is producer input dim
+  // inner[perm[i]].
+  SmallVector<int64_t> composed =
+      llvm::map_to_vector(getPermutation(), [&](int64_t dim) {
+        return producer.getPermutation()[dim];
+      });
+  if (isIdentity(composed))
+    return producer.getInput();
+  setPermutation(composed);
+  getInputMutable().assign(producer.getInput());
+  return getResult();
+}
+
+LogicalResult ReduceSumOp::verify() {
+  RankedTensorType inputType = tensorType(getInput());
+  ArrayRef<int64_t> dims = getDims();
+  int64_t previous = -1;
+  for (int64_t dim : dims) {
+    if (dim <= previous || dim >= inputType.getRank())
+      return emitOpError("expected dims to be strictly increasing in [0, ")
+             << inputType.getRank() << "), got ["
+             << llvm::join(
+                    llvm::map_range(
+                        dims, [](int64_t d) { return std::to_string(d); }),
+                    ", ")
+             << "]";
+    previous = dim;
+  }
+  if (failed(verifyAccumulatorType(*this, inputType.getElementType(),
+                                   getResult())))
+    return failure();
+  SmallVector<int64_t> expected;
+  for (auto [index, size] : llvm::enumerate(inputType.getShape())) {
+    if (!llvm::is_contained(dims, static_cast<int64_t>(index)))
+      expected.push_back(size);
+    else if (getKeepDims())
+      expected.push_back(1);
+  }
+  return verifyShape(*this, "result", getResult(), expected);
+}
+
+OpFoldResult ReduceSumOp::fold(FoldAdaptor) {
+  if (getDims().empty() && getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Optimizers
+//===----------------------------------------------------------------------===//
+
+LogicalResult SGDOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
+    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferredReturnTypes) {
+  if (operands.empty())
+    return failure();
+  // The updated parameter, and the updated momentum buffer when there is one.
+  inferredReturnTypes.assign(operands.size() == 3 ? 2 : 1,
+                             operands.front().getType());
+  return success();
+}
+
+LogicalResult SGDOp::verify() {
+  float momentum = getMomentum().convertToFloat();
+  if (failed(verifyNonNegative(*this, "lr", getLr().convertToFloat())) ||
+      failed(verifyNonNegative(*this, "momentum", momentum)) ||
+      failed(verifyInRange(*this, "dampening", getDampening().convertToFloat(),
+                           0.0f, 1.0f,
+                           /*highInclusive=*/true)) ||
+      failed(verifyNonNegative(*this, "weight_decay",
+                               getWeightDecay().convertToFloat())))
+    return failure();
+  if (momentum != 0.0f && !getMomentumBuffer())
+    return emitOpError("expected a momentum buffer operand since momentum is ")
+           << momentum;
+  if (momentum == 0.0f && getMomentumBuffer())
+    return emitOpError(
+        "unexpected momentum buffer operand since momentum is 0");
+  if (getNesterov() && (momentum == 0.0f || !getDampening().isZero()))
+    return emitOpError(
+        "nesterov requires a non-zero momentum and zero dampening");
+  return success();
+}
+
+template <typename AdamLikeOp> static LogicalResult verifyAdam(AdamLikeOp op) {
+  Operation *operation = op.getOperation();
+  if (failed(verifyNonNegative(operation, "lr", op.getLr().convertToFloat())) ||
+      failed(verifyInRange(operation, "beta1", op.getBeta1().convertToFloat(),
+                           0.0f, 1.0f,
+                           /*highInclusive=*/false)) ||
+      failed(verifyInRange(operation, "beta2", op.getBeta2().convertToFloat(),
+                           0.0f, 1.0f,
+                           /*highInclusive=*/false)) ||
+      failed(verifyNonNegative(operation, "epsilon",
+                               op.getEpsilon().convertToFloat())) ||
+      failed(verifyNonNegative(operation, "weight_decay",
+                               op.getWeightDecay().convertToFloat())))
+    return failure();
+  return success();
+}
+
+LogicalResult AdamOp::verify() { return verifyAdam(*this); }
+LogicalResult AdamWOp::verify() { return verifyAdam(*this); }
+
+LogicalResult
+ClipGradNormOp::inferReturnTypes(MLIRContext *context, std::optional<Location>,
+                                 ValueRange operands, DictionaryAttr,
+                                 OpaqueProperties, RegionRange,
+                                 SmallVectorImpl<Type> &inferredReturnTypes) {
+  llvm::append_range(inferredReturnTypes, operands.getTypes());
+  inferredReturnTypes.push_back(
+      RankedTensorType::get({}, Float32Type::get(context)));
+  return success();
+}
+
+LogicalResult ClipGradNormOp::verify() {
+  if (getGrads().empty())
+    return emitOpError("expected at least one gradient");
+  return verifyPositive(*this, "max_norm", getMaxNorm().convertToFloat());
+}
+
+#define GET_OP_CLASSES
+#include "mpt/Dialect/MPT/IR/MPTOps.cpp.inc"

@@ -1,0 +1,191 @@
+//===- TrainStep.cpp - training-step conventions ---------------*- C++ -*-===//
+//
+// Verifies the discardable attributes of the mpt dialect. A function marked
+// `mpt.train_step` is one training step: every argument is a parameter, state
+// or data, and every result is the next value of a parameter or state argument,
+// or a named metric. The runtime threads state through these attributes alone,
+// so a wrong signature is rejected here rather than at run time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/Dialect/MPT/IR/MPTDialect.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
+
+using namespace mlir;
+using namespace mpt;
+
+static constexpr StringLiteral kArgRoles[] = {MPTDialect::kParamAttrName,
+                                              MPTDialect::kStateAttrName,
+                                              MPTDialect::kDataAttrName};
+
+static LogicalResult verifyTrainStep(FunctionOpInterface function) {
+  if (function.isExternal())
+    return function.emitOpError("marked '")
+           << MPTDialect::kTrainStepAttrName << "' must have a body";
+
+  unsigned numArgs = function.getNumArguments();
+  SmallVector<StringRef> roles(numArgs);
+  for (unsigned i = 0; i < numArgs; ++i) {
+    for (StringRef role : kArgRoles) {
+      if (!function.getArgAttr(i, role))
+        continue;
+      if (!roles[i].empty())
+        return function.emitOpError("argument #")
+               << i << " has more than one role ('" << roles[i] << "' and '"
+               << role << "')";
+      roles[i] = role;
+    }
+    if (roles[i].empty())
+      return function.emitOpError("argument #")
+             << i << " has no role: mark it '" << MPTDialect::kParamAttrName
+             << "', '" << MPTDialect::kStateAttrName << "' or '"
+             << MPTDialect::kDataAttrName << "'";
+  }
+
+  SmallVector<int64_t> carriedBy(numArgs, -1);
+  llvm::StringMap<unsigned> metrics;
+  ArrayRef<Type> argTypes = function.getArgumentTypes();
+  ArrayRef<Type> resultTypes = function.getResultTypes();
+  for (unsigned r = 0, e = function.getNumResults(); r < e; ++r) {
+    auto next =
+        function.getResultAttrOfType<IntegerAttr>(r, MPTDialect::kNextAttrName);
+    auto metric = function.getResultAttrOfType<StringAttr>(
+        r, MPTDialect::kMetricAttrName);
+    if (next && metric)
+      return function.emitOpError("result #")
+             << r << " is both '" << MPTDialect::kNextAttrName << "' and '"
+             << MPTDialect::kMetricAttrName << "'";
+    if (!next && !metric)
+      return function.emitOpError("result #")
+             << r << " has no role: mark it '" << MPTDialect::kNextAttrName
+             << " = <argument index>' or '" << MPTDialect::kMetricAttrName
+             << " = \"<name>\"'";
+    if (metric) {
+      auto type = dyn_cast<RankedTensorType>(resultTypes[r]);
+      if (!type || type.getRank() != 0)
+        return function.emitOpError("metric '")
+               << metric.getValue() << "' (result #" << r
+               << ") must be a rank-0 tensor, got " << resultTypes[r];
+      auto [it, inserted] = metrics.try_emplace(metric.getValue(), r);
+      if (!inserted)
+        return function.emitOpError("metric '")
+               << metric.getValue() << "' is returned by both result #"
+               << it->second << " and result #" << r;
+      continue;
+    }
+    int64_t index = next.getInt();
+    if (index < 0 || index >= numArgs)
+      return function.emitOpError("result #")
+             << r << " has '" << MPTDialect::kNextAttrName << " = " << index
+             << "' out of range for " << numArgs << " arguments";
+    if (roles[index] == MPTDialect::kDataAttrName)
+      return function.emitOpError("result #")
+             << r << " carries data argument #" << index << "; only '"
+             << MPTDialect::kParamAttrName << "' and '"
+             << MPTDialect::kStateAttrName << "' arguments are carried";
+    if (resultTypes[r] != argTypes[index])
+      return function.emitOpError("result #")
+             << r << " has type " << resultTypes[r]
+             << " but replaces argument #" << index << " of type "
+             << argTypes[index];
+    if (carriedBy[index] >= 0)
+      return function.emitOpError("argument #")
+             << index << " is carried by both result #" << carriedBy[index]
+             << " and result #" << r;
+    carriedBy[index] = r;
+  }
+
+  llvm::SmallDenseSet<Value> optimizedParams;
+  function->walk([&](OptimizerOpInterface optimizer) {
+    optimizedParams.insert(optimizer.getParam());
+  });
+  for (unsigned i = 0; i < numArgs; ++i) {
+    if (roles[i] == MPTDialect::kDataAttrName)
+      continue;
+    if (carriedBy[i] < 0)
+      return function.emitOpError("'")
+             << roles[i] << "' argument #" << i
+             << " is never carried: no result has '"
+             << MPTDialect::kNextAttrName << " = " << i << "'";
+    if (roles[i] == MPTDialect::kParamAttrName &&
+        !optimizedParams.contains(function.getArgument(i)))
+      return function.emitOpError("'") << roles[i] << "' argument #" << i
+                                       << " is not updated by any optimizer";
+  }
+  return success();
+}
+
+/// Argument and result attributes only mean something on a training step.
+static LogicalResult verifyOnTrainStep(Operation *op, NamedAttribute attribute,
+                                       StringRef position) {
+  if (op->hasAttr(MPTDialect::kTrainStepAttrName))
+    return success();
+  return op->emitOpError("'")
+         << attribute.getName().getValue() << "' on " << position
+         << " requires the function to be marked '"
+         << MPTDialect::kTrainStepAttrName << "'";
+}
+
+LogicalResult MPTDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  if (name == kTrainStepAttrName) {
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    if (!function || !isa<UnitAttr>(attribute.getValue()))
+      return op->emitError("'")
+             << name << "' must be a unit attribute on a function";
+    return verifyTrainStep(function);
+  }
+  if (name == kPrecisionAttrName) {
+    if (!isa<PrecisionClassAttr>(attribute.getValue()))
+      return op->emitError("'")
+             << name << "' must be a #mpt.precision<...> attribute, got "
+             << attribute.getValue();
+    if (!isa<PrecisionPolicyOpInterface>(op))
+      return op->emitError("'")
+             << name << "' pins the precision of a compute op, but '"
+             << op->getName() << "' has no precision policy";
+    return success();
+  }
+  return op->emitError("unknown mpt attribute '")
+         << name << "' on an operation";
+}
+
+LogicalResult MPTDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  std::string position = "argument #" + std::to_string(argIndex);
+  if (!llvm::is_contained(kArgRoles, name))
+    return op->emitError("unknown mpt argument attribute '")
+           << name << "' on " << position;
+  if (!isa<UnitAttr>(attribute.getValue()))
+    return op->emitError("'")
+           << name << "' on " << position << " must be a unit attribute";
+  return verifyOnTrainStep(op, attribute, position);
+}
+
+LogicalResult MPTDialect::verifyRegionResultAttribute(
+    Operation *op, unsigned, unsigned resultIndex, NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  std::string position = "result #" + std::to_string(resultIndex);
+  if (name == kNextAttrName) {
+    if (!isa<IntegerAttr>(attribute.getValue()))
+      return op->emitError("'") << name << "' on " << position
+                                << " must be an integer argument index";
+  } else if (name == kMetricAttrName) {
+    auto metric = dyn_cast<StringAttr>(attribute.getValue());
+    if (!metric || metric.getValue().empty())
+      return op->emitError("'")
+             << name << "' on " << position << " must be a non-empty string";
+  } else {
+    return op->emitError("unknown mpt result attribute '")
+           << name << "' on " << position;
+  }
+  return verifyOnTrainStep(op, attribute, position);
+}

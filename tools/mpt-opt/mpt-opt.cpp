@@ -1,0 +1,27 @@
+//===- mpt-opt.cpp - mpt optimizer driver -----------------------*- C++ -*-===//
+//
+// mlir-opt with the mpt dialect, its interfaces on upstream ops, and its
+// passes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+#include "mpt/Dialect/MPT/IR/MPTDialect.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mpt::MPTDialect>();
+  mpt::registerPrecisionPolicyExternalModels(registry);
+
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "mpt optimizer driver\n", registry));
+}
