@@ -12,9 +12,13 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include "mpt/Dialect/MPT/IR/MPTDialect.h"
+#include "mpt/Pipelines/Pipelines.h"
+#include "mpt/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mpt::registerMPTTransformsPasses();
+  mpt::registerMixedPrecisionPipeline();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -411,29 +411,25 @@ LogicalResult LayerNormGradOp::verify() {
   return verifyLayerNormShapes(*this, getInput(), getGamma(), getMean());
 }
 
-/// Normalization ops compute their statistics from the activation operands
-/// only.
+/// Normalization ops compute their statistics from the activation operands only
+/// and return one activation-typed result, the first.
 static bool isActivationOperand(Operation *op, unsigned index) {
   // The gradient ops take the output gradient and the forward input; the others
   // the input.
   return isa<BatchNormGradOp, LayerNormGradOp>(op) ? index <= 1 : index == 0;
 }
 
-bool BatchNormOp::isPrecisionOperand(unsigned index) {
-  return isActivationOperand(*this, index);
-}
-bool BatchNormGradOp::isPrecisionOperand(unsigned index) {
-  return isActivationOperand(*this, index);
-}
-bool BatchNormInferenceOp::isPrecisionOperand(unsigned index) {
-  return isActivationOperand(*this, index);
-}
-bool LayerNormOp::isPrecisionOperand(unsigned index) {
-  return isActivationOperand(*this, index);
-}
-bool LayerNormGradOp::isPrecisionOperand(unsigned index) {
-  return isActivationOperand(*this, index);
-}
+#define MPT_ACTIVATION_OPERANDS_ONLY(OP)                                       \
+  bool OP::isPrecisionOperand(unsigned index) {                                \
+    return isActivationOperand(*this, index);                                  \
+  }                                                                            \
+  bool OP::isPrecisionResult(unsigned index) { return index == 0; }
+MPT_ACTIVATION_OPERANDS_ONLY(BatchNormOp)
+MPT_ACTIVATION_OPERANDS_ONLY(BatchNormGradOp)
+MPT_ACTIVATION_OPERANDS_ONLY(BatchNormInferenceOp)
+MPT_ACTIVATION_OPERANDS_ONLY(LayerNormOp)
+MPT_ACTIVATION_OPERANDS_ONLY(LayerNormGradOp)
+#undef MPT_ACTIVATION_OPERANDS_ONLY
 
 //===----------------------------------------------------------------------===//
 // Loss
@@ -645,6 +641,59 @@ LogicalResult ClipGradNormOp::verify() {
   if (getGrads().empty())
     return emitOpError("expected at least one gradient");
   return verifyPositive(*this, "max_norm", getMaxNorm().convertToFloat());
+}
+
+//===----------------------------------------------------------------------===//
+// Loss scaling
+//===----------------------------------------------------------------------===//
+
+// The loss-scaling ops read gradients of whatever precision they were produced
+// in; casting them first would defeat the check and the f32 unscale.
+#define MPT_NO_PRECISION_OPERANDS(OP)                                          \
+  bool OP::isPrecisionOperand(unsigned) { return false; }                      \
+  bool OP::isPrecisionResult(unsigned) { return false; }
+MPT_NO_PRECISION_OPERANDS(UnscaleOp)
+MPT_NO_PRECISION_OPERANDS(AllFiniteOp)
+#undef MPT_NO_PRECISION_OPERANDS
+
+LogicalResult UnscaleOp::verify() {
+  RankedTensorType resultType = tensorType(getResult());
+  if (!resultType.getElementType().isF32())
+    return emitOpError("expected an f32 result, got ")
+           << resultType.getElementType();
+  return verifyShape(*this, "result", getResult(),
+                     tensorType(getGrad()).getShape());
+}
+
+LogicalResult AllFiniteOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("expected at least one input");
+  return success();
+}
+
+LogicalResult UpdateLossScaleOp::verify() {
+  float minScale = getMinScale().convertToFloat();
+  float maxScale = getMaxScale().convertToFloat();
+  if (failed(verifyInRange(*this, "growth_factor",
+                           getGrowthFactor().convertToFloat(), 1.0f,
+                           std::numeric_limits<float>::max(),
+                           /*highInclusive=*/true)) ||
+      failed(verifyPositive(*this, "backoff_factor",
+                            getBackoffFactor().convertToFloat())) ||
+      failed(verifyInRange(*this, "backoff_factor",
+                           getBackoffFactor().convertToFloat(), 0.0f, 1.0f,
+                           /*highInclusive=*/true)) ||
+      failed(verifyPositive(*this, "min_scale", minScale)) ||
+      failed(verifyPositive(*this, "max_scale", maxScale)))
+    return failure();
+  auto interval = static_cast<int64_t>(getGrowthInterval());
+  if (interval < 1)
+    return emitOpError("expected growth_interval to be at least 1, got ")
+           << interval;
+  if (minScale > maxScale)
+    return emitOpError("expected min_scale (")
+           << minScale << ") to be at most max_scale (" << maxScale << ")";
+  return success();
 }
 
 #define GET_OP_CLASSES

@@ -23,6 +23,42 @@ static constexpr StringLiteral kArgRoles[] = {MPTDialect::kParamAttrName,
                                               MPTDialect::kStateAttrName,
                                               MPTDialect::kDataAttrName};
 
+static Value stripFloatCasts(Value value) {
+  while (Operation *op = value.getDefiningOp()) {
+    if (!isa<arith::ExtFOp, arith::TruncFOp>(op))
+      break;
+    value = op->getOperand(0);
+  }
+  return value;
+}
+
+/// The value returned as result `index` of `function`.
+static Value getReturnedValue(FunctionOpInterface function, unsigned index) {
+  return function.getFunctionBody().back().getTerminator()->getOperand(index);
+}
+
+/// For the updated state produced by an optimizer or a batch norm, the operand
+/// holding its previous value; null for any other value.
+static Value getUpdateSource(Value updated) {
+  auto result = dyn_cast<OpResult>(stripFloatCasts(updated));
+  if (!result)
+    return {};
+  Operation *op = result.getOwner();
+  unsigned number = result.getResultNumber();
+  if (auto optimizer = dyn_cast<OptimizerOpInterface>(op)) {
+    if (number == 0)
+      return optimizer.getParam();
+    return optimizer.getOptimizerState()[number - 1];
+  }
+  if (auto batchNorm = dyn_cast<BatchNormOp>(op)) {
+    if (result == batchNorm.getNewRunningMean())
+      return batchNorm.getRunningMean();
+    if (result == batchNorm.getNewRunningVar())
+      return batchNorm.getRunningVar();
+  }
+  return {};
+}
+
 static LogicalResult verifyTrainStep(FunctionOpInterface function) {
   if (function.isExternal())
     return function.emitOpError("marked '")
@@ -100,6 +136,56 @@ static LogicalResult verifyTrainStep(FunctionOpInterface function) {
     carriedBy[index] = r;
   }
 
+  for (unsigned i = 0; i < numArgs; ++i) {
+    if (function.getArgAttr(i, MPTDialect::kInitAttrName) &&
+        roles[i] != MPTDialect::kStateAttrName)
+      return function.emitOpError("argument #")
+             << i << " has '" << MPTDialect::kInitAttrName
+             << "' but is not '" << MPTDialect::kStateAttrName << "'";
+    auto copyOf = function.getArgAttrOfType<IntegerAttr>(
+        i, MPTDialect::kWorkingCopyOfAttrName);
+    if (!copyOf)
+      continue;
+    int64_t master = copyOf.getInt();
+    if (roles[i] != MPTDialect::kStateAttrName || master < 0 ||
+        master >= numArgs || roles[master] != MPTDialect::kParamAttrName)
+      return function.emitOpError("argument #")
+             << i << " has '" << MPTDialect::kWorkingCopyOfAttrName << " = "
+             << master
+             << "' but only a state argument can be the working copy of a "
+                "parameter argument";
+    auto copyType = cast<ShapedType>(argTypes[i]);
+    if (copyType.getShape() != cast<ShapedType>(argTypes[master]).getShape())
+      return function.emitOpError("working copy argument #")
+             << i << " of type " << argTypes[i]
+             << " does not have the shape of parameter #" << master << " ("
+             << argTypes[master] << ")";
+  }
+
+  // A carried value that an update op produces must be the update of the
+  // argument it replaces: returning another parameter's update, or the wrong
+  // one of two same-typed states, would train silently wrong.
+  for (unsigned r = 0, e = function.getNumResults(); r < e; ++r) {
+    auto next =
+        function.getResultAttrOfType<IntegerAttr>(r, MPTDialect::kNextAttrName);
+    if (!next)
+      continue;
+    Value updated = getReturnedValue(function, r);
+    Value source = getUpdateSource(updated);
+    if (!source)
+      continue;
+    auto sourceArg = dyn_cast<BlockArgument>(stripFloatCasts(source));
+    if (sourceArg && sourceArg.getOwner()->getParentOp() == function &&
+        sourceArg.getArgNumber() == next.getInt())
+      continue;
+    return function.emitOpError("result #")
+           << r << " replaces argument #" << next.getInt()
+           << " but returns an update of "
+           << (sourceArg ? "argument #" + std::to_string(
+                                              sourceArg.getArgNumber())
+                         : std::string("a value that is not an argument"));
+  }
+
   llvm::SmallDenseSet<Value> optimizedParams;
   function->walk([&](OptimizerOpInterface optimizer) {
     optimizedParams.insert(optimizer.getParam());
@@ -161,6 +247,22 @@ LogicalResult MPTDialect::verifyRegionArgAttribute(Operation *op, unsigned,
                                                    NamedAttribute attribute) {
   StringRef name = attribute.getName().getValue();
   std::string position = "argument #" + std::to_string(argIndex);
+  if (name == kInitAttrName) {
+    auto init = dyn_cast<DenseElementsAttr>(attribute.getValue());
+    Type argType = cast<FunctionOpInterface>(op).getArgumentTypes()[argIndex];
+    if (!init || init.getType() != argType)
+      return op->emitError("'")
+             << name << "' on " << position
+             << " must be a dense elements attribute of the argument type "
+             << argType;
+    return verifyOnTrainStep(op, attribute, position);
+  }
+  if (name == kWorkingCopyOfAttrName) {
+    if (!isa<IntegerAttr>(attribute.getValue()))
+      return op->emitError("'") << name << "' on " << position
+                                << " must be an integer argument index";
+    return verifyOnTrainStep(op, attribute, position);
+  }
   if (!llvm::is_contained(kArgRoles, name))
     return op->emitError("unknown mpt argument attribute '")
            << name << "' on " << position;

@@ -22,7 +22,9 @@ def MPT_Dialect : Dialect {
 
     Functions marked `mpt.train_step` follow the training-step conventions: every argument is
     `mpt.param`, `mpt.state` or `mpt.data`; every result is either `mpt.next = i` (the value of
-    argument `i` in the next step) or `mpt.metric = "name"`.
+    argument `i` in the next step) or `mpt.metric = "name"`. A state argument may carry its
+    initial value (`mpt.init = dense<...>`, zeros otherwise), and a state argument that holds
+    the low-precision working copy of parameter `i` says so with `mpt.working_copy_of = i`.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tensor::TensorDialect"];
   let useDefaultAttributePrinterParser = 1;
@@ -39,6 +41,11 @@ def MPT_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kDataAttrName = "mpt.data";
     static constexpr ::llvm::StringLiteral kNextAttrName = "mpt.next";
     static constexpr ::llvm::StringLiteral kMetricAttrName = "mpt.metric";
+    // Initial value of a state argument (zeros when absent).
+    static constexpr ::llvm::StringLiteral kInitAttrName = "mpt.init";
+    // Marks a state argument as the low-precision copy of a parameter.
+    static constexpr ::llvm::StringLiteral kWorkingCopyOfAttrName =
+        "mpt.working_copy_of";
     // Pins one op to a precision class, overriding its policy.
     static constexpr ::llvm::StringLiteral kPrecisionAttrName = "mpt.precision";
   }];

@@ -25,6 +25,12 @@ def PrecisionPolicyOpInterface : OpInterface<"PrecisionPolicyOpInterface"> {
       }], "bool", "isPrecisionOperand", (ins "unsigned":$index), [{}], [{
         return ::mpt::isFloatTensor($_op->getOperand(index).getType());
       }]>,
+    InterfaceMethod<[{
+        Whether result `index` takes the precision the op runs in. By default every
+        floating-point tensor result does.
+      }], "bool", "isPrecisionResult", (ins "unsigned":$index), [{}], [{
+        return ::mpt::isFloatTensor($_op->getResult(index).getType());
+      }]>,
   ];
   let extraClassDeclaration = [{
     /// The class this op runs in: the `mpt.precision` pin when present, else the default.

@@ -33,9 +33,14 @@ class MPT_ComputeOp<string mnemonic, Trait precisionClass, list<Trait> traits = 
                     Trait policy = PrecisionPolicyOpInterface>
     : MPT_Op<mnemonic, !listconcat([Pure, precisionClass, policy], traits)>;
 
-// Ops whose statistics operands keep their own (f32) type under mixed precision.
+// Ops whose statistics operands and results keep their own (f32) type under mixed precision.
 def MPT_ActivationOperandsOnly
-    : DeclareOpInterfaceMethods<PrecisionPolicyOpInterface, ["isPrecisionOperand"]>;
+    : DeclareOpInterfaceMethods<PrecisionPolicyOpInterface,
+                                ["isPrecisionOperand", "isPrecisionResult"]>;
+// Ops that read operands of several precisions on purpose and are never cast.
+def MPT_NoPrecisionOperands
+    : DeclareOpInterfaceMethods<PrecisionPolicyOpInterface,
+                                ["isPrecisionOperand", "isPrecisionResult"]>;
 
 //===----------------------------------------------------------------------===//
 // Linear algebra
@@ -529,6 +534,76 @@ def MPT_ClipGradNormOp : MPT_ComputeOp<"clip_grad_norm", MPT_FP32Class,
   let arguments = (ins Variadic<MPT_FloatTensor>:$grads, F32Attr:$max_norm);
   let results = (outs Variadic<MPT_FloatTensor>:$clipped, MPT_F32Scalar:$norm);
   let assemblyFormat = "$grads attr-dict `:` type($grads)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Loss scaling
+//===----------------------------------------------------------------------===//
+
+def MPT_UnscaleOp : MPT_ComputeOp<"unscale", MPT_FP32Class, [], MPT_NoPrecisionOperands> {
+  let summary = "divides a scaled gradient by the loss scale, in f32";
+  let description = [{
+    `result = f32(grad) * (1 / scale)`: the gradient of the unscaled loss, computed in f32
+    whatever the gradient's own type, so that small gradients that survived in f16 thanks to the
+    scale keep their value.
+
+    ```mlir
+    %g = mpt.unscale %dw, %scale : tensor<784x256xf16> -> tensor<784x256xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_F32Scalar:$scale);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$grad `,` $scale attr-dict `:` type($grad) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def MPT_I1Scalar : 0DTensorOf<[I1]> {
+  let builderCall = "::mlir::RankedTensorType::get({}, $_builder.getI1Type())";
+}
+
+def MPT_AllFiniteOp : MPT_ComputeOp<"all_finite", MPT_FP32Class, [], MPT_NoPrecisionOperands> {
+  let summary = "whether every element of every operand is finite (no inf, no nan)";
+  let description = [{
+    One fused check over all gradients of a step. The result stays on the device and
+    predicates every state update, so a skipped step needs no host round trip.
+
+    ```mlir
+    %ok = mpt.all_finite %g1, %g2 : tensor<784x256xf32>, tensor<256xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<MPT_FloatTensor>:$inputs);
+  let results = (outs MPT_I1Scalar:$result);
+  let assemblyFormat = "$inputs attr-dict `:` type($inputs)";
+  let hasVerifier = 1;
+}
+
+def MPT_UpdateLossScaleOp : MPT_ComputeOp<"update_loss_scale", MPT_FP32Class, [
+    AllTypesMatch<["scale", "updated_scale"]>,
+    AllTypesMatch<["growth_tracker", "updated_growth_tracker"]>]> {
+  let summary = "the dynamic loss-scale rule of PyTorch's GradScaler";
+  let description = [{
+    When `finite` is false: `scale *= backoff_factor`, `growth_tracker = 0`. Otherwise
+    `growth_tracker += 1`, and when it reaches `growth_interval`: `scale *= growth_factor`,
+    `growth_tracker = 0`. The new scale is clamped to [`min_scale`, `max_scale`], so it never
+    becomes inf or 0.
+
+    ```mlir
+    %s2, %n2 = mpt.update_loss_scale %s, %n, %ok {growth_interval = 2000 : i64}
+        : tensor<i64>
+    ```
+  }];
+  let arguments = (ins MPT_F32Scalar:$scale, MPT_StepScalar:$growth_tracker,
+                       MPT_I1Scalar:$finite,
+                       DefaultValuedAttr<F32Attr, "2.0f">:$growth_factor,
+                       DefaultValuedAttr<F32Attr, "0.5f">:$backoff_factor,
+                       DefaultValuedAttr<I64Attr, "2000">:$growth_interval,
+                       DefaultValuedAttr<F32Attr, "1.0f">:$min_scale,
+                       DefaultValuedAttr<F32Attr, "16777216.0f">:$max_scale);
+  let results = (outs MPT_F32Scalar:$updated_scale, MPT_StepScalar:$updated_growth_tracker);
+  let assemblyFormat = [{
+    $scale `,` $growth_tracker `,` $finite attr-dict `:` type($growth_tracker)
+  }];
   let hasVerifier = 1;
 }
 

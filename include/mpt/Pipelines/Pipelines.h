@@ -1,0 +1,70 @@
+//===- Pipelines.h - named mpt pipelines ------------------------*- C++ -*-===//
+
+#ifndef MPT_PIPELINES_PIPELINES_H
+#define MPT_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace mpt {
+
+/// Options of `mpt-mixed-precision`, forwarded to the passes it runs.
+struct MixedPrecisionOptions
+    : public mlir::PassPipelineOptions<MixedPrecisionOptions> {
+  Option<std::string> computeType{
+      *this, "compute-type",
+      llvm::cl::desc("Low-precision compute type: f16, bf16, or f32 (no "
+                     "change)"),
+      llvm::cl::init("f16")};
+  Option<std::string> lossScale{
+      *this, "loss-scale",
+      llvm::cl::desc("Loss scaling: auto (dynamic for f16, none for bf16), "
+                     "dynamic, static or none"),
+      llvm::cl::init("auto")};
+  Option<double> initScale{*this, "init-scale",
+                           llvm::cl::desc("Initial loss scale"),
+                           llvm::cl::init(65536.0)};
+  Option<double> growthFactor{
+      *this, "growth-factor",
+      llvm::cl::desc("Scale multiplier after growth-interval finite steps"),
+      llvm::cl::init(2.0)};
+  Option<double> backoffFactor{
+      *this, "backoff-factor",
+      llvm::cl::desc("Scale multiplier after a non-finite step"),
+      llvm::cl::init(0.5)};
+  Option<int64_t> growthInterval{
+      *this, "growth-interval",
+      llvm::cl::desc("Finite steps before the scale grows"),
+      llvm::cl::init(2000)};
+  Option<double> minScale{*this, "min-scale",
+                          llvm::cl::desc("Lower bound of the loss scale"),
+                          llvm::cl::init(1.0)};
+  Option<double> maxScale{*this, "max-scale",
+                          llvm::cl::desc("Upper bound of the loss scale"),
+                          llvm::cl::init(16777216.0)};
+  Option<bool> persistentWorkingCopy{
+      *this, "persistent-working-copy",
+      llvm::cl::desc("Carry low-precision weight copies as state"),
+      llvm::cl::init(false)};
+  ListOption<std::string> fp32Ops{*this, "fp32-ops",
+                                  llvm::cl::desc("Op names to run in f32")};
+  ListOption<std::string> lowerOps{
+      *this, "lower-ops", llvm::cl::desc("Op names to run in the compute type")};
+  Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("Write the FP32-vs-mixed precision report (JSON) here")};
+};
+
+/// Autocast, master weights, f32 normalization statistics, loss scaling, cast
+/// cleanup and the trap check, in that order.
+void buildMixedPrecisionPipeline(mlir::OpPassManager &pm,
+                                 const MixedPrecisionOptions &options);
+
+void registerMixedPrecisionPipeline();
+
+} // namespace mpt
+
+#endif // MPT_PIPELINES_PIPELINES_H

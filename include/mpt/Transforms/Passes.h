@@ -1,0 +1,29 @@
+//===- Passes.h - mixed-precision passes ------------------------*- C++ -*-===//
+
+#ifndef MPT_TRANSFORMS_PASSES_H
+#define MPT_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
+
+namespace mpt {
+
+#define GEN_PASS_DECL
+#include "mpt/Transforms/Passes.h.inc"
+
+/// Folds exact round-trip casts: truncf(extf(x)) -> x, extf(extf(x)) -> extf(x).
+void populateCastCleanupPatterns(mlir::RewritePatternSet &patterns);
+
+#define GEN_PASS_REGISTRATION
+#include "mpt/Transforms/Passes.h.inc"
+
+} // namespace mpt
+
+#endif // MPT_TRANSFORMS_PASSES_H

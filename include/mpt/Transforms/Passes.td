@@ -1,0 +1,148 @@
+//===- Passes.td - mixed-precision passes -----------------*- tablegen -*-===//
+
+#ifndef MPT_TRANSFORMS_PASSES_TD
+#define MPT_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MPTAutocast : Pass<"mpt-autocast", "::mlir::func::FuncOp"> {
+  let summary = "Runs every op in the precision its policy asks for, inserting casts";
+  let description = [{
+    Paints the whole function in one forward sweep, like TensorFlow's automatic mixed
+    precision: `lower` ops (matmul, conv) run in the compute type; `fp32` ops (losses,
+    softmax, reductions, optimizers, transcendentals) get f32 inputs; `promote` ops run in the
+    widest of their input types; `follow` ops run in the compute type as soon as one of their
+    inputs is in it, so chains of elementwise ops between matmuls stay low precision.
+
+    Casts (`arith.truncf` / `arith.extf`) go right after the value they convert, each value is
+    cast at most once per target type, and an f32 op that needs back a value that was
+    truncated from f32 reads the original f32 value: nothing is cast back and forth. Values
+    that reach ops without a policy (`func.return`, tensor ops) keep their original type, so
+    the function signature does not change.
+
+    The `mpt.precision = #mpt.precision<...>` attribute pins one op; the `*-ops` options move
+    op names (e.g. `mpt.gelu`) to another class for the whole run. With `compute-type=f32` the
+    pass changes nothing.
+  }];
+  let options = [
+    Option<"computeType", "compute-type", "std::string", /*default=*/"\"f16\"",
+           "Low-precision compute type: f16, bf16, or f32 (no change)">,
+    ListOption<"lowerOps", "lower-ops", "std::string",
+               "Op names to run in the compute type">,
+    ListOption<"fp32Ops", "fp32-ops", "std::string", "Op names to run in f32">,
+    ListOption<"promoteOps", "promote-ops", "std::string",
+               "Op names to run in the widest input type">,
+    ListOption<"followOps", "follow-ops", "std::string",
+               "Op names that follow the precision of their inputs">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def MPTMasterWeights : Pass<"mpt-master-weights", "::mlir::func::FuncOp"> {
+  let summary = "Keeps f32 master parameters and optimizer state, with one working copy";
+  let description = [{
+    On functions marked `mpt.train_step`: every parameter and its optimizer state become f32
+    (promoting low-precision arguments and the results that carry them), the optimizer
+    updates the f32 master from an f32 gradient, and the forward and backward passes read one
+    low-precision working copy per parameter per step.
+
+    With `persistent-working-copy`, the working copy becomes a state argument of its own
+    (`mpt.working_copy_of = <master index>`), produced by truncating the updated master right
+    after the update, so the next step reads it without converting the master again.
+  }];
+  let options = [
+    Option<"persistentWorkingCopy", "persistent-working-copy", "bool", /*default=*/"false",
+           "Carry the low-precision working copy as state instead of recomputing it">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def MPTNormStatsFP32 : Pass<"mpt-norm-stats-fp32", "::mlir::func::FuncOp"> {
+  let summary = "Computes and stores normalization statistics in f32";
+  let description = [{
+    Batch-norm and layer-norm statistics (gamma and beta, batch mean and inverse standard
+    deviation, running mean and variance) become f32, including the state arguments that hold
+    running statistics and the results that carry them. The normalized output keeps the
+    activation type.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def MPTLossScaling : Pass<"mpt-loss-scaling", "::mlir::func::FuncOp"> {
+  let summary = "Scales the loss, unscales gradients, and skips non-finite steps";
+  let description = [{
+    On functions marked `mpt.train_step`:
+    - the backward seed `mpt.loss_grad` becomes the loss scale S, a state argument;
+    - every gradient is unscaled (`mpt.unscale`, x1/S in f32) as soon as it is produced,
+      before any reader (optimizer, clipping, metrics) sees it;
+    - one `mpt.all_finite` covers every gradient;
+    - every carried state result becomes `select(finite, updated, previous)`, so a skipped step
+      leaves all state bit-identical;
+    - in dynamic mode `mpt.update_loss_scale` applies GradScaler's rule to S and its growth
+      tracker (both state); static mode keeps S fixed but still skips non-finite steps;
+    - metrics `loss_scale` (S used by the step) and `skipped` are added.
+
+    `mode=auto` picks dynamic for f16 graphs and none for bf16 and f32 ones. Loss scaling with
+    bf16 works but warns: bf16 has f32's range and does not need it.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",
+           "auto, dynamic, static or none">,
+    Option<"initScale", "init-scale", "double", /*default=*/"65536.0", "Initial loss scale">,
+    Option<"growthFactor", "growth-factor", "double", /*default=*/"2.0",
+           "Scale multiplier after growth-interval finite steps">,
+    Option<"backoffFactor", "backoff-factor", "double", /*default=*/"0.5",
+           "Scale multiplier after a non-finite step">,
+    Option<"growthInterval", "growth-interval", "int64_t", /*default=*/"2000",
+           "Finite steps before the scale grows">,
+    Option<"minScale", "min-scale", "double", /*default=*/"1.0", "Lower bound of the scale">,
+    Option<"maxScale", "max-scale", "double", /*default=*/"16777216.0",
+           "Upper bound of the scale">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tensor::TensorDialect"];
+}
+
+def MPTCastCleanup : Pass<"mpt-cast-cleanup", "::mlir::func::FuncOp"> {
+  let summary = "Folds round-trip casts, merges duplicates, and hoists casts to their source";
+  let description = [{
+    Folds `truncf(extf(x))` back to `x` and `extf(extf(x))` to one `extf` (both exact), moves
+    every cast right after the value it converts, and merges casts of the same value to the
+    same type so that each value is converted once per step. `extf(truncf(x))` is not folded:
+    it rounds.
+  }];
+}
+
+def MPTCheckMixedPrecision : Pass<"mpt-check-mixed-precision", "::mlir::func::FuncOp"> {
+  let summary = "Rejects graphs that fall into the classic mixed-precision traps";
+  let description = [{
+    Errors:
+    - a gradient that is still multiplied by the loss scale reaches clipping, an optimizer or
+      any other reader;
+    - optimizer state or running statistics in f16/bf16;
+    - an optimizer updating a non-f32 parameter (no f32 master).
+    Warnings: loss scaling in a bf16 graph; a `lower` op left in f32 in a low-precision graph
+    without a pin. Remark: a `lower` op pinned to f32.
+  }];
+}
+
+def MPTPrecisionReport : Pass<"mpt-precision-report", "::mlir::ModuleOp"> {
+  let summary = "Writes ops per precision, casts, and bytes of state per category as JSON";
+  let description = [{
+    Analyses every `mpt.train_step` function: ops per precision class and element type, casts,
+    and bytes per category (low-precision weights, f32 masters, gradients, optimizer state,
+    normalization statistics, loss-scale state, and activations live at the step's peak,
+    computed from the real liveness of the graph).
+
+    The JSON object in `output` gets one entry per `stage`: the pipeline runs the pass with
+    `stage=fp32` before the rewrite (which starts a new file) and `stage=mixed` after it.
+    Without `output` the report goes to stdout.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "JSON file to write, or - for stdout">,
+    Option<"stage", "stage", "std::string", /*default=*/"\"mixed\"",
+           "Name of this snapshot in the report; fp32 starts a new file">,
+  ];
+}
+
+#endif // MPT_TRANSFORMS_PASSES_TD

@@ -1,0 +1,208 @@
+//===- PrecisionReport.cpp - mpt-precision-report ---------------*- C++ -*-===//
+//
+// The textbook memory formula of mixed precision (low-precision weights, f32
+// masters, gradients, f32 optimizer state, activations), computed on the real
+// graph, with op and cast counts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include "Utils.h"
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
+
+namespace mpt {
+#define GEN_PASS_DEF_MPTPRECISIONREPORT
+#include "mpt/Transforms/Passes.h.inc"
+} // namespace mpt
+
+using namespace mlir;
+using namespace mpt;
+
+namespace {
+struct PrecisionReport
+    : public mpt::impl::MPTPrecisionReportBase<PrecisionReport> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+} // namespace
+
+static int64_t bytesOf(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return 0;
+  int64_t bits = tensor.getElementTypeBitWidth();
+  return tensor.getNumElements() * ((bits + 7) / 8);
+}
+
+template <typename Range>
+static int64_t totalBytes(const Range &values) {
+  int64_t total = 0;
+  for (Value value : values)
+    total += bytesOf(value.getType());
+  return total;
+}
+
+/// Bytes of op results live at once, at the worst point of the step, with
+/// each value freed after its last reader.
+static int64_t peakLiveBytes(Block &block) {
+  DenseMap<Operation *, unsigned> position;
+  for (auto [index, op] : llvm::enumerate(block))
+    position[&op] = index;
+  std::vector<int64_t> freedAfter(block.getOperations().size() + 1, 0);
+  int64_t live = 0, peak = 0;
+  for (auto [index, op] : llvm::enumerate(block)) {
+    for (Value result : op.getResults()) {
+      unsigned lastUse = index;
+      for (Operation *user : result.getUsers())
+        if (Operation *ancestor = block.findAncestorOpInBlock(*user))
+          lastUse = std::max(lastUse, position[ancestor]);
+      live += bytesOf(result.getType());
+      freedAfter[lastUse] += bytesOf(result.getType());
+    }
+    peak = std::max(peak, live);
+    live -= freedAfter[index];
+  }
+  return peak;
+}
+
+static llvm::json::Object analyze(func::FuncOp function) {
+  llvm::StringMap<int64_t> byClass, byType;
+  int64_t truncs = 0, exts = 0;
+  llvm::SetVector<Value> lowWeights, optimizerState, normStats, scaleState;
+  function.walk([&](Operation *op) {
+    if (isa<arith::TruncFOp>(op))
+      ++truncs;
+    if (isa<arith::ExtFOp>(op))
+      ++exts;
+    if (isa<arith::TruncFOp>(op) &&
+        isa<BlockArgument>(stripCasts(op->getResult(0))))
+      if (getArgumentRole(function, cast<BlockArgument>(
+                                        stripCasts(op->getResult(0)))
+                                        .getArgNumber()) ==
+          MPTDialect::kParamAttrName)
+        lowWeights.insert(op->getResult(0));
+    if (auto policy = dyn_cast<PrecisionPolicyOpInterface>(op)) {
+      ++byClass[stringifyPrecisionClass(policy.getPrecisionClass())];
+      Type runsIn;
+      for (OpResult result : op->getResults())
+        if (!runsIn && policy.isPrecisionResult(result.getResultNumber()) &&
+            isFloatTensor(result.getType()))
+          runsIn = getElementType(result);
+      for (OpOperand &operand : op->getOpOperands())
+        if (!runsIn && policy.isPrecisionOperand(operand.getOperandNumber()) &&
+            isFloatTensor(operand.get().getType()))
+          runsIn = getElementType(operand.get());
+      if (runsIn) {
+        std::string name;
+        llvm::raw_string_ostream(name) << runsIn;
+        ++byType[name];
+      }
+    }
+    if (auto optimizer = dyn_cast<OptimizerOpInterface>(op))
+      for (Value state : optimizer.getOptimizerState())
+        optimizerState.insert(stripCasts(state));
+    if (auto batchNorm = dyn_cast<BatchNormOp>(op)) {
+      normStats.insert(stripCasts(batchNorm.getRunningMean()));
+      normStats.insert(stripCasts(batchNorm.getRunningVar()));
+    }
+    if (auto seed = dyn_cast<LossGradOp>(op); seed && seed.getScale())
+      scaleState.insert(seed.getScale());
+    if (auto update = dyn_cast<UpdateLossScaleOp>(op)) {
+      scaleState.insert(update.getScale());
+      scaleState.insert(update.getGrowthTracker());
+    }
+  });
+
+  int64_t weightsF32 = 0;
+  for (BlockArgument arg : function.getArguments()) {
+    unsigned index = arg.getArgNumber();
+    if (getArgumentRole(function, index) == MPTDialect::kParamAttrName) {
+      if (getElementType(arg).isF32())
+        weightsF32 += bytesOf(arg.getType());
+      else
+        lowWeights.insert(arg);
+    }
+    if (function.getArgAttr(index, MPTDialect::kWorkingCopyOfAttrName))
+      lowWeights.insert(arg);
+  }
+
+  auto toObject = [](const llvm::StringMap<int64_t> &counts) {
+    llvm::json::Object object;
+    for (const auto &entry : counts)
+      object[entry.getKey()] = entry.getValue();
+    return object;
+  };
+  llvm::json::Object bytes{
+      {"weights_f32", weightsF32},
+      {"weights_low_precision", totalBytes(lowWeights)},
+      {"gradients", totalBytes(findGradientRoots(function))},
+      {"optimizer_state", totalBytes(optimizerState)},
+      {"norm_statistics", totalBytes(normStats)},
+      {"loss_scale_state", totalBytes(scaleState)},
+      {"activations_peak", peakLiveBytes(function.getBody().front())},
+  };
+  int64_t total = 0;
+  for (const auto &entry : bytes)
+    total += *entry.getSecond().getAsInteger();
+  bytes["total"] = total;
+  return llvm::json::Object{
+      {"ops_by_class", toObject(byClass)},
+      {"ops_by_type", toObject(byType)},
+      {"casts", llvm::json::Object{{"truncf", truncs},
+                                   {"extf", exts},
+                                   {"total", truncs + exts}}},
+      {"bytes", std::move(bytes)},
+  };
+}
+
+void PrecisionReport::runOnOperation() {
+  ModuleOp module = getOperation();
+  llvm::json::Object snapshot;
+  for (auto function : module.getOps<func::FuncOp>())
+    if (isTrainStep(function) && !function.isExternal())
+      snapshot[function.getSymName()] = analyze(function);
+
+  if (output == "-") {
+    llvm::outs() << llvm::formatv(
+        "{0:2}\n", llvm::json::Value(llvm::json::Object{
+                       {stage, std::move(snapshot)}}));
+    return;
+  }
+
+  // Later stages add to the report that the first stage started.
+  llvm::json::Object report;
+  if (stage != "fp32") {
+    if (auto buffer = llvm::MemoryBuffer::getFile(output)) {
+      llvm::Expected<llvm::json::Value> existing =
+          llvm::json::parse((*buffer)->getBuffer());
+      if (!existing || !existing->getAsObject()) {
+        llvm::consumeError(existing.takeError());
+        module.emitError("mpt-precision-report: '")
+            << output << "' exists but is not a JSON object report";
+        return signalPassFailure();
+      }
+      report = std::move(*existing->getAsObject());
+    }
+  }
+  report[stage] = std::move(snapshot);
+
+  std::string message;
+  auto file = openOutputFile(output, &message);
+  if (!file) {
+    module.emitError("mpt-precision-report: cannot write '")
+        << output << "': " << message;
+    return signalPassFailure();
+  }
+  file->os() << llvm::formatv("{0:2}\n",
+                              llvm::json::Value(std::move(report)));
+  file->keep();
+}

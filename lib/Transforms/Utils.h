@@ -1,0 +1,70 @@
+//===- Utils.h - helpers shared by the mixed-precision passes ---*- C++ -*-===//
+
+#ifndef MPT_LIB_TRANSFORMS_UTILS_H
+#define MPT_LIB_TRANSFORMS_UTILS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mpt {
+
+/// f16, bf16 or f32 by name; a null type for any other name.
+mlir::Type parseFloatType(mlir::MLIRContext *context, llvm::StringRef name);
+
+/// The element type of a shaped value, or the type itself.
+mlir::Type getElementType(mlir::Value value);
+
+/// `type` (a ranked tensor) with its element type replaced.
+mlir::RankedTensorType withElementType(mlir::Type type, mlir::Type elementType);
+
+/// Creates the cast converting `value` to `elementType` at the insertion point:
+/// arith.extf to widen, arith.truncf to narrow, through f32 between f16 and
+/// bf16.
+mlir::Value createFloatCast(mlir::OpBuilder &builder, mlir::Location loc,
+                            mlir::Value value, mlir::Type elementType);
+
+/// Follows arith.extf/arith.truncf back to the value they convert.
+mlir::Value stripCasts(mlir::Value value);
+
+/// Erases casts whose results are unused, repeatedly.
+void eraseDeadCasts(mlir::func::FuncOp function);
+
+/// The values optimizers read as gradients, traced back through casts and
+/// clipping to where the backward pass produces them, in program order.
+llvm::SmallVector<mlir::Value> findGradientRoots(mlir::func::FuncOp function);
+
+/// Whether `function` is marked `mpt.train_step`.
+bool isTrainStep(mlir::func::FuncOp function);
+
+/// The role attribute name of argument `index` (mpt.param, mpt.state or
+/// mpt.data), or an empty string.
+llvm::StringRef getArgumentRole(mlir::func::FuncOp function, unsigned index);
+
+/// The result with `mpt.next = argIndex`, if any.
+std::optional<unsigned> getCarryingResult(mlir::func::FuncOp function,
+                                          unsigned argIndex);
+
+/// The function's single return.
+mlir::func::ReturnOp getReturn(mlir::func::FuncOp function);
+
+/// Makes the function type match its entry block and return operands.
+void updateFunctionType(mlir::func::FuncOp function);
+
+/// Widens argument `argIndex` and the result that carries it to
+/// `elementType`. Readers of the argument see its old type through one cast
+/// at entry, except casts back to the new type, which read the argument
+/// itself. The carried value is converted for the return.
+void promoteCarriedArgument(mlir::func::FuncOp function, unsigned argIndex,
+                            mlir::Type elementType);
+
+/// Appends an argument with the given attributes and returns it.
+mlir::BlockArgument appendArgument(mlir::func::FuncOp function, mlir::Type type,
+                                   llvm::ArrayRef<mlir::NamedAttribute> attrs);
+
+/// Appends `value` to the returned values, with the given result attributes.
+void appendResult(mlir::func::FuncOp function, mlir::Value value,
+                  llvm::ArrayRef<mlir::NamedAttribute> attrs);
+
+} // namespace mpt
+
+#endif // MPT_LIB_TRANSFORMS_UTILS_H
