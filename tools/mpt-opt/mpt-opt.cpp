@@ -11,12 +11,14 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include "mpt/Conversion/Passes.h"
 #include "mpt/Dialect/MPT/IR/MPTDialect.h"
 #include "mpt/Pipelines/Pipelines.h"
 #include "mpt/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mpt::registerMPTConversionPasses();
   mpt::registerMPTTransformsPasses();
   mpt::registerMixedPrecisionPipeline();
 

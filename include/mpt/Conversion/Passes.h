@@ -1,0 +1,25 @@
+//===- Passes.h - mpt conversions -------------------------------*- C++ -*-===//
+
+#ifndef MPT_CONVERSION_PASSES_H
+#define MPT_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+#include "mpt/Conversion/MPTToLinalg/MPTToLinalg.h"
+
+namespace mpt {
+
+#define GEN_PASS_DECL
+#include "mpt/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "mpt/Conversion/Passes.h.inc"
+
+} // namespace mpt
+
+#endif // MPT_CONVERSION_PASSES_H
