@@ -20,4 +20,5 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.mpt_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["mpt-opt"], tool_dirs)
+llvm_config.add_tool_substitutions(
+    ["mpt-opt", "not", "count", "split-file", "mlir-runner"], tool_dirs)

@@ -1,0 +1,39 @@
+// Option errors name the option and the value; bf16 scaling is allowed with a warning.
+// RUN: not mpt-opt %s --mpt-loss-scaling=mode=sometimes 2>&1 | FileCheck %s --check-prefix=MODE
+// RUN: not mpt-opt %s --mpt-loss-scaling=init-scale=0 2>&1 | FileCheck %s --check-prefix=INIT
+// RUN: not mpt-opt %s --mpt-loss-scaling=backoff-factor=2 2>&1 | FileCheck %s --check-prefix=BACKOFF
+// RUN: not mpt-opt %s --mpt-loss-scaling=growth-factor=0.5 2>&1 | FileCheck %s --check-prefix=GROWTH
+// RUN: not mpt-opt %s --mpt-loss-scaling=growth-interval=0 2>&1 | FileCheck %s --check-prefix=INTERVAL
+// RUN: not mpt-opt %s "--mpt-loss-scaling=min-scale=8 max-scale=4" 2>&1 | FileCheck %s --check-prefix=BOUNDS
+// RUN: mpt-opt %s --mpt-loss-scaling=mode=dynamic 2>&1 | FileCheck %s --check-prefix=BF16
+// RUN: mpt-opt %s --mpt-loss-scaling 2>&1 | FileCheck %s --check-prefix=AUTO
+
+// MODE: error: mpt-loss-scaling: unknown mode 'sometimes'; expected auto, dynamic, static or none
+// INIT: error: mpt-loss-scaling: init-scale must be positive and finite, got 0
+// BACKOFF: error: mpt-loss-scaling: backoff-factor must be in (0, 1], got 2
+// GROWTH: error: mpt-loss-scaling: growth-factor must be at least 1, got 5.000000e-01
+// INTERVAL: error: mpt-loss-scaling: growth-interval must be at least 1, got 0
+// BOUNDS: error: mpt-loss-scaling: min-scale and max-scale must satisfy 0 < min-scale <= max-scale < inf; max-scale, got 4
+// BF16: warning: loss scaling a bf16 graph: bf16 has the exponent range of f32
+// BF16: mpt.loss_grad %{{.*}} scale
+// BF16: mpt.update_loss_scale
+// AUTO-NOT: warning
+// AUTO-NOT: mpt.unscale
+// AUTO: mpt.loss_grad %{{[0-9]+}}{{$}}
+
+func.func @bf16_step(%w: tensor<8x4xf32> {mpt.param}, %x: tensor<2x8xbf16> {mpt.data},
+                     %y: tensor<2xi32> {mpt.data})
+    -> (tensor<8x4xf32> {mpt.next = 0}, tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step} {
+  %w16 = arith.truncf %w : tensor<8x4xf32> to tensor<8x4xbf16>
+  %o = mpt.matmul %x, %w16 : tensor<2x8xbf16>, tensor<8x4xbf16> -> tensor<2x4xbf16>
+  %o32 = arith.extf %o : tensor<2x4xbf16> to tensor<2x4xf32>
+  %loss = mpt.softmax_cross_entropy %o32, %y : tensor<2x4xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss
+  %do = mpt.softmax_cross_entropy_grad %seed, %o32, %y : tensor<2x4xf32>, tensor<2xi32>
+  %do16 = arith.truncf %do : tensor<2x4xf32> to tensor<2x4xbf16>
+  %dw = mpt.matmul %x, %do16 {transpose_a} : tensor<2x8xbf16>, tensor<2x4xbf16> -> tensor<8x4xbf16>
+  %dw32 = arith.extf %dw : tensor<8x4xbf16> to tensor<8x4xf32>
+  %w2 = mpt.sgd %w, %dw32 {lr = 0.1 : f32} : tensor<8x4xf32>
+  return %w2, %loss : tensor<8x4xf32>, tensor<f32>
+}
