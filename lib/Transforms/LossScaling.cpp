@@ -38,6 +38,10 @@ private:
 
 /// Whether any value in `function` has element type `type`.
 static bool computesIn(func::FuncOp function, Type type) {
+  if (llvm::any_of(function.getArgumentTypes(), [&](Type argType) {
+        return getElementTypeOrSelf(argType) == type;
+      }))
+    return true;
   WalkResult found = function.walk([&](Operation *op) {
     for (Value result : op->getResults())
       if (getElementTypeOrSelf(result.getType()) == type)
@@ -215,4 +219,5 @@ void LossScaling::runOnOperation() {
   Value skipped = arith::XOrIOp::create(builder, loc, finite, allTrue);
   appendResult(function, scale, {metricAttr("loss_scale")});
   appendResult(function, skipped, {metricAttr("skipped")});
+  eraseDeadCasts(function);
 }
