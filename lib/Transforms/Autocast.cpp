@@ -45,9 +45,8 @@ public:
       return it->second = existing;
 
     OpBuilder builder(value.getContext());
-    if (auto arg = dyn_cast<BlockArgument>(value); arg && lastEntryCast &&
-                                                   lastEntryCast->getBlock() ==
-                                                       arg.getOwner())
+    if (auto arg = dyn_cast<BlockArgument>(value);
+        arg && lastEntryCast && lastEntryCast->getBlock() == arg.getOwner())
       builder.setInsertionPointAfter(lastEntryCast);
     else
       builder.setInsertionPointAfterValue(value);
@@ -201,8 +200,7 @@ void Autocast::runOnOperation() {
       op.setOperand(index, casts.get(op.getOperand(index), target, &op));
     for (OpResult result : op.getResults()) {
       if (!policy.isPrecisionResult(result.getResultNumber()) ||
-          !isFloatTensor(result.getType()) ||
-          getElementType(result) == target)
+          !isFloatTensor(result.getType()) || getElementType(result) == target)
         continue;
       originalTypes.try_emplace(result, result.getType());
       result.setType(withElementType(result.getType(), target));

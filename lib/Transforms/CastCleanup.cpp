@@ -62,8 +62,9 @@ void CastCleanup::runOnOperation() {
   // Only the cast patterns: folding would also hoist and merge unrelated
   // constants, which is canonicalization's business, not this pass's.
   GreedyRewriteConfig config;
-  config.enableFolding(false).enableConstantCSE(false).setRegionSimplificationLevel(
-      GreedySimplifyRegionLevel::Disabled);
+  config.enableFolding(false)
+      .enableConstantCSE(false)
+      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
   if (failed(applyPatternsGreedily(function, std::move(patterns), config)))
     return signalPassFailure();
 

@@ -63,8 +63,8 @@ void CheckMixedPrecision::runOnOperation() {
   bool lowPrecisionGraph = false, usesBF16 = false;
   function.walk([&](Operation *op) {
     for (Value result : op->getResults()) {
-      lowPrecisionGraph |= isFloatTensor(result.getType()) &&
-                           isLowPrecision(result);
+      lowPrecisionGraph |=
+          isFloatTensor(result.getType()) && isLowPrecision(result);
       usesBF16 |= getElementTypeOrSelf(result.getType()).isBF16();
     }
   });
@@ -127,8 +127,8 @@ void CheckMixedPrecision::runOnOperation() {
         op->emitWarning("runs in f32 in a low-precision graph although "
                         "nothing pins it there");
     }
-    if (auto seed = dyn_cast<LossGradOp>(op); seed && seed.getScale() &&
-                                              usesBF16)
+    if (auto seed = dyn_cast<LossGradOp>(op);
+        seed && seed.getScale() && usesBF16)
       seed.emitWarning("loss scaling a bf16 graph: bf16 has the exponent range "
                        "of f32 and rarely needs a loss scale");
   });

@@ -56,7 +56,7 @@ FailureOr<ScalingMode> LossScaling::resolveMode(func::FuncOp function) {
   bool usesBF16 = computesIn(function, builder.getBF16Type());
   if (mode == "auto")
     return computesIn(function, builder.getF16Type()) ? ScalingMode::Dynamic
-                                                       : ScalingMode::None;
+                                                      : ScalingMode::None;
   if (mode == "none")
     return ScalingMode::None;
   if (mode != "static" && mode != "dynamic") {
@@ -135,9 +135,9 @@ void LossScaling::runOnOperation() {
   unsigned numResultsBefore = function.getNumResults();
   BlockArgument scale = appendArgument(
       function, f32Scalar,
-      {stateAttr,
-       initAttr(DenseElementsAttr::get(
-           f32Scalar, builder.getF32FloatAttr(static_cast<float>(initScale))))});
+      {stateAttr, initAttr(DenseElementsAttr::get(
+                      f32Scalar, builder.getF32FloatAttr(
+                                     static_cast<float>(initScale))))});
   BlockArgument growthTracker;
   if (*scaling == ScalingMode::Dynamic)
     growthTracker = appendArgument(

@@ -111,9 +111,8 @@ void MasterWeights::makeWorkingCopyPersistent(func::FuncOp function,
   BlockArgument persistent = appendArgument(
       function, copy->getResult(0).getType(),
       {builder.getNamedAttr(MPTDialect::kStateAttrName, builder.getUnitAttr()),
-       builder.getNamedAttr(
-           MPTDialect::kWorkingCopyOfAttrName,
-           builder.getI64IntegerAttr(master.getArgNumber()))});
+       builder.getNamedAttr(MPTDialect::kWorkingCopyOfAttrName,
+                            builder.getI64IntegerAttr(master.getArgNumber()))});
   copy->getResult(0).replaceAllUsesWith(persistent);
   copy->erase();
 

@@ -43,8 +43,7 @@ static int64_t bytesOf(Type type) {
   return tensor.getNumElements() * ((bits + 7) / 8);
 }
 
-template <typename Range>
-static int64_t totalBytes(const Range &values) {
+template <typename Range> static int64_t totalBytes(const Range &values) {
   int64_t total = 0;
   for (Value value : values)
     total += bytesOf(value.getType());
@@ -85,10 +84,9 @@ static llvm::json::Object analyze(func::FuncOp function) {
       ++exts;
     if (isa<arith::TruncFOp>(op) &&
         isa<BlockArgument>(stripCasts(op->getResult(0))))
-      if (getArgumentRole(function, cast<BlockArgument>(
-                                        stripCasts(op->getResult(0)))
-                                        .getArgNumber()) ==
-          MPTDialect::kParamAttrName)
+      if (getArgumentRole(function,
+                          cast<BlockArgument>(stripCasts(op->getResult(0)))
+                              .getArgNumber()) == MPTDialect::kParamAttrName)
         lowWeights.insert(op->getResult(0));
     if (auto policy = dyn_cast<PrecisionPolicyOpInterface>(op)) {
       ++byClass[stringifyPrecisionClass(policy.getPrecisionClass())];
@@ -173,8 +171,8 @@ void PrecisionReport::runOnOperation() {
 
   if (output == "-") {
     llvm::outs() << llvm::formatv(
-        "{0:2}\n", llvm::json::Value(llvm::json::Object{
-                       {stage, std::move(snapshot)}}));
+        "{0:2}\n",
+        llvm::json::Value(llvm::json::Object{{stage, std::move(snapshot)}}));
     return;
   }
 
@@ -202,7 +200,6 @@ void PrecisionReport::runOnOperation() {
         << output << "': " << message;
     return signalPassFailure();
   }
-  file->os() << llvm::formatv("{0:2}\n",
-                              llvm::json::Value(std::move(report)));
+  file->os() << llvm::formatv("{0:2}\n", llvm::json::Value(std::move(report)));
   file->keep();
 }

@@ -21,7 +21,9 @@ Type parseFloatType(MLIRContext *context, StringRef name) {
       .Default(Type());
 }
 
-Type getElementType(Value value) { return getElementTypeOrSelf(value.getType()); }
+Type getElementType(Value value) {
+  return getElementTypeOrSelf(value.getType());
+}
 
 RankedTensorType withElementType(Type type, Type elementType) {
   return cast<RankedTensorType>(type).clone(elementType);
@@ -157,8 +159,9 @@ BlockArgument appendArgument(func::FuncOp function, Type type,
 void appendResult(func::FuncOp function, Value value,
                   ArrayRef<NamedAttribute> attrs) {
   unsigned index = function.getNumResults();
-  (void)function.insertResult(index, value.getType(),
-                              DictionaryAttr::get(function.getContext(), attrs));
+  (void)function.insertResult(
+      index, value.getType(),
+      DictionaryAttr::get(function.getContext(), attrs));
   func::ReturnOp ret = getReturn(function);
   ret->insertOperands(ret->getNumOperands(), value);
 }

@@ -52,7 +52,8 @@ struct MixedPrecisionOptions
   ListOption<std::string> fp32Ops{*this, "fp32-ops",
                                   llvm::cl::desc("Op names to run in f32")};
   ListOption<std::string> lowerOps{
-      *this, "lower-ops", llvm::cl::desc("Op names to run in the compute type")};
+      *this, "lower-ops",
+      llvm::cl::desc("Op names to run in the compute type")};
   Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Write the FP32-vs-mixed precision report (JSON) here")};

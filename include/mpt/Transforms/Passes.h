@@ -18,7 +18,8 @@ namespace mpt {
 #define GEN_PASS_DECL
 #include "mpt/Transforms/Passes.h.inc"
 
-/// Folds exact round-trip casts: truncf(extf(x)) -> x, extf(extf(x)) -> extf(x).
+/// Folds exact round-trip casts: truncf(extf(x)) -> x, extf(extf(x)) ->
+/// extf(x).
 void populateCastCleanupPatterns(mlir::RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION

@@ -1,4 +1,10 @@
 //===- MPTToLinalg.cpp - convert-mpt-to-linalg ------------------*- C++ -*-===//
+//
+// Lowers every mpt op to linalg (named ops where one fits, linalg.generic
+// otherwise), tensor, arith and math on tensors. The patterns live next to
+// this file, grouped by kind of op; Utils.h states the shared conventions.
+//
+//===----------------------------------------------------------------------===//
 
 #include "mpt/Conversion/Passes.h"
 
@@ -6,6 +12,8 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
+
+#include "Utils.h"
 
 namespace mpt {
 #define GEN_PASS_DEF_CONVERTMPTTOLINALG
@@ -15,7 +23,13 @@ namespace mpt {
 using namespace mlir;
 using namespace mpt;
 
-void mpt::populateMPTToLinalgPatterns(RewritePatternSet &patterns) {}
+void mpt::populateMPTToLinalgPatterns(RewritePatternSet &patterns) {
+  detail::populateLinearAlgebraPatterns(patterns);
+  detail::populateElementwisePatterns(patterns);
+  detail::populateNormalizationPatterns(patterns);
+  detail::populateLossPatterns(patterns);
+  detail::populateOptimizerPatterns(patterns);
+}
 
 namespace {
 struct ConvertMPTToLinalg

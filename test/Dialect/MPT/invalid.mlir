@@ -153,7 +153,7 @@ func.func @matmul_element_types(%a: tensor<4x8xf16>, %b: tensor<8x16xf32>) {
 // -----
 
 func.func @matmul_accumulator(%a: tensor<4x8xf16>, %b: tensor<8x16xf16>) {
-  // expected-error @+1 {{'mpt.matmul' op expected result element type to be 'f16' or f32, got 'bf16'}}
+  // expected-error @+1 {{'mpt.matmul' op expected result element type 'f16' or f32, got 'bf16'}}
   %0 = mpt.matmul %a, %b : tensor<4x8xf16>, tensor<8x16xf16> -> tensor<4x16xbf16>
   return
 }
@@ -161,7 +161,7 @@ func.func @matmul_accumulator(%a: tensor<4x8xf16>, %b: tensor<8x16xf16>) {
 // -----
 
 func.func @matmul_narrowing(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) {
-  // expected-error @+1 {{'mpt.matmul' op expected result element type to be 'f32' or f32, got 'f16'}}
+  // expected-error @+1 {{'mpt.matmul' op expected result element type f32, got 'f16'}}
   %0 = mpt.matmul %a, %b : tensor<4x8xf32>, tensor<8x16xf32> -> tensor<4x16xf16>
   return
 }
@@ -363,7 +363,7 @@ func.func @conv_element_types(%x: tensor<2x3x8x8xf16>, %w: tensor<4x3x3x3xf32>) 
 // -----
 
 func.func @conv_accumulator(%x: tensor<2x3x8x8xbf16>, %w: tensor<4x3x3x3xbf16>) {
-  // expected-error @+1 {{'mpt.conv2d' op expected result element type to be 'bf16' or f32, got 'f16'}}
+  // expected-error @+1 {{'mpt.conv2d' op expected result element type 'bf16' or f32, got 'f16'}}
   %0 = mpt.conv2d %x, %w : tensor<2x3x8x8xbf16>, tensor<4x3x3x3xbf16> -> tensor<2x4x6x6xf16>
   return
 }
@@ -532,7 +532,7 @@ func.func @conv_filter_grad_spatial(%x: tensor<2x3x8x8xf32>, %dy: tensor<2x4x6x6
 // -----
 
 func.func @conv_filter_grad_accumulator(%x: tensor<2x3x8x8xf16>, %dy: tensor<2x4x6x6xf16>) {
-  // expected-error @+1 {{'mpt.conv2d_filter_grad' op expected result element type to be 'f16' or f32, got 'bf16'}}
+  // expected-error @+1 {{'mpt.conv2d_filter_grad' op expected result element type 'f16' or f32, got 'bf16'}}
   %0 = mpt.conv2d_filter_grad %x, %dy : tensor<2x3x8x8xf16>, tensor<2x4x6x6xf16> -> tensor<4x3x3x3xbf16>
   return
 }
@@ -1008,7 +1008,7 @@ func.func @reduce_sum_dims_negative(%x: tensor<2x4x8xf32>) {
 // -----
 
 func.func @reduce_sum_accumulator(%x: tensor<2x4x8xf16>) {
-  // expected-error @+1 {{'mpt.reduce_sum' op expected result element type to be 'f16' or f32, got 'bf16'}}
+  // expected-error @+1 {{'mpt.reduce_sum' op expected result element type 'f16' or f32, got 'bf16'}}
   %0 = mpt.reduce_sum %x [0] : tensor<2x4x8xf16> -> tensor<4x8xbf16>
   return
 }
@@ -1314,7 +1314,7 @@ func.func @update_loss_scale_growth_factor_inf(%s: tensor<f32>, %n: tensor<i64>,
 // -----
 
 func.func @update_loss_scale_backoff_zero(%s: tensor<f32>, %n: tensor<i64>, %ok: tensor<i1>) {
-  // expected-error @+1 {{'mpt.update_loss_scale' op expected backoff_factor to be positive and finite, got 0.000000e+00}}
+  // expected-error @+1 {{'mpt.update_loss_scale' op expected backoff_factor in (0, 1], got 0.000000e+00}}
   %0:2 = mpt.update_loss_scale %s, %n, %ok {backoff_factor = 0.0 : f32} : tensor<i64>
   return
 }
@@ -1364,5 +1364,53 @@ func.func @update_loss_scale_tracker_type(%s: tensor<f32>, %n: tensor<i32>, %ok:
 func.func @update_loss_scale_finite_type(%s: tensor<f32>, %n: tensor<i64>, %ok: tensor<i32>) {
   // expected-error @+1 {{'mpt.update_loss_scale' op operand #2 must be 0D tensor of 1-bit signless integer values, but got 'tensor<i32>'}}
   %0:2 = "mpt.update_loss_scale"(%s, %n, %ok) : (tensor<f32>, tensor<i64>, tensor<i32>) -> (tensor<f32>, tensor<i64>)
+  return
+}
+
+// -----
+
+func.func @batch_norm_zero_channels(%x: tensor<4x0xf32>, %c: tensor<0xf32>) {
+  // expected-error @+1 {{'mpt.batch_norm' op expected at least one channel, got input 4x0}}
+  %0:5 = mpt.batch_norm %x, %c, %c, %c, %c : tensor<4x0xf32>, tensor<0xf32>
+  return
+}
+
+// -----
+
+func.func @bias_add_scalar(%x: tensor<f32>, %b: tensor<1xf32>) {
+  // expected-error @+1 {{'mpt.bias_add' op expected input of rank at least 1, got a scalar}}
+  %0 = mpt.bias_add %x, %b : tensor<f32>, tensor<1xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_scalar(%x: tensor<f32>) {
+  // expected-error @+1 {{'mpt.softmax' op expected input of rank at least 1, got a scalar}}
+  %0 = mpt.softmax %x : tensor<f32>
+  return
+}
+
+// -----
+
+func.func @softmax_grad_scalar(%x: tensor<f32>) {
+  // expected-error @+1 {{'mpt.softmax_grad' op expected input of rank at least 1, got a scalar}}
+  %0 = mpt.softmax_grad %x, %x : tensor<f32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_no_classes(%x: tensor<8x0xf32>, %y: tensor<8xi32>) {
+  // expected-error @+1 {{'mpt.softmax_cross_entropy' op expected at least one class, got logits 8x0}}
+  %0 = mpt.softmax_cross_entropy %x, %y : tensor<8x0xf32>, tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @conv_filter_rank(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error @+1 {{'mpt.conv2d' op expected filter (FCHW) of rank 4, got rank 3}}
+  %0 = mpt.conv2d %x, %w : tensor<2x3x8x8xf32>, tensor<4x3x3xf32> -> tensor<2x4x6x6xf32>
   return
 }

@@ -337,7 +337,7 @@ func.func @working_copy_shape(%w: tensor<2x3xf32> {mpt.param}, %c: tensor<3x2xf1
 
 // -----
 
-// expected-error @+1 {{'mpt.working_copy_of' on argument #0 must be an integer argument index}}
+// expected-error @+1 {{'mpt.working_copy_of' on argument #0 must be an i64 argument index}}
 func.func @working_copy_of_not_integer(%s: tensor<2xf16> {mpt.working_copy_of = "w"}) {
   return
 }
@@ -434,7 +434,7 @@ func.func @metric_not_string(%x: tensor<f32>) -> (tensor<f32> {mpt.metric = 1 : 
 
 // -----
 
-// expected-error @+1 {{'mpt.next' on result #0 must be an integer argument index}}
+// expected-error @+1 {{'mpt.next' on result #0 must be an i64 argument index}}
 func.func @next_not_integer(%x: tensor<f32>) -> (tensor<f32> {mpt.next = "0"}) {
   return %x : tensor<f32>
 }
@@ -486,4 +486,51 @@ func.func @precision_on_constant() -> tensor<4xf32> {
 // expected-error @+1 {{'mpt.precision' pins the precision of a compute op, but 'func.func' has no precision policy}}
 func.func @precision_on_func() attributes {mpt.precision = #mpt.precision<lower>} {
   return
+}
+
+// -----
+
+// A bare return is func.return's error, not a crash of the conventions check.
+func.func @bare_return(%w: tensor<4xf32> {mpt.param}, %g: tensor<4xf32> {mpt.data})
+    -> (tensor<4xf32> {mpt.next = 0}) attributes {mpt.train_step} {
+  %w2 = mpt.sgd %w, %g {lr = 0.1 : f32} : tensor<4xf32>
+  // expected-error @+1 {{'func.return' op has 0 operands, but enclosing function (@bare_return) returns 1}}
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op working copy argument #1 of type 'f16' does not have the shape of parameter #0 ('tensor<4xf32>')}}
+func.func @working_copy_not_tensor(%w: tensor<4xf32> {mpt.param}, %c: f16 {mpt.state, mpt.working_copy_of = 0}, %g: tensor<4xf32> {mpt.data})
+    -> (tensor<4xf32> {mpt.next = 0}, f16 {mpt.next = 1}) attributes {mpt.train_step} {
+  %w2 = mpt.sgd %w, %g {lr = 0.1 : f32} : tensor<4xf32>
+  return %w2, %c : tensor<4xf32>, f16
+}
+
+// -----
+
+// expected-error @+1 {{'mpt.next' on result #0 must be an i64 argument index}}
+func.func @next_too_wide(%w: tensor<4xf32> {mpt.param}, %g: tensor<4xf32> {mpt.data})
+    -> (tensor<4xf32> {mpt.next = 18446744073709551616 : i128}) attributes {mpt.train_step} {
+  %w2 = mpt.sgd %w, %g {lr = 0.1 : f32} : tensor<4xf32>
+  return %w2 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'mpt.param' argument #0 is updated by more than one optimizer}}
+func.func @two_optimizers(%w: tensor<4xf32> {mpt.param}, %g: tensor<4xf32> {mpt.data})
+    -> (tensor<4xf32> {mpt.next = 0}) attributes {mpt.train_step} {
+  %w2 = mpt.sgd %w, %g {lr = 0.1 : f32} : tensor<4xf32>
+  %w3 = mpt.sgd %w, %g {lr = 0.2 : f32} : tensor<4xf32>
+  return %w3 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op result #0 returns argument #0 unchanged although an optimizer updates it}}
+func.func @update_dropped(%w: tensor<4xf32> {mpt.param}, %g: tensor<4xf32> {mpt.data})
+    -> (tensor<4xf32> {mpt.next = 0}) attributes {mpt.train_step} {
+  %w2 = mpt.sgd %w, %g {lr = 0.1 : f32} : tensor<4xf32>
+  return %w : tensor<4xf32>
 }

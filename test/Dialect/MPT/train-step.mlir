@@ -175,3 +175,17 @@ func.func @helper(%x: tensor<4xf32>) -> tensor<4xf32> {
   %c = func.call @helper_decl(%r) : (tensor<4xf32>) -> tensor<4xf32>
   return %c : tensor<4xf32>
 }
+
+// -----
+
+// A persistent working copy is the truncated update of its master.
+// CHECK-LABEL: func @working_copy
+// CHECK-SAME: %{{.*}}: tensor<4xf16> {mpt.state, mpt.working_copy_of = 0 : i64}
+func.func @working_copy(%w: tensor<4xf32> {mpt.param}, %g: tensor<4xf32> {mpt.data},
+                        %w16: tensor<4xf16> {mpt.state, mpt.working_copy_of = 0})
+    -> (tensor<4xf32> {mpt.next = 0}, tensor<4xf16> {mpt.next = 2})
+    attributes {mpt.train_step} {
+  %w2 = mpt.sgd %w, %g {lr = 0.1 : f32} : tensor<4xf32>
+  %c = arith.truncf %w2 : tensor<4xf32> to tensor<4xf16>
+  return %w2, %c : tensor<4xf32>, tensor<4xf16>
+}

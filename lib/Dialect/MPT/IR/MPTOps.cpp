@@ -59,7 +59,10 @@ static LogicalResult verifyAccumulatorType(Operation *op, Type operandElement,
   Type resultElement = tensorType(result).getElementType();
   if (resultElement == operandElement || resultElement.isF32())
     return success();
-  return op->emitOpError("expected result element type to be ")
+  if (operandElement.isF32())
+    return op->emitOpError("expected result element type f32, got ")
+           << resultElement;
+  return op->emitOpError("expected result element type ")
          << operandElement << " or f32, got " << resultElement;
 }
 
@@ -181,6 +184,8 @@ LogicalResult BiasAddOp::verify() {
       failed(verifySameElementType(op, "input", getInput(), "bias", getBias())))
     return failure();
   int64_t rank = tensorType(getInput()).getRank();
+  if (rank == 0)
+    return emitOpError("expected input of rank at least 1, got a scalar");
   auto axis = static_cast<int64_t>(getAxis());
   if (axis < -rank || axis >= rank)
     return emitOpError("expected axis in [")
@@ -220,10 +225,11 @@ static LogicalResult verifyConv(Operation *op, const ConvRoles &roles,
       failed(verifyWindowAttr(op, "padding", padding, 0)) ||
       failed(verifyWindowAttr(op, "dilations", dilations, 1)))
     return failure();
-  for (auto [name, value] : {std::pair(roles.inputName, roles.input),
-                             std::pair(roles.filterName, roles.filter),
-                             std::pair(roles.outputName, roles.output)})
-    if (failed(verifyRank(op, (name + " (NCHW)").str(), value, {4})))
+  for (auto [name, layout, value] :
+       {std::tuple(roles.inputName, "NCHW", roles.input),
+        std::tuple(roles.filterName, "FCHW", roles.filter),
+        std::tuple(roles.outputName, "NCHW", roles.output)})
+    if (failed(verifyRank(op, (name + " (" + layout + ")").str(), value, {4})))
       return failure();
   if (failed(verifySameElementType(op, "lhs", op->getOperand(0), "rhs",
                                    op->getOperand(1))) ||
@@ -367,6 +373,9 @@ LogicalResult BatchNormOp::verify() {
   // The running variance takes the unbiased batch variance, which needs two
   // values.
   RankedTensorType inputType = tensorType(getInput());
+  if (inputType.getDimSize(1) == 0)
+    return emitOpError("expected at least one channel, got input ")
+           << formatShape(inputType.getShape());
   int64_t perChannel = inputType.getNumElements() / inputType.getDimSize(1);
   if (perChannel < 2)
     return emitOpError("expected more than 1 value per channel in training "
@@ -432,14 +441,32 @@ MPT_ACTIVATION_OPERANDS_ONLY(LayerNormGradOp)
 #undef MPT_ACTIVATION_OPERANDS_ONLY
 
 //===----------------------------------------------------------------------===//
-// Loss
+// Softmax and loss
 //===----------------------------------------------------------------------===//
+
+/// Softmax normalizes over the innermost dimension, which must exist.
+static LogicalResult verifySoftmaxInput(Operation *op, Value input) {
+  if (tensorType(input).getRank() >= 1)
+    return success();
+  return op->emitOpError("expected input of rank at least 1, got a scalar");
+}
+
+LogicalResult SoftmaxOp::verify() {
+  return verifySoftmaxInput(*this, getInput());
+}
+
+LogicalResult SoftmaxGradOp::verify() {
+  return verifySoftmaxInput(*this, getOutput());
+}
 
 static LogicalResult verifyLogitsAndLabels(Operation *op, Value logits,
                                            Value labels) {
   if (failed(verifyRank(op, "logits", logits, {2})) ||
       failed(verifyRank(op, "labels", labels, {1})))
     return failure();
+  if (tensorType(logits).getDimSize(1) == 0)
+    return op->emitOpError("expected at least one class, got logits ")
+           << formatShape(tensorType(logits).getShape());
   return verifyDimsEqual(op, "labels", 0, tensorType(labels).getDimSize(0),
                          "logits", 0, tensorType(logits).getDimSize(0));
 }
@@ -671,6 +698,12 @@ LogicalResult AllFiniteOp::verify() {
   return success();
 }
 
+static LogicalResult verifyBackoff(Operation *op, float backoff) {
+  if (backoff > 0.0f && backoff <= 1.0f)
+    return success();
+  return op->emitOpError("expected backoff_factor in (0, 1], got ") << backoff;
+}
+
 LogicalResult UpdateLossScaleOp::verify() {
   float minScale = getMinScale().convertToFloat();
   float maxScale = getMaxScale().convertToFloat();
@@ -678,11 +711,7 @@ LogicalResult UpdateLossScaleOp::verify() {
                            getGrowthFactor().convertToFloat(), 1.0f,
                            std::numeric_limits<float>::max(),
                            /*highInclusive=*/true)) ||
-      failed(verifyPositive(*this, "backoff_factor",
-                            getBackoffFactor().convertToFloat())) ||
-      failed(verifyInRange(*this, "backoff_factor",
-                           getBackoffFactor().convertToFloat(), 0.0f, 1.0f,
-                           /*highInclusive=*/true)) ||
+      failed(verifyBackoff(*this, getBackoffFactor().convertToFloat())) ||
       failed(verifyPositive(*this, "min_scale", minScale)) ||
       failed(verifyPositive(*this, "max_scale", maxScale)))
     return failure();

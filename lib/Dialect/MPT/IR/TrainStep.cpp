@@ -32,9 +32,18 @@ static Value stripFloatCasts(Value value) {
   return value;
 }
 
-/// The value returned as result `index` of `function`.
+/// The value returned as result `index` of a single-block `function`, or null
+/// when the body does not end in a return of every result (the terminator's
+/// own verifier reports that).
 static Value getReturnedValue(FunctionOpInterface function, unsigned index) {
-  return function.getFunctionBody().back().getTerminator()->getOperand(index);
+  Region &body = function.getFunctionBody();
+  if (!body.hasOneBlock() || body.front().empty())
+    return {};
+  Operation *terminator = &body.front().back();
+  if (!terminator->hasTrait<mlir::OpTrait::ReturnLike>() ||
+      terminator->getNumOperands() != function.getNumResults())
+    return {};
+  return terminator->getOperand(index);
 }
 
 /// For the updated state produced by an optimizer or a batch norm, the operand
@@ -59,7 +68,90 @@ static Value getUpdateSource(Value updated) {
   return {};
 }
 
+/// Argument and result attributes only mean something on a training step.
+static LogicalResult verifyOnTrainStep(Operation *op, NamedAttribute attribute,
+                                       StringRef position) {
+  if (op->hasAttr(MPTDialect::kTrainStepAttrName))
+    return success();
+  return op->emitOpError("'")
+         << attribute.getName().getValue() << "' on " << position
+         << " requires the function to be marked '"
+         << MPTDialect::kTrainStepAttrName << "'";
+}
+
+/// Argument indices are i64, as `mpt.next = 3` parses.
+static bool isArgumentIndex(Attribute attribute) {
+  auto index = dyn_cast<IntegerAttr>(attribute);
+  return index && index.getType().isSignlessInteger(64);
+}
+
+static LogicalResult verifyArgAttr(Operation *op, unsigned argIndex,
+                                   NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  std::string position = "argument #" + std::to_string(argIndex);
+  if (name == MPTDialect::kInitAttrName) {
+    auto init = dyn_cast<DenseElementsAttr>(attribute.getValue());
+    Type argType = cast<FunctionOpInterface>(op).getArgumentTypes()[argIndex];
+    if (!init || init.getType() != argType)
+      return op->emitError("'")
+             << name << "' on " << position
+             << " must be a dense elements attribute of the argument type "
+             << argType;
+  } else if (name == MPTDialect::kWorkingCopyOfAttrName) {
+    if (!isArgumentIndex(attribute.getValue()))
+      return op->emitError("'")
+             << name << "' on " << position << " must be an i64 argument index";
+  } else if (llvm::is_contained(kArgRoles, name)) {
+    if (!isa<UnitAttr>(attribute.getValue()))
+      return op->emitError("'")
+             << name << "' on " << position << " must be a unit attribute";
+  } else {
+    return op->emitError("unknown mpt argument attribute '")
+           << name << "' on " << position;
+  }
+  return verifyOnTrainStep(op, attribute, position);
+}
+
+static LogicalResult verifyResultAttr(Operation *op, unsigned resultIndex,
+                                      NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  std::string position = "result #" + std::to_string(resultIndex);
+  if (name == MPTDialect::kNextAttrName) {
+    if (!isArgumentIndex(attribute.getValue()))
+      return op->emitError("'")
+             << name << "' on " << position << " must be an i64 argument index";
+  } else if (name == MPTDialect::kMetricAttrName) {
+    auto metric = dyn_cast<StringAttr>(attribute.getValue());
+    if (!metric || metric.getValue().empty())
+      return op->emitError("'")
+             << name << "' on " << position << " must be a non-empty string";
+  } else {
+    return op->emitError("unknown mpt result attribute '")
+           << name << "' on " << position;
+  }
+  return verifyOnTrainStep(op, attribute, position);
+}
+
+/// Runs the attribute checks first, so that a malformed attribute is reported
+/// as such rather than as a missing role.
+static LogicalResult verifyConventionAttrs(FunctionOpInterface function) {
+  auto isOurs = [](NamedAttribute attribute) {
+    return attribute.getName().getValue().starts_with("mpt.");
+  };
+  for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
+    for (NamedAttribute attribute : function.getArgAttrs(i))
+      if (isOurs(attribute) && failed(verifyArgAttr(function, i, attribute)))
+        return failure();
+  for (unsigned r = 0, e = function.getNumResults(); r < e; ++r)
+    for (NamedAttribute attribute : function.getResultAttrs(r))
+      if (isOurs(attribute) && failed(verifyResultAttr(function, r, attribute)))
+        return failure();
+  return success();
+}
+
 static LogicalResult verifyTrainStep(FunctionOpInterface function) {
+  if (failed(verifyConventionAttrs(function)))
+    return failure();
   if (function.isExternal())
     return function.emitOpError("marked '")
            << MPTDialect::kTrainStepAttrName << "' must have a body";
@@ -140,8 +232,8 @@ static LogicalResult verifyTrainStep(FunctionOpInterface function) {
     if (function.getArgAttr(i, MPTDialect::kInitAttrName) &&
         roles[i] != MPTDialect::kStateAttrName)
       return function.emitOpError("argument #")
-             << i << " has '" << MPTDialect::kInitAttrName
-             << "' but is not '" << MPTDialect::kStateAttrName << "'";
+             << i << " has '" << MPTDialect::kInitAttrName << "' but is not '"
+             << MPTDialect::kStateAttrName << "'";
     auto copyOf = function.getArgAttrOfType<IntegerAttr>(
         i, MPTDialect::kWorkingCopyOfAttrName);
     if (!copyOf)
@@ -154,42 +246,57 @@ static LogicalResult verifyTrainStep(FunctionOpInterface function) {
              << master
              << "' but only a state argument can be the working copy of a "
                 "parameter argument";
-    auto copyType = cast<ShapedType>(argTypes[i]);
-    if (copyType.getShape() != cast<ShapedType>(argTypes[master]).getShape())
+    auto copyType = dyn_cast<ShapedType>(argTypes[i]);
+    auto masterType = dyn_cast<ShapedType>(argTypes[master]);
+    if (!copyType || !masterType ||
+        copyType.getShape() != masterType.getShape())
       return function.emitOpError("working copy argument #")
              << i << " of type " << argTypes[i]
              << " does not have the shape of parameter #" << master << " ("
              << argTypes[master] << ")";
   }
 
+  llvm::SmallDenseMap<Value, unsigned> optimizerCount;
+  function->walk([&](OptimizerOpInterface optimizer) {
+    ++optimizerCount[optimizer.getParam()];
+  });
+
   // A carried value that an update op produces must be the update of the
-  // argument it replaces: returning another parameter's update, or the wrong
-  // one of two same-typed states, would train silently wrong.
+  // argument it replaces (or of the master it is the working copy of):
+  // returning another parameter's update, the wrong one of two same-typed
+  // states, or a parameter unchanged would train silently wrong.
   for (unsigned r = 0, e = function.getNumResults(); r < e; ++r) {
     auto next =
         function.getResultAttrOfType<IntegerAttr>(r, MPTDialect::kNextAttrName);
     if (!next)
       continue;
+    int64_t index = next.getInt();
     Value updated = getReturnedValue(function, r);
+    if (!updated)
+      continue;
+    if (updated == function.getArgument(index) &&
+        optimizerCount.lookup(updated) > 0)
+      return function.emitOpError("result #")
+             << r << " returns argument #" << index
+             << " unchanged although an optimizer updates it";
     Value source = getUpdateSource(updated);
     if (!source)
       continue;
     auto sourceArg = dyn_cast<BlockArgument>(stripFloatCasts(source));
+    auto copyOf = function.getArgAttrOfType<IntegerAttr>(
+        index, MPTDialect::kWorkingCopyOfAttrName);
     if (sourceArg && sourceArg.getOwner()->getParentOp() == function &&
-        sourceArg.getArgNumber() == next.getInt())
+        (sourceArg.getArgNumber() == index ||
+         (copyOf && sourceArg.getArgNumber() == copyOf.getInt())))
       continue;
     return function.emitOpError("result #")
            << r << " replaces argument #" << next.getInt()
            << " but returns an update of "
-           << (sourceArg ? "argument #" + std::to_string(
-                                              sourceArg.getArgNumber())
-                         : std::string("a value that is not an argument"));
+           << (sourceArg
+                   ? "argument #" + std::to_string(sourceArg.getArgNumber())
+                   : std::string("a value that is not an argument"));
   }
 
-  llvm::SmallDenseSet<Value> optimizedParams;
-  function->walk([&](OptimizerOpInterface optimizer) {
-    optimizedParams.insert(optimizer.getParam());
-  });
   for (unsigned i = 0; i < numArgs; ++i) {
     if (roles[i] == MPTDialect::kDataAttrName)
       continue;
@@ -199,22 +306,15 @@ static LogicalResult verifyTrainStep(FunctionOpInterface function) {
              << " is never carried: no result has '"
              << MPTDialect::kNextAttrName << " = " << i << "'";
     if (roles[i] == MPTDialect::kParamAttrName &&
-        !optimizedParams.contains(function.getArgument(i)))
+        optimizerCount.lookup(function.getArgument(i)) == 0)
       return function.emitOpError("'") << roles[i] << "' argument #" << i
                                        << " is not updated by any optimizer";
+    if (optimizerCount.lookup(function.getArgument(i)) > 1)
+      return function.emitOpError("'")
+             << roles[i] << "' argument #" << i
+             << " is updated by more than one optimizer";
   }
   return success();
-}
-
-/// Argument and result attributes only mean something on a training step.
-static LogicalResult verifyOnTrainStep(Operation *op, NamedAttribute attribute,
-                                       StringRef position) {
-  if (op->hasAttr(MPTDialect::kTrainStepAttrName))
-    return success();
-  return op->emitOpError("'")
-         << attribute.getName().getValue() << "' on " << position
-         << " requires the function to be marked '"
-         << MPTDialect::kTrainStepAttrName << "'";
 }
 
 LogicalResult MPTDialect::verifyOperationAttribute(Operation *op,
@@ -245,49 +345,10 @@ LogicalResult MPTDialect::verifyOperationAttribute(Operation *op,
 LogicalResult MPTDialect::verifyRegionArgAttribute(Operation *op, unsigned,
                                                    unsigned argIndex,
                                                    NamedAttribute attribute) {
-  StringRef name = attribute.getName().getValue();
-  std::string position = "argument #" + std::to_string(argIndex);
-  if (name == kInitAttrName) {
-    auto init = dyn_cast<DenseElementsAttr>(attribute.getValue());
-    Type argType = cast<FunctionOpInterface>(op).getArgumentTypes()[argIndex];
-    if (!init || init.getType() != argType)
-      return op->emitError("'")
-             << name << "' on " << position
-             << " must be a dense elements attribute of the argument type "
-             << argType;
-    return verifyOnTrainStep(op, attribute, position);
-  }
-  if (name == kWorkingCopyOfAttrName) {
-    if (!isa<IntegerAttr>(attribute.getValue()))
-      return op->emitError("'") << name << "' on " << position
-                                << " must be an integer argument index";
-    return verifyOnTrainStep(op, attribute, position);
-  }
-  if (!llvm::is_contained(kArgRoles, name))
-    return op->emitError("unknown mpt argument attribute '")
-           << name << "' on " << position;
-  if (!isa<UnitAttr>(attribute.getValue()))
-    return op->emitError("'")
-           << name << "' on " << position << " must be a unit attribute";
-  return verifyOnTrainStep(op, attribute, position);
+  return verifyArgAttr(op, argIndex, attribute);
 }
 
 LogicalResult MPTDialect::verifyRegionResultAttribute(
     Operation *op, unsigned, unsigned resultIndex, NamedAttribute attribute) {
-  StringRef name = attribute.getName().getValue();
-  std::string position = "result #" + std::to_string(resultIndex);
-  if (name == kNextAttrName) {
-    if (!isa<IntegerAttr>(attribute.getValue()))
-      return op->emitError("'") << name << "' on " << position
-                                << " must be an integer argument index";
-  } else if (name == kMetricAttrName) {
-    auto metric = dyn_cast<StringAttr>(attribute.getValue());
-    if (!metric || metric.getValue().empty())
-      return op->emitError("'")
-             << name << "' on " << position << " must be a non-empty string";
-  } else {
-    return op->emitError("unknown mpt result attribute '")
-           << name << "' on " << position;
-  }
-  return verifyOnTrainStep(op, attribute, position);
+  return verifyResultAttr(op, resultIndex, attribute);
 }

@@ -327,6 +327,7 @@ def MPT_SoftmaxOp : MPT_ComputeOp<"softmax", MPT_FP32Class, [SameOperandsAndResu
   let arguments = (ins MPT_FloatTensor:$input);
   let results = (outs MPT_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
 }
 
 def MPT_SoftmaxGradOp : MPT_ComputeOp<"softmax_grad", MPT_FP32Class,
@@ -335,6 +336,7 @@ def MPT_SoftmaxGradOp : MPT_ComputeOp<"softmax_grad", MPT_FP32Class,
   let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$output);
   let results = (outs MPT_FloatTensor:$result);
   let assemblyFormat = "$grad `,` $output attr-dict `:` type($output)";
+  let hasVerifier = 1;
 }
 
 def MPT_SoftmaxCrossEntropyOp : MPT_ComputeOp<"softmax_cross_entropy", MPT_FP32Class> {

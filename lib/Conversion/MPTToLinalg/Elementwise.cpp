@@ -1,0 +1,274 @@
+//===- Elementwise.cpp - activations, shapes and reduce_sum ---------------===//
+//
+// Activations compute in their own element type: on f16 and bf16 every scalar
+// op rounds, as the hardware does. Shape ops only move data. reduce_sum
+// accumulates in f32.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
+
+using namespace mlir;
+using namespace mpt;
+using namespace mpt::detail;
+
+namespace {
+
+/// Replaces `op` by an elementwise linalg.generic over its result shape whose
+/// body computes `body` from the scalars of `operands` (all of that shape).
+LogicalResult replaceWithElementwise(ConversionPatternRewriter &rewriter,
+                                     Operation *op, ValueRange operands,
+                                     GenericBodyFn body) {
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  rewriter.replaceOp(op, buildElementwise(rewriter, op->getLoc(),
+                                          resultType.getShape(), operands, {},
+                                          resultType.getElementType(), body));
+  return success();
+}
+
+struct BiasAddLowering : OpConversionPattern<BiasAddOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BiasAddOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    int64_t rank = type.getRank();
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    rewriter.replaceOp(
+        op, buildGeneric(
+                rewriter, op.getLoc(),
+                ValueRange{adaptor.getInput(), adaptor.getBias()},
+                createEmpty(rewriter, op.getLoc(), type.getShape(),
+                            type.getElementType()),
+                {identity,
+                 projectionMap(getContext(), rank, {op.getNormalizedAxis()}),
+                 identity},
+                iteratorTypes(rank),
+                [](OpBuilder &b, Location l,
+                   ValueRange args) -> SmallVector<Value> {
+                  return {arith::AddFOp::create(b, l, args[0], args[1])};
+                }));
+    return success();
+  }
+};
+
+/// max(x, 0) with arith.maximumf, which keeps a NaN (as PyTorch's relu does)
+/// so that the overflow check still sees it.
+struct ReluLowering : OpConversionPattern<ReluOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    return replaceWithElementwise(
+        rewriter, op, adaptor.getInput(),
+        [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          Value zero = floatConstant(b, l, args[0].getType(), 0.0);
+          return {arith::MaximumFOp::create(b, l, args[0], zero)};
+        });
+  }
+};
+
+/// grad where input > 0, else 0. The unordered comparison passes the gradient
+/// where the input is NaN, as PyTorch's threshold_backward does.
+struct ReluGradLowering : OpConversionPattern<ReluGradOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReluGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    return replaceWithElementwise(
+        rewriter, op, ValueRange{adaptor.getGrad(), adaptor.getInput()},
+        [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          Value zero = floatConstant(b, l, args[0].getType(), 0.0);
+          Value active = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UGT,
+                                               args[1], zero);
+          return {arith::SelectOp::create(b, l, active, args[0], zero)};
+        });
+  }
+};
+
+// The constants of PyTorch's gelu kernels.
+constexpr double kSqrtHalf = 0.70710678118654752440;        // M_SQRT1_2
+constexpr double kTanhBeta = 0.79788456080286535588;        // sqrt(2/pi)
+constexpr double kTanhKappa = 0.044715;
+constexpr double kNormalDensity = 0.39894228040143267794; // 1/sqrt(2*pi)
+
+/// Exact: x * 0.5 * (1 + erf(x / sqrt(2))). Tanh approximation:
+/// 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))).
+struct GeluLowering : OpConversionPattern<GeluOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GeluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    bool approximate = op.getApproximate();
+    return replaceWithElementwise(
+        rewriter, op, adaptor.getInput(),
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          FloatMath m{b, l, args[0].getType()};
+          Value x = args[0], half = m.constant(0.5), one = m.constant(1.0);
+          if (!approximate) {
+            Value erf =
+                math::ErfOp::create(b, l, m.mul(x, m.constant(kSqrtHalf)));
+            return {m.mul(m.mul(x, half), m.add(one, erf))};
+          }
+          Value cube = m.mul(m.mul(x, x), x);
+          Value inner = m.mul(m.constant(kTanhBeta),
+                              m.add(x, m.mul(m.constant(kTanhKappa), cube)));
+          Value tanh = math::TanhOp::create(b, l, inner);
+          return {m.mul(m.mul(half, x), m.add(one, tanh))};
+        });
+  }
+};
+
+/// The derivative of gelu times grad, as in PyTorch's GeluBackward kernels:
+/// exact: grad * (cdf + x * pdf) with cdf = 0.5 * (1 + erf(x / sqrt(2))) and
+/// pdf = exp(-x^2 / 2) / sqrt(2*pi); tanh: grad * (0.5 * (1 + t) +
+/// 0.5 * x * (1 - t^2) * sqrt(2/pi) * (1 + 3 * 0.044715 * x^2)).
+struct GeluGradLowering : OpConversionPattern<GeluGradOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GeluGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    bool approximate = op.getApproximate();
+    return replaceWithElementwise(
+        rewriter, op, ValueRange{adaptor.getGrad(), adaptor.getInput()},
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          FloatMath m{b, l, args[0].getType()};
+          Value grad = args[0], x = args[1];
+          Value half = m.constant(0.5), one = m.constant(1.0);
+          Value square = m.mul(x, x);
+          if (!approximate) {
+            Value erf =
+                math::ErfOp::create(b, l, m.mul(x, m.constant(kSqrtHalf)));
+            Value cdf = m.mul(half, m.add(one, erf));
+            Value pdf = m.mul(
+                m.constant(kNormalDensity),
+                math::ExpOp::create(b, l, m.mul(square, m.constant(-0.5))));
+            return {m.mul(grad, m.add(cdf, m.mul(x, pdf)))};
+          }
+          Value cube = m.mul(square, x);
+          Value inner = m.mul(m.constant(kTanhBeta),
+                              m.add(x, m.mul(m.constant(kTanhKappa), cube)));
+          Value tanh = math::TanhOp::create(b, l, inner);
+          Value left = m.mul(half, x);
+          Value right = m.add(one, tanh);
+          Value leftDerivative = m.mul(half, right);
+          Value rightDerivative = m.sub(one, m.mul(tanh, tanh));
+          Value innerDerivative =
+              m.mul(m.constant(kTanhBeta),
+                    m.add(one, m.mul(m.constant(3.0 * kTanhKappa), square)));
+          Value derivative = m.add(
+              leftDerivative,
+              m.mul(m.mul(left, rightDerivative), innerDerivative));
+          return {m.mul(grad, derivative)};
+        });
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Shapes
+//===----------------------------------------------------------------------===//
+
+/// One tensor.collapse_shape or tensor.expand_shape when the shapes group
+/// into each other, else a collapse to 1-d followed by an expansion.
+struct ReshapeLowering : OpConversionPattern<ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    RankedTensorType inputType = tensorType(input), resultType = op.getType();
+    if (inputType == resultType) {
+      rewriter.replaceOp(op, input);
+      return success();
+    }
+    if (inputType.getRank() >= resultType.getRank()) {
+      if (std::optional<SmallVector<ReassociationIndices>> groups =
+              getReassociationIndicesForReshape(inputType, resultType)) {
+        rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, resultType,
+                                                             input, *groups);
+        return success();
+      }
+    } else if (std::optional<SmallVector<ReassociationIndices>> groups =
+                   getReassociationIndicesForReshape(resultType, inputType)) {
+      rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, resultType, input,
+                                                         *groups);
+      return success();
+    }
+    auto flatGroup = [](RankedTensorType type) {
+      ReassociationIndices group;
+      for (int64_t dim = 0; dim < type.getRank(); ++dim)
+        group.push_back(dim);
+      return SmallVector<ReassociationIndices>{group};
+    };
+    Value flat = tensor::CollapseShapeOp::create(
+        rewriter, loc, inputType.clone({inputType.getNumElements()}), input,
+        flatGroup(inputType));
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, resultType, flat,
+                                                       flatGroup(resultType));
+    return success();
+  }
+};
+
+struct TransposeLowering : OpConversionPattern<TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    Value init = createEmpty(rewriter, op.getLoc(), type.getShape(),
+                             type.getElementType());
+    rewriter.replaceOp(op, linalg::TransposeOp::create(
+                               rewriter, op.getLoc(), adaptor.getInput(), init,
+                               op.getPermutation())
+                               .getResult());
+    return success();
+  }
+};
+
+/// Sums in f32, rounds once to the result type, then re-inserts the reduced
+/// dimensions as size 1 for keep_dims.
+struct ReduceSumLowering : OpConversionPattern<ReduceSumOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReduceSumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType resultType = op.getType();
+    Value sum = sumToF32(rewriter, loc, adaptor.getInput(), op.getDims());
+    sum = convertElements(rewriter, loc, sum, resultType.getElementType());
+    if (op.getKeepDims() && !op.getDims().empty()) {
+      std::optional<SmallVector<ReassociationIndices>> groups =
+          getReassociationIndicesForReshape(resultType, tensorType(sum));
+      if (!groups)
+        return rewriter.notifyMatchFailure(op, "cannot re-insert unit dims");
+      sum = tensor::ExpandShapeOp::create(rewriter, loc, resultType, sum,
+                                          *groups);
+    }
+    rewriter.replaceOp(op, sum);
+    return success();
+  }
+};
+
+} // namespace
+
+void mpt::detail::populateElementwisePatterns(RewritePatternSet &patterns) {
+  patterns.add<BiasAddLowering, ReluLowering, ReluGradLowering, GeluLowering,
+               GeluGradLowering, ReshapeLowering, TransposeLowering,
+               ReduceSumLowering>(patterns.getContext());
+}

@@ -1,0 +1,459 @@
+//===- LinearAlgebra.cpp - matmul, convolutions and pooling ---------------===//
+//
+// Products (matmul, conv2d and its gradients) multiply in the operand type and
+// accumulate in an f32 tensor: the named linalg ops extend f16/bf16 operands
+// to the f32 type of their init in their body. A result narrower than f32 is
+// rounded once, at the end.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
+
+using namespace mlir;
+using namespace mpt;
+using namespace mpt::detail;
+
+namespace {
+
+/// Rounds the f32 accumulator of a product to the op's result type and
+/// replaces the op with it.
+void replaceWithAccumulator(ConversionPatternRewriter &rewriter, Operation *op,
+                            Value accumulator) {
+  Type resultElement = elementType(op->getResult(0));
+  rewriter.replaceOp(op, convertElements(rewriter, op->getLoc(), accumulator,
+                                         resultElement));
+}
+
+//===----------------------------------------------------------------------===//
+// matmul
+//===----------------------------------------------------------------------===//
+
+struct MatmulLowering : OpConversionPattern<MatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    RankedTensorType resultType = op.getType();
+    bool batched = resultType.getRank() == 3;
+    Value init = createFilled(rewriter, loc, resultType.getShape(),
+                              rewriter.getF32Type(), 0.0);
+
+    // Loops ([batch,] m, n, k); the transposes are folded into the operand
+    // maps instead of materializing transposed copies.
+    int64_t numLoops = batched ? 4 : 3;
+    int64_t m = numLoops - 3, n = numLoops - 2, k = numLoops - 1;
+    auto operandMap = [&](int64_t outer, int64_t inner, bool transposed) {
+      SmallVector<int64_t> dims;
+      if (batched)
+        dims.push_back(0);
+      dims.append(transposed ? std::initializer_list<int64_t>{inner, outer}
+                             : std::initializer_list<int64_t>{outer, inner});
+      return AffineMapAttr::get(projectionMap(context, numLoops, dims));
+    };
+    SmallVector<int64_t> resultDims = batched ? SmallVector<int64_t>{0, m, n}
+                                              : SmallVector<int64_t>{m, n};
+    ArrayAttr maps = rewriter.getArrayAttr(
+        {operandMap(m, k, op.getTransposeA()),
+         operandMap(k, n, op.getTransposeB()),
+         AffineMapAttr::get(projectionMap(context, numLoops, resultDims))});
+
+    SmallVector<Value> inputs = {adaptor.getLhs(), adaptor.getRhs()};
+    Value product;
+    if (batched) {
+      auto matmul = linalg::BatchMatmulOp::create(
+          rewriter, loc, init.getType(), inputs, init);
+      matmul.setIndexingMapsAttr(maps);
+      product = matmul.getResult(0);
+    } else {
+      auto matmul =
+          linalg::MatmulOp::create(rewriter, loc, init.getType(), inputs, init);
+      matmul.setIndexingMapsAttr(maps);
+      product = matmul.getResult(0);
+    }
+    replaceWithAccumulator(rewriter, op, product);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Convolutions
+//===----------------------------------------------------------------------===//
+
+/// conv2d: zero-pad the input, then linalg.conv_2d_nchw_fchw into f32.
+struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = padSpatial(rewriter, loc, adaptor.getLhs(), op.getPadding(),
+                             0.0);
+    Value init = createFilled(rewriter, loc, op.getType().getShape(),
+                              rewriter.getF32Type(), 0.0);
+    Value conv = linalg::Conv2DNchwFchwOp::create(
+                     rewriter, loc, init.getType(),
+                     ValueRange{input, adaptor.getRhs()}, init,
+                     rewriter.getI64TensorAttr(op.getStrides()),
+                     rewriter.getI64TensorAttr(op.getDilations()))
+                     .getResult(0);
+    replaceWithAccumulator(rewriter, op, conv);
+    return success();
+  }
+};
+
+/// conv2d_input_grad as the transposed convolution:
+///   dx[n, c, h, w] = sum_{f, kh, kw} dy'[n, f, h + kh*d, w + kw*d]
+///                                    * filter[f, c, KH-1-kh, KW-1-kw]
+/// where dy' is dy spread out by the stride (zeros in between) and offset by
+/// (KH-1)*d - pad, so that dy'[j] holds dy[oh] at j = oh*s + (KH-1)*d - pad.
+/// The flipped, channel-swapped filter makes this a plain
+/// linalg.conv_2d_nchw_fchw with stride 1 and the forward dilation.
+struct Conv2DInputGradLowering : OpConversionPattern<Conv2DInputGradOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(Conv2DInputGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value grad = adaptor.getLhs(), filter = adaptor.getRhs();
+    ArrayRef<int64_t> gradShape = tensorType(grad).getShape();
+    ArrayRef<int64_t> filterShape = tensorType(filter).getShape();
+    ArrayRef<int64_t> resultShape = op.getType().getShape();
+    ArrayRef<int64_t> strides = op.getStrides(), padding = op.getPadding(),
+                      dilations = op.getDilations();
+    Type gradElement = elementType(grad);
+
+    // Per spatial dimension: the spread-out gradient's size, and the range
+    // [first, first + count) of output positions that land inside it. Output
+    // positions whose window lies entirely in the padding (possible when
+    // pad > (K-1)*d) have no input to flow back to.
+    SmallVector<int64_t> spreadShape = {gradShape[0], gradShape[1]};
+    SmallVector<OpFoldResult> sliceOffsets(2, rewriter.getIndexAttr(0)),
+        sliceSizes = {rewriter.getIndexAttr(gradShape[0]),
+                      rewriter.getIndexAttr(gradShape[1])},
+        insertOffsets(2, rewriter.getIndexAttr(0)),
+        insertStrides(2, rewriter.getIndexAttr(1));
+    bool empty = false;
+    for (int i = 0; i < 2; ++i) {
+      int64_t span = (filterShape[2 + i] - 1) * dilations[i];
+      int64_t offset = span - padding[i];
+      int64_t size = resultShape[2 + i] + span;
+      int64_t first =
+          offset >= 0 ? 0 : llvm::divideCeil(-offset, strides[i]);
+      int64_t last = std::min(gradShape[2 + i] - 1,
+                              llvm::divideFloorSigned(size - 1 - offset,
+                                                      strides[i]));
+      int64_t count = last - first + 1;
+      empty |= count <= 0;
+      spreadShape.push_back(size);
+      sliceOffsets.push_back(rewriter.getIndexAttr(first));
+      sliceSizes.push_back(rewriter.getIndexAttr(std::max<int64_t>(count, 0)));
+      insertOffsets.push_back(
+          rewriter.getIndexAttr(first * strides[i] + offset));
+      insertStrides.push_back(rewriter.getIndexAttr(strides[i]));
+    }
+    if (empty) {
+      rewriter.replaceOp(op, createFilled(rewriter, loc, resultShape,
+                                          op.getType().getElementType(), 0.0));
+      return success();
+    }
+    Value used = tensor::ExtractSliceOp::create(
+        rewriter, loc, grad, sliceOffsets, sliceSizes,
+        SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(1)));
+    Value spread = tensor::InsertSliceOp::create(
+        rewriter, loc, used,
+        createFilled(rewriter, loc, spreadShape, gradElement, 0.0),
+        insertOffsets, sliceSizes, insertStrides);
+
+    // flipped[c, f, kh, kw] = filter[f, c, KH-1-kh, KW-1-kw].
+    MLIRContext *context = rewriter.getContext();
+    AffineExpr d0, d1, d2, d3;
+    bindDims(context, d0, d1, d2, d3);
+    AffineMap flipMap =
+        AffineMap::get(4, 0,
+                       {d1, d0, filterShape[2] - 1 - d2, filterShape[3] - 1 - d3},
+                       context);
+    Value flipped = buildGeneric(
+        rewriter, loc, filter,
+        createEmpty(rewriter, loc,
+                    {filterShape[1], filterShape[0], filterShape[2],
+                     filterShape[3]},
+                    gradElement),
+        {flipMap, rewriter.getMultiDimIdentityMap(4)}, iteratorTypes(4),
+        [](OpBuilder &, Location, ValueRange args) -> SmallVector<Value> {
+          return {args[0]};
+        })[0];
+
+    Value init =
+        createFilled(rewriter, loc, resultShape, rewriter.getF32Type(), 0.0);
+    Value conv = linalg::Conv2DNchwFchwOp::create(
+                     rewriter, loc, init.getType(), ValueRange{spread, flipped},
+                     init, rewriter.getI64TensorAttr({1, 1}),
+                     rewriter.getI64TensorAttr(dilations))
+                     .getResult(0);
+    replaceWithAccumulator(rewriter, op, conv);
+    return success();
+  }
+};
+
+/// conv2d_filter_grad as one linalg.generic over (f, c, kh, kw | n, oh, ow):
+///   dw[f, c, kh, kw] += x_pad[n, c, oh*s + kh*d, ow*s + kw*d] * dy[n, f, oh, ow]
+struct Conv2DFilterGradLowering : OpConversionPattern<Conv2DFilterGradOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(Conv2DFilterGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    ArrayRef<int64_t> strides = op.getStrides(),
+                      dilations = op.getDilations();
+    Value input = padSpatial(rewriter, loc, adaptor.getLhs(), op.getPadding(),
+                             0.0);
+    AffineExpr f, c, kh, kw, n, oh, ow;
+    bindDims(context, f, c, kh, kw, n, oh, ow);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(7, 0,
+                       {n, c, oh * strides[0] + kh * dilations[0],
+                        ow * strides[1] + kw * dilations[1]},
+                       context),
+        AffineMap::get(7, 0, {n, f, oh, ow}, context),
+        AffineMap::get(7, 0, {f, c, kh, kw}, context)};
+    Value init = createFilled(rewriter, loc, op.getType().getShape(),
+                              rewriter.getF32Type(), 0.0);
+    Value grad = buildGeneric(
+        rewriter, loc, ValueRange{input, adaptor.getRhs()}, init, maps,
+        iteratorTypes(7, {4, 5, 6}),
+        [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          Value product = arith::MulFOp::create(b, l, toF32(b, l, args[0]),
+                                                toF32(b, l, args[1]));
+          return {arith::AddFOp::create(b, l, args[2], product)};
+        })[0];
+    replaceWithAccumulator(rewriter, op, grad);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+/// max_pool2d: pad with -inf so that padding never wins, then
+/// linalg.pooling_nchw_max (arith.maximumf: a NaN in the window propagates).
+struct MaxPool2DLowering : OpConversionPattern<MaxPool2DOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MaxPool2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type element = op.getType().getElementType();
+    double lowest = -std::numeric_limits<double>::infinity();
+    Value input =
+        padSpatial(rewriter, loc, adaptor.getInput(), op.getPadding(), lowest);
+    Value init =
+        createFilled(rewriter, loc, op.getType().getShape(), element, lowest);
+    Value window = createEmpty(rewriter, loc, op.getKernel(), element);
+    rewriter.replaceOpWithNewOp<linalg::PoolingNchwMaxOp>(
+        op, init.getType(), ValueRange{input, window}, init,
+        rewriter.getI64TensorAttr(op.getStrides()),
+        rewriter.getI64TensorAttr({1, 1}));
+    return success();
+  }
+};
+
+/// max_pool2d_grad in two gathers, so that no index is ever scattered:
+///  1. argmax[n, c, oh, ow]: the position kh*KW + kw of the first maximum of
+///     every window in row-major order (PyTorch's tie rule; a NaN counts as
+///     the largest value). Padding positions are never candidates.
+///  2. dx[n, c, h, w] = sum over (kh, kw) of dy[window] where the window
+///     (oh, ow) = ((h + pad - kh) / s, ...) chose position (kh, kw). dy and
+///     argmax are spread out by the stride (argmax -1 in the gaps) so that
+///     this is an affine access; overlapping windows accumulate, in f32.
+struct MaxPool2DGradLowering : OpConversionPattern<MaxPool2DGradOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MaxPool2DGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value argmax = buildArgmax(rewriter, op, adaptor.getInput());
+    Value grad = adaptor.getGrad();
+    ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
+                      padding = op.getPadding();
+    ArrayRef<int64_t> gradShape = tensorType(grad).getShape();
+    ArrayRef<int64_t> inputShape = op.getType().getShape();
+    Type indexElement = rewriter.getI32Type();
+
+    // Window (oh, ow) sits at spread index oh*s + K-1-pad, so that the
+    // window that reaches input row h with kernel row kh is at h - kh + K-1.
+    // The verifier's 2*pad <= K keeps K-1-pad >= 0 and the last window
+    // inside the spread size H + K - 1.
+    SmallVector<int64_t> spreadShape = {inputShape[0], inputShape[1]};
+    SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0)),
+        sizes = llvm::map_to_vector(
+            gradShape,
+            [&](int64_t size) -> OpFoldResult {
+              return rewriter.getIndexAttr(size);
+            }),
+        spreadStrides(2, rewriter.getIndexAttr(1));
+    for (int i = 0; i < 2; ++i) {
+      spreadShape.push_back(inputShape[2 + i] + kernel[i] - 1);
+      offsets.push_back(rewriter.getIndexAttr(kernel[i] - 1 - padding[i]));
+      spreadStrides.push_back(rewriter.getIndexAttr(strides[i]));
+    }
+    auto spread = [&](Value source, Value background) -> Value {
+      return tensor::InsertSliceOp::create(rewriter, loc, source, background,
+                                           offsets, sizes, spreadStrides);
+    };
+    Value spreadGrad = spread(
+        grad, createFilled(rewriter, loc, spreadShape, elementType(grad), 0.0));
+    Value spreadArgmax =
+        spread(argmax, createFilled(rewriter, loc, spreadShape,
+                                    intConstant(rewriter, loc, indexElement,
+                                                -1)));
+
+    MLIRContext *context = rewriter.getContext();
+    AffineExpr n, c, h, w, kh, kw;
+    bindDims(context, n, c, h, w, kh, kw);
+    AffineMap windowMap = AffineMap::get(
+        6, 0, {n, c, h - kh + (kernel[0] - 1), w - kw + (kernel[1] - 1)},
+        context);
+    Value init =
+        createFilled(rewriter, loc, inputShape, rewriter.getF32Type(), 0.0);
+    int64_t kernelWidth = kernel[1];
+    Value dx = buildGeneric(
+        rewriter, loc, ValueRange{spreadGrad, spreadArgmax}, init,
+        {windowMap, windowMap, AffineMap::get(6, 0, {n, c, h, w}, context)},
+        iteratorTypes(6, {4, 5}),
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          Value position =
+              windowPosition(b, l, /*khDim=*/4, /*kwDim=*/5, kernelWidth);
+          Value chosen = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                               args[1], position);
+          Value routed = arith::SelectOp::create(
+              b, l, chosen, toF32(b, l, args[0]),
+              floatConstant(b, l, b.getF32Type(), 0.0));
+          return {arith::AddFOp::create(b, l, args[2], routed)};
+        })[0];
+    rewriter.replaceOp(
+        op, convertElements(rewriter, loc, dx, op.getType().getElementType()));
+    return success();
+  }
+
+private:
+  /// kh * KW + kw as an i32, from the generic's loop indices.
+  static Value windowPosition(OpBuilder &b, Location loc, int64_t khDim,
+                              int64_t kwDim, int64_t kernelWidth) {
+    Value kh = linalg::IndexOp::create(b, loc, khDim);
+    Value kw = linalg::IndexOp::create(b, loc, kwDim);
+    Value position = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, kh, arith::ConstantIndexOp::create(b, loc, kernelWidth)),
+        kw);
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), position);
+  }
+
+  /// The first maximum of every window, as an order-independent reduction:
+  /// a candidate replaces the current one if it is larger (a NaN beats any
+  /// number), or equal (or both NaN) and earlier in row-major order.
+  static Value buildArgmax(ConversionPatternRewriter &rewriter,
+                           MaxPool2DGradOp op, Value input) {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
+                      padding = op.getPadding();
+    ArrayRef<int64_t> inputShape = tensorType(input).getShape();
+    ArrayRef<int64_t> pooledShape = tensorType(op.getGrad()).getShape();
+    Type element = elementType(input);
+    Value padded = padSpatial(rewriter, loc, input, padding, 0.0);
+
+    AffineExpr n, c, oh, ow, kh, kw;
+    bindDims(context, n, c, oh, ow, kh, kw);
+    AffineMap windowMap = AffineMap::get(
+        6, 0, {n, c, oh * strides[0] + kh, ow * strides[1] + kw}, context);
+    AffineMap pooledMap = AffineMap::get(6, 0, {n, c, oh, ow}, context);
+    Value maxInit = createFilled(rewriter, loc, pooledShape, element,
+                                 -std::numeric_limits<double>::infinity());
+    // The sentinel kernel size loses every tie, so the first real candidate
+    // always replaces it.
+    Value indexInit = createFilled(
+        rewriter, loc, pooledShape,
+        intConstant(rewriter, loc, rewriter.getI32Type(),
+                    kernel[0] * kernel[1]));
+    bool hasPadding = padding[0] != 0 || padding[1] != 0;
+    return buildGeneric(
+        rewriter, loc, padded, ValueRange{maxInit, indexInit},
+        {windowMap, pooledMap, pooledMap}, iteratorTypes(6, {4, 5}),
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          Value value = args[0], best = args[1], bestIndex = args[2];
+          Value position = windowPosition(b, l, 4, 5, kernel[1]);
+          auto cmpf = [&](arith::CmpFPredicate predicate, Value lhs,
+                          Value rhs) -> Value {
+            return arith::CmpFOp::create(b, l, predicate, lhs, rhs);
+          };
+          auto andi = [&](Value lhs, Value rhs) -> Value {
+            return arith::AndIOp::create(b, l, lhs, rhs);
+          };
+          auto ori = [&](Value lhs, Value rhs) -> Value {
+            return arith::OrIOp::create(b, l, lhs, rhs);
+          };
+          Value valueNaN = cmpf(arith::CmpFPredicate::UNO, value, value);
+          Value bestNaN = cmpf(arith::CmpFPredicate::UNO, best, best);
+          Value bestNumber = cmpf(arith::CmpFPredicate::ORD, best, best);
+          Value tie = ori(cmpf(arith::CmpFPredicate::OEQ, value, best),
+                          andi(valueNaN, bestNaN));
+          Value earlier = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::slt, position, bestIndex);
+          Value take =
+              ori(ori(andi(valueNaN, bestNumber),
+                      cmpf(arith::CmpFPredicate::OGT, value, best)),
+                  andi(tie, earlier));
+          if (hasPadding) {
+            // Input row oh*s + kh - pad (and column likewise) must exist.
+            Value inside;
+            for (int i = 0; i < 2; ++i) {
+              Value out = linalg::IndexOp::create(b, l, 2 + i);
+              Value k = linalg::IndexOp::create(b, l, 4 + i);
+              Value row = arith::AddIOp::create(
+                  b, l,
+                  arith::MulIOp::create(
+                      b, l, out,
+                      arith::ConstantIndexOp::create(b, l, strides[i])),
+                  k);
+              Value low = arith::ConstantIndexOp::create(b, l, padding[i]);
+              Value high = arith::ConstantIndexOp::create(
+                  b, l, padding[i] + inputShape[2 + i]);
+              Value inRange = andi(
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, row,
+                                        low),
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, row,
+                                        high));
+              inside = inside ? andi(inside, inRange) : inRange;
+            }
+            take = andi(take, inside);
+          }
+          return {arith::SelectOp::create(b, l, take, value, best),
+                  arith::SelectOp::create(b, l, take, position, bestIndex)};
+        })[1];
+  }
+};
+
+} // namespace
+
+void mpt::detail::populateLinearAlgebraPatterns(RewritePatternSet &patterns) {
+  patterns.add<MatmulLowering, Conv2DLowering, Conv2DInputGradLowering,
+               Conv2DFilterGradLowering, MaxPool2DLowering,
+               MaxPool2DGradLowering>(patterns.getContext());
+}

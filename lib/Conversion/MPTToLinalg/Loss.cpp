@@ -1,0 +1,259 @@
+//===- Loss.cpp - softmax, cross-entropy and the backward seed ------------===//
+//
+// Softmax-based ops run in f32 whatever their input type (fp32 class): the
+// row maximum, the sum of exponentials and the loss accumulate in f32, and
+// exponentials are taken of x - max so that they never overflow.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
+
+using namespace mlir;
+using namespace mpt;
+using namespace mpt::detail;
+
+namespace {
+
+/// Maps of a row-wise op over `rank` loops: the identity for the input, the
+/// projection dropping the innermost dimension for per-row values.
+struct RowMaps {
+  AffineMap element;
+  AffineMap row;
+  SmallVector<int64_t> rowShape;
+  int64_t lastDim;
+};
+
+RowMaps rowMaps(OpBuilder &b, RankedTensorType type) {
+  int64_t rank = type.getRank();
+  return {b.getMultiDimIdentityMap(rank),
+          dropDimsMap(b.getContext(), rank, {rank - 1}),
+          dropDims(type.getShape(), {rank - 1}), rank - 1};
+}
+
+/// The f32 maximum of every row (innermost dimension) of `input`; a NaN in
+/// the row propagates.
+Value rowMax(OpBuilder &b, Location loc, Value input, const RowMaps &maps) {
+  Value init = createFilled(b, loc, maps.rowShape, b.getF32Type(),
+                            -std::numeric_limits<double>::infinity());
+  return buildGeneric(
+      b, loc, input, init, {maps.element, maps.row},
+      iteratorTypes(maps.element.getNumDims(), {maps.lastDim}),
+      [](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
+        return {arith::MaximumFOp::create(nb, l, args[1], toF32(nb, l, args[0]))};
+      })[0];
+}
+
+/// The f32 sum of exp(x - max) of every row, given the row maxima.
+Value rowSumExp(OpBuilder &b, Location loc, Value input, Value max,
+                const RowMaps &maps) {
+  Value init = createFilled(b, loc, maps.rowShape, b.getF32Type(), 0.0);
+  return buildGeneric(
+      b, loc, ValueRange{input, max}, init,
+      {maps.element, maps.row, maps.row},
+      iteratorTypes(maps.element.getNumDims(), {maps.lastDim}),
+      [](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
+        FloatMath m{nb, l, nb.getF32Type()};
+        return {m.add(args[2], m.exp(m.sub(m.cast(args[0]), args[1])))};
+      })[0];
+}
+
+/// Whether the class index of the current innermost loop equals `label`.
+Value isLabel(OpBuilder &b, Location loc, Value label, int64_t classDim) {
+  Value index = linalg::IndexOp::create(b, loc, classDim);
+  Value classIndex =
+      arith::IndexCastOp::create(b, loc, label.getType(), index);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, classIndex,
+                               label);
+}
+
+/// exp(x - max) / sum(exp(x - max)) over the innermost dimension.
+struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    RankedTensorType type = op.getType();
+    RowMaps maps = rowMaps(rewriter, type);
+    Value max = rowMax(rewriter, loc, input, maps);
+    Value sum = rowSumExp(rewriter, loc, input, max, maps);
+    rewriter.replaceOp(
+        op, buildElementwise(
+                rewriter, loc, type.getShape(), ValueRange{input, max, sum},
+                {maps.element, maps.row, maps.row}, type.getElementType(),
+                [&](OpBuilder &b, Location l,
+                    ValueRange args) -> SmallVector<Value> {
+                  FloatMath m{b, l, b.getF32Type()};
+                  Value y = m.div(m.exp(m.sub(m.cast(args[0]), args[1])),
+                                  args[2]);
+                  return {castScalar(b, l, y, type.getElementType())};
+                }));
+    return success();
+  }
+};
+
+/// y * (grad - sum(grad * y)) with the row sums in f32.
+struct SoftmaxGradLowering : OpConversionPattern<SoftmaxGradOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SoftmaxGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value grad = adaptor.getGrad(), output = adaptor.getOutput();
+    RankedTensorType type = op.getType();
+    RowMaps maps = rowMaps(rewriter, type);
+    Value init =
+        createFilled(rewriter, loc, maps.rowShape, rewriter.getF32Type(), 0.0);
+    Value dot = buildGeneric(
+        rewriter, loc, ValueRange{grad, output}, init,
+        {maps.element, maps.element, maps.row},
+        iteratorTypes(type.getRank(), {maps.lastDim}),
+        [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          FloatMath m{b, l, b.getF32Type()};
+          return {m.add(args[2], m.mul(m.cast(args[0]), m.cast(args[1])))};
+        })[0];
+    rewriter.replaceOp(
+        op, buildElementwise(
+                rewriter, loc, type.getShape(), ValueRange{grad, output, dot},
+                {maps.element, maps.element, maps.row}, type.getElementType(),
+                [&](OpBuilder &b, Location l,
+                    ValueRange args) -> SmallVector<Value> {
+                  FloatMath m{b, l, b.getF32Type()};
+                  Value dx =
+                      m.mul(m.cast(args[1]), m.sub(m.cast(args[0]), args[2]));
+                  return {castScalar(b, l, dx, type.getElementType())};
+                }));
+    return success();
+  }
+};
+
+/// mean over the batch of -log_softmax(x)[label], with PyTorch's
+/// log_softmax = (x - max) - log(sum(exp(x - max))). The labelled logit is
+/// picked in the same pass as the sum of exponentials.
+struct SoftmaxCrossEntropyLowering
+    : OpConversionPattern<SoftmaxCrossEntropyOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SoftmaxCrossEntropyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value logits = adaptor.getLogits(), labels = adaptor.getLabels();
+    RankedTensorType type = tensorType(logits);
+    RowMaps maps = rowMaps(rewriter, type);
+    Type f32 = rewriter.getF32Type();
+    Value max = rowMax(rewriter, loc, logits, maps);
+    Value zeros = createFilled(rewriter, loc, maps.rowShape, f32, 0.0);
+    SmallVector<Value> rowSums = buildGeneric(
+        rewriter, loc, ValueRange{logits, labels, max}, ValueRange{zeros, zeros},
+        {maps.element, maps.row, maps.row, maps.row, maps.row},
+        iteratorTypes(2, {1}),
+        [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          FloatMath m{b, l, b.getF32Type()};
+          Value x = m.cast(args[0]);
+          Value picked = arith::SelectOp::create(
+              b, l, isLabel(b, l, args[1], 1), x, m.constant(0.0));
+          return {m.add(args[3], m.exp(m.sub(x, args[2]))),
+                  m.add(args[4], picked)};
+        });
+
+    // Sum over the batch of -log_softmax at the label, then the mean.
+    Value scalarZero = createFilled(rewriter, loc, {}, f32, 0.0);
+    AffineMap perRow = rewriter.getMultiDimIdentityMap(1);
+    Value total = buildGeneric(
+        rewriter, loc, ValueRange{rowSums[1], max, rowSums[0]}, scalarZero,
+        {perRow, perRow, perRow, AffineMap::get(1, 0, {}, getContext())},
+        iteratorTypes(1, {0}),
+        [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          FloatMath m{b, l, b.getF32Type()};
+          Value logProb = m.sub(m.sub(args[0], args[1]), m.log(args[2]));
+          return {m.sub(args[3], logProb)};
+        })[0];
+    int64_t batch = type.getDimSize(0);
+    rewriter.replaceOp(
+        op, buildElementwise(
+                rewriter, loc, {}, total, {}, f32,
+                [&](OpBuilder &b, Location l,
+                    ValueRange args) -> SmallVector<Value> {
+                  FloatMath m{b, l, b.getF32Type()};
+                  return {m.div(args[0], m.constant(batch))};
+                }));
+    return success();
+  }
+};
+
+/// seed * (softmax(x) - onehot(label)) / N.
+struct SoftmaxCrossEntropyGradLowering
+    : OpConversionPattern<SoftmaxCrossEntropyGradOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SoftmaxCrossEntropyGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value logits = adaptor.getLogits();
+    RankedTensorType type = op.getType();
+    RowMaps maps = rowMaps(rewriter, type);
+    Value max = rowMax(rewriter, loc, logits, maps);
+    Value sum = rowSumExp(rewriter, loc, logits, max, maps);
+    int64_t batch = type.getDimSize(0);
+    rewriter.replaceOp(
+        op,
+        buildElementwise(
+            rewriter, loc, type.getShape(),
+            ValueRange{logits, adaptor.getLabels(), max, sum,
+                       adaptor.getSeed()},
+            {maps.element, maps.row, maps.row, maps.row,
+             AffineMap::get(2, 0, {}, getContext())},
+            type.getElementType(),
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
+              FloatMath m{b, l, b.getF32Type()};
+              Value softmax =
+                  m.div(m.exp(m.sub(m.cast(args[0]), args[2])), args[3]);
+              Value onehot =
+                  arith::SelectOp::create(b, l, isLabel(b, l, args[1], 1),
+                                          m.constant(1.0), m.constant(0.0));
+              Value dx = m.div(m.mul(args[4], m.sub(softmax, onehot)),
+                               m.constant(batch));
+              return {castScalar(b, l, dx, type.getElementType())};
+            }));
+    return success();
+  }
+};
+
+/// The seed is 1.0, or the loss scale when there is one.
+struct LossGradLowering : OpConversionPattern<LossGradOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LossGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (Value scale = adaptor.getScale()) {
+      rewriter.replaceOp(op, scale);
+      return success();
+    }
+    RankedTensorType type = op.getType();
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, DenseElementsAttr::get(type, FloatAttr::get(type.getElementType(),
+                                                        1.0)));
+    return success();
+  }
+};
+
+} // namespace
+
+void mpt::detail::populateLossPatterns(RewritePatternSet &patterns) {
+  patterns.add<SoftmaxLowering, SoftmaxGradLowering,
+               SoftmaxCrossEntropyLowering, SoftmaxCrossEntropyGradLowering,
+               LossGradLowering>(patterns.getContext());
+}

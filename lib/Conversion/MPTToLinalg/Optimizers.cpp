@@ -1,0 +1,370 @@
+//===- Optimizers.cpp - optimizers, gradient clipping and loss scaling ----===//
+//
+// Optimizer updates and loss-scaling arithmetic run in f32 (a state tensor
+// declared narrower is extended on read and rounded on write). Scalar state
+// (step counts, the loss scale) stays in 0-d tensors updated by 0-d
+// linalg.generic ops, so that no value has to leave the device.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
+
+using namespace mlir;
+using namespace mpt;
+using namespace mpt::detail;
+
+namespace {
+
+/// The map from the loops over a tensor of `rank` to a 0-d tensor.
+AffineMap scalarMap(MLIRContext *context, int64_t rank) {
+  return AffineMap::get(rank, 0, {}, context);
+}
+
+/// The types of `values`' elements.
+SmallVector<Type> elementTypes(ValueRange values) {
+  return llvm::map_to_vector(values, [](Value v) { return elementType(v); });
+}
+
+//===----------------------------------------------------------------------===//
+// SGD
+//===----------------------------------------------------------------------===//
+
+/// g = grad + weight_decay * param; buf' = momentum * buf + (1 - dampening) * g;
+/// d = nesterov ? g + momentum * buf' : buf' (g without momentum);
+/// param' = param - lr * d. Terms with a zero factor are left out, as
+/// PyTorch does (which also keeps 0 * inf from turning into NaN).
+struct SGDLowering : OpConversionPattern<SGDOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SGDOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    float lr = op.getLr().convertToFloat();
+    float momentum = op.getMomentum().convertToFloat();
+    float gradWeight = 1.0f - op.getDampening().convertToFloat();
+    float weightDecay = op.getWeightDecay().convertToFloat();
+    bool nesterov = op.getNesterov();
+    SmallVector<Value> operands = {adaptor.getParam(), adaptor.getGrad()};
+    if (Value buffer = adaptor.getMomentumBuffer())
+      operands.push_back(buffer);
+    bool hasMomentum = operands.size() == 3;
+
+    rewriter.replaceOp(
+        op,
+        buildElementwise(
+            rewriter, op.getLoc(), tensorType(op.getParam()).getShape(), operands, {},
+            elementTypes(op->getResults()),
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
+              FloatMath m{b, l, b.getF32Type()};
+              Value param = m.cast(args[0]), g = m.cast(args[1]);
+              if (weightDecay != 0.0f)
+                g = m.add(g, m.mul(m.constant(weightDecay), param));
+              Value direction = g, buffer;
+              if (hasMomentum) {
+                buffer = m.add(m.mul(m.constant(momentum), m.cast(args[2])),
+                               m.mul(m.constant(gradWeight), g));
+                direction = nesterov
+                                ? m.add(g, m.mul(m.constant(momentum), buffer))
+                                : buffer;
+              }
+              Value next = m.sub(param, m.mul(m.constant(lr), direction));
+              // The output block arguments carry the result element types.
+              ValueRange outs = args.drop_front(operands.size());
+              SmallVector<Value> results = {
+                  castScalar(b, l, next, outs[0].getType())};
+              if (hasMomentum)
+                results.push_back(castScalar(b, l, buffer, outs[1].getType()));
+              return results;
+            }));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Adam / AdamW
+//===----------------------------------------------------------------------===//
+
+/// t = step + 1; bc1 = 1 - beta1^t and bc2 = 1 - beta2^t in 0-d tensors
+/// computed once; then, elementwise,
+///   m' = beta1 * m + (1 - beta1) * g, v' = beta2 * v + (1 - beta2) * g^2,
+///   param' = param - lr * (m' / bc1) / (sqrt(v' / bc2) + epsilon)
+/// where Adam adds weight_decay * param to g and AdamW instead first scales
+/// param by 1 - lr * weight_decay.
+template <typename AdamLikeOp, bool decoupledWeightDecay>
+struct AdamLowering : OpConversionPattern<AdamLikeOp> {
+  using OpConversionPattern<AdamLikeOp>::OpConversionPattern;
+  using OpAdaptor = typename AdamLikeOp::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(AdamLikeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    Type f32 = rewriter.getF32Type();
+    float lr = op.getLr().convertToFloat();
+    float beta1 = op.getBeta1().convertToFloat();
+    float beta2 = op.getBeta2().convertToFloat();
+    float epsilon = op.getEpsilon().convertToFloat();
+    float weightDecay = op.getWeightDecay().convertToFloat();
+
+    Value step = adaptor.getStep();
+    Value nextStep = buildElementwise(
+        rewriter, loc, {}, step, {}, elementType(step),
+        [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          return {arith::AddIOp::create(
+              b, l, args[0], intConstant(b, l, args[0].getType(), 1))};
+        })[0];
+    SmallVector<Value> corrections = buildElementwise(
+        rewriter, loc, {}, nextStep, {}, TypeRange{f32, f32},
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          FloatMath m{b, l, b.getF32Type()};
+          Value t = arith::SIToFPOp::create(b, l, b.getF32Type(), args[0]);
+          auto correction = [&](float beta) {
+            return m.sub(m.constant(1.0),
+                         math::PowFOp::create(b, l, m.constant(beta), t));
+          };
+          return {correction(beta1), correction(beta2)};
+        });
+
+    Value param = adaptor.getParam();
+    RankedTensorType type = tensorType(param);
+    int64_t rank = type.getRank();
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    SmallVector<Value> updated = buildElementwise(
+        rewriter, loc, type.getShape(),
+        ValueRange{param, adaptor.getGrad(), adaptor.getExpAvg(),
+                   adaptor.getExpAvgSq(), corrections[0], corrections[1]},
+        {identity, identity, identity, identity, scalarMap(context, rank),
+         scalarMap(context, rank)},
+        TypeRange{type.getElementType(), type.getElementType(),
+                  type.getElementType()},
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          FloatMath m{b, l, b.getF32Type()};
+          Value p = m.cast(args[0]), g = m.cast(args[1]);
+          if (weightDecay != 0.0f) {
+            if (decoupledWeightDecay)
+              p = m.mul(p, m.constant(1.0f - lr * weightDecay));
+            else
+              g = m.add(g, m.mul(m.constant(weightDecay), p));
+          }
+          Value expAvg = m.add(m.mul(m.constant(beta1), m.cast(args[2])),
+                               m.mul(m.constant(1.0f - beta1), g));
+          Value expAvgSq =
+              m.add(m.mul(m.constant(beta2), m.cast(args[3])),
+                    m.mul(m.constant(1.0f - beta2), m.mul(g, g)));
+          Value stepSize = m.mul(m.constant(lr), m.div(expAvg, args[4]));
+          Value denominator =
+              m.add(m.sqrt(m.div(expAvgSq, args[5])), m.constant(epsilon));
+          Value next = m.sub(p, m.div(stepSize, denominator));
+          return {castScalar(b, l, next, type.getElementType()),
+                  castScalar(b, l, expAvg, type.getElementType()),
+                  castScalar(b, l, expAvgSq, type.getElementType())};
+        });
+    updated.push_back(nextStep);
+    rewriter.replaceOp(op, updated);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Gradient clipping
+//===----------------------------------------------------------------------===//
+
+/// norm = sqrt(sum of squares of every gradient), accumulated in f32 into
+/// one 0-d tensor; every gradient is scaled in f32 by
+/// min(1, max_norm / (norm + 1e-6)) (a NaN norm propagates) and rounded to its
+/// type.
+struct ClipGradNormLowering : OpConversionPattern<ClipGradNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ClipGradNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    Value sumSquares = createFilled(rewriter, loc, {}, f32, 0.0);
+    for (Value grad : adaptor.getGrads()) {
+      int64_t rank = tensorType(grad).getRank();
+      SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+      sumSquares = buildGeneric(
+          rewriter, loc, grad, sumSquares,
+          {rewriter.getMultiDimIdentityMap(rank),
+           scalarMap(getContext(), rank)},
+          iteratorTypes(rank, all),
+          [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+            FloatMath m{b, l, b.getF32Type()};
+            Value g = m.cast(args[0]);
+            return {m.add(args[1], m.mul(g, g))};
+          })[0];
+    }
+    float maxNorm = op.getMaxNorm().convertToFloat();
+    SmallVector<Value> normAndScale = buildElementwise(
+        rewriter, loc, {}, sumSquares, {}, TypeRange{f32, f32},
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          FloatMath m{b, l, b.getF32Type()};
+          Value norm = m.sqrt(args[0]);
+          Value scale =
+              m.div(m.constant(maxNorm), m.add(norm, m.constant(1e-6)));
+          return {norm,
+                  arith::MinimumFOp::create(b, l, scale, m.constant(1.0))};
+        });
+
+    SmallVector<Value> results;
+    for (Value grad : adaptor.getGrads()) {
+      RankedTensorType type = tensorType(grad);
+      results.push_back(buildElementwise(
+          rewriter, loc, type.getShape(), ValueRange{grad, normAndScale[1]},
+          {rewriter.getMultiDimIdentityMap(type.getRank()),
+           scalarMap(getContext(), type.getRank())},
+          type.getElementType(),
+          [&](OpBuilder &b, Location l,
+              ValueRange args) -> SmallVector<Value> {
+            FloatMath m{b, l, b.getF32Type()};
+            return {castScalar(b, l, m.mul(m.cast(args[0]), args[1]),
+                               type.getElementType())};
+          })[0]);
+    }
+    results.push_back(normAndScale[0]);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Loss scaling
+//===----------------------------------------------------------------------===//
+
+/// f32(grad) * (1 / scale), with the reciprocal computed once.
+struct UnscaleLowering : OpConversionPattern<UnscaleOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(UnscaleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    Value inverse = buildElementwise(
+        rewriter, loc, {}, adaptor.getScale(), {}, f32,
+        [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          FloatMath m{b, l, b.getF32Type()};
+          return {m.div(m.constant(1.0), args[0])};
+        })[0];
+    RankedTensorType type = op.getType();
+    rewriter.replaceOp(
+        op, buildElementwise(
+                rewriter, loc, type.getShape(),
+                ValueRange{adaptor.getGrad(), inverse},
+                {rewriter.getMultiDimIdentityMap(type.getRank()),
+                 scalarMap(getContext(), type.getRank())},
+                f32,
+                [](OpBuilder &b, Location l,
+                   ValueRange args) -> SmallVector<Value> {
+                  FloatMath m{b, l, b.getF32Type()};
+                  return {m.mul(m.cast(args[0]), args[1])};
+                }));
+    return success();
+  }
+};
+
+/// An i1 and-reduction of |x| != inf (ordered, so false for NaN) over every
+/// element of every input, into one 0-d tensor.
+struct AllFiniteLowering : OpConversionPattern<AllFiniteOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AllFiniteOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value finite = createFilled(
+        rewriter, loc, {}, intConstant(rewriter, loc, rewriter.getI1Type(), 1));
+    for (Value input : adaptor.getInputs()) {
+      int64_t rank = tensorType(input).getRank();
+      SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+      finite = buildGeneric(
+          rewriter, loc, input, finite,
+          {rewriter.getMultiDimIdentityMap(rank),
+           scalarMap(getContext(), rank)},
+          iteratorTypes(rank, all),
+          [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+            Value magnitude = math::AbsFOp::create(b, l, args[0]);
+            Value infinity =
+                floatConstant(b, l, args[0].getType(),
+                              std::numeric_limits<double>::infinity());
+            Value isFinite = arith::CmpFOp::create(
+                b, l, arith::CmpFPredicate::ONE, magnitude, infinity);
+            return {arith::AndIOp::create(b, l, args[1], isFinite)};
+          })[0];
+    }
+    rewriter.replaceOp(op, finite);
+    return success();
+  }
+};
+
+/// GradScaler's rule on 0-d tensors: on overflow, scale * backoff and a
+/// reset tracker; otherwise the tracker counts up and, once it reaches the
+/// interval, the scale grows and the tracker resets. The result is clamped
+/// to [min_scale, max_scale]. `>=` (rather than PyTorch's `==`) keeps a
+/// tracker restored above the interval from never growing again.
+struct UpdateLossScaleLowering : OpConversionPattern<UpdateLossScaleOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(UpdateLossScaleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    float growth = op.getGrowthFactor().convertToFloat();
+    float backoff = op.getBackoffFactor().convertToFloat();
+    float minScale = op.getMinScale().convertToFloat();
+    float maxScale = op.getMaxScale().convertToFloat();
+    auto interval = static_cast<int64_t>(op.getGrowthInterval());
+    Value tracker = adaptor.getGrowthTracker();
+    rewriter.replaceOp(
+        op,
+        buildElementwise(
+            rewriter, op.getLoc(), {},
+            ValueRange{adaptor.getScale(), tracker, adaptor.getFinite()}, {},
+            TypeRange{rewriter.getF32Type(), elementType(tracker)},
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
+              FloatMath m{b, l, b.getF32Type()};
+              Value scale = args[0], count = args[1], finite = args[2];
+              Type countType = count.getType();
+              Value zero = intConstant(b, l, countType, 0);
+              Value counted = arith::AddIOp::create(
+                  b, l, count, intConstant(b, l, countType, 1));
+              Value grow = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::sge, counted,
+                  intConstant(b, l, countType, interval));
+              Value cleanScale = arith::SelectOp::create(
+                  b, l, grow, m.mul(scale, m.constant(growth)), scale);
+              Value cleanCount =
+                  arith::SelectOp::create(b, l, grow, zero, counted);
+              Value newScale = arith::SelectOp::create(
+                  b, l, finite, cleanScale, m.mul(scale, m.constant(backoff)));
+              Value newCount =
+                  arith::SelectOp::create(b, l, finite, cleanCount, zero);
+              Value clamped = arith::MinimumFOp::create(
+                  b, l,
+                  arith::MaximumFOp::create(b, l, newScale,
+                                            m.constant(minScale)),
+                  m.constant(maxScale));
+              return {clamped, newCount};
+            }));
+    return success();
+  }
+};
+
+} // namespace
+
+void mpt::detail::populateOptimizerPatterns(RewritePatternSet &patterns) {
+  patterns.add<SGDLowering, AdamLowering<AdamOp, /*decoupled=*/false>,
+               AdamLowering<AdamWOp, /*decoupled=*/true>, ClipGradNormLowering,
+               UnscaleLowering, AllFiniteLowering, UpdateLossScaleLowering>(
+      patterns.getContext());
+}
