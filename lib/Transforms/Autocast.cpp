@@ -73,6 +73,12 @@ private:
   Operation *lastEntryCast = nullptr;
 };
 
+/// Float tensors with at least one dimension. Scalars (losses, seeds, loss
+/// scales) keep their type: they cost nothing and several ops require f32.
+bool isCastableTensor(Type type) {
+  return isFloatTensor(type) && cast<RankedTensorType>(type).getRank() > 0;
+}
+
 struct Autocast : public mpt::impl::MPTAutocastBase<Autocast> {
   using Base::Base;
 
@@ -182,10 +188,16 @@ void Autocast::runOnOperation() {
     auto policy = dyn_cast<PrecisionPolicyOpInterface>(&op);
     SmallVector<unsigned> precisionOperands;
     SmallVector<Type> operandTypes;
+    // Readers nested in regions see the types the values were written with.
+    op.walk([&](Operation *nested) {
+      if (nested != &op)
+        for (OpOperand &operand : nested->getOpOperands())
+          restoreOriginalType(operand);
+    });
     for (OpOperand &operand : op.getOpOperands()) {
       unsigned index = operand.getOperandNumber();
       if (!policy || !policy.isPrecisionOperand(index) ||
-          !isFloatTensor(operand.get().getType())) {
+          !isCastableTensor(operand.get().getType())) {
         restoreOriginalType(operand);
         continue;
       }
@@ -200,7 +212,8 @@ void Autocast::runOnOperation() {
       op.setOperand(index, casts.get(op.getOperand(index), target, &op));
     for (OpResult result : op.getResults()) {
       if (!policy.isPrecisionResult(result.getResultNumber()) ||
-          !isFloatTensor(result.getType()) || getElementType(result) == target)
+          !isCastableTensor(result.getType()) ||
+          getElementType(result) == target)
         continue;
       originalTypes.try_emplace(result, result.getType());
       result.setType(withElementType(result.getType(), target));

@@ -116,12 +116,14 @@ void CastCleanup::runOnOperation() {
     else
       cast->moveBefore(block, block->begin());
   }
-  DenseMap<std::tuple<Value, Type, OperationName>, Operation *> firstCast;
+  // Casts with different rounding modes or fast-math flags are different.
+  DenseMap<std::tuple<Value, Type, OperationName, Attribute>, Operation *>
+      firstCast;
   function.walk([&](Operation *op) {
     if (!isa<arith::ExtFOp, arith::TruncFOp>(op))
       return;
     auto key = std::make_tuple(op->getOperand(0), op->getResult(0).getType(),
-                               op->getName());
+                               op->getName(), op->getPropertiesAsAttribute());
     auto [it, inserted] = firstCast.try_emplace(key, op);
     if (!inserted && it->second->getBlock() == op->getBlock() &&
         it->second->isBeforeInBlock(op)) {

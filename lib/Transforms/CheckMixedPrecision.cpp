@@ -36,7 +36,7 @@ static bool isLowPrecision(Value value) {
 }
 
 /// Values still multiplied by the loss scale: everything computed from a
-/// scaled seed, up to mpt.unscale.
+/// scaled seed, up to mpt.unscale or a reader that is reported.
 static llvm::DenseSet<Value> findScaledValues(func::FuncOp function) {
   llvm::DenseSet<Value> scaled;
   function.walk([&](Operation *op) {
@@ -45,7 +45,9 @@ static llvm::DenseSet<Value> findScaledValues(func::FuncOp function) {
         scaled.insert(seed.getSeed());
       return;
     }
-    if (isa<UnscaleOp, AllFiniteOp>(op))
+    // Readers of scaled gradients are reported themselves; what they produce
+    // is not reported again.
+    if (isa<UnscaleOp, AllFiniteOp, OptimizerOpInterface, ClipGradNormOp>(op))
       return;
     if (llvm::any_of(op->getOperands(),
                      [&](Value v) { return scaled.contains(v); }))
@@ -123,10 +125,24 @@ void CheckMixedPrecision::runOnOperation() {
       if (policy.getPrecisionClass() == PrecisionClass::FP32)
         op->emitRemark("pinned to f32: runs without low-precision tensor "
                        "cores");
+      else if (op->hasAttr(MPTDialect::kPrecisionAttrName))
+        op->emitRemark("pinned to ")
+            << stringifyPrecisionClass(policy.getPrecisionClass())
+            << ", which keeps it in f32 here: it runs without low-precision "
+               "tensor cores";
       else
         op->emitWarning("runs in f32 in a low-precision graph although "
                         "nothing pins it there");
     }
+    if (auto ret = dyn_cast<func::ReturnOp>(op))
+      for (auto [index, value] : llvm::enumerate(ret.getOperands()))
+        if (scaled.contains(value)) {
+          ret.emitError("returns result #")
+              << index
+              << " while it is still multiplied by the loss scale; unscale "
+                 "it first (mpt.unscale)";
+          failedCheck = true;
+        }
     if (auto seed = dyn_cast<LossGradOp>(op);
         seed && seed.getScale() && usesBF16)
       seed.emitWarning("loss scaling a bf16 graph: bf16 has the exponent range "

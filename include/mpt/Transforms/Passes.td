@@ -35,7 +35,9 @@ def MPTAutocast : Pass<"mpt-autocast", "::mlir::func::FuncOp"> {
     ListOption<"followOps", "follow-ops", "std::string",
                "Op names that follow the precision of their inputs">,
   ];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  // The option lists name ops of these dialects, which must be loaded to be found.
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+                           "::mpt::MPTDialect"];
 }
 
 def MPTMasterWeights : Pass<"mpt-master-weights", "::mlir::func::FuncOp"> {
@@ -117,7 +119,7 @@ def MPTCheckMixedPrecision : Pass<"mpt-check-mixed-precision", "::mlir::func::Fu
   let description = [{
     Errors:
     - a gradient that is still multiplied by the loss scale reaches clipping, an optimizer or
-      any other reader;
+      the function's results;
     - optimizer state or running statistics in f16/bf16;
     - an optimizer updating a non-f32 parameter (no f32 master).
     Warnings: loss scaling in a bf16 graph; a `lower` op left in f32 in a low-precision graph

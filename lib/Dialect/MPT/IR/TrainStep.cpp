@@ -257,8 +257,9 @@ static LogicalResult verifyTrainStep(FunctionOpInterface function) {
   }
 
   llvm::SmallDenseMap<Value, unsigned> optimizerCount;
+  // Through casts: an f16 parameter updated in f32 is still updated.
   function->walk([&](OptimizerOpInterface optimizer) {
-    ++optimizerCount[optimizer.getParam()];
+    ++optimizerCount[stripFloatCasts(optimizer.getParam())];
   });
 
   // A carried value that an update op produces must be the update of the

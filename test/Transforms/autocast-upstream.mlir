@@ -1,0 +1,36 @@
+// Autocast around regions and scalars.
+// RUN: mpt-opt %s --mpt-autocast --split-input-file | FileCheck %s
+// RUN: mpt-opt %s --mpt-autocast=follow-ops=mpt.softmax_cross_entropy --split-input-file | FileCheck %s --check-prefix=FOLLOW
+
+// A reader inside a region sees the type the value was written with.
+// CHECK-LABEL: func @region_reader
+// CHECK: %[[M:.*]] = mpt.matmul {{.*}} -> tensor<4x8xf16>
+// CHECK-NEXT: %[[M32:.*]] = arith.extf %[[M]] : tensor<4x8xf16> to tensor<4x8xf32>
+// CHECK: scf.if
+// CHECK-NEXT: scf.yield %[[M32]] : tensor<4x8xf32>
+func.func @region_reader(%p: i1, %a: tensor<4x2xf32>, %b: tensor<2x8xf32>,
+                         %x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %m = mpt.matmul %a, %b : tensor<4x2xf32>, tensor<2x8xf32> -> tensor<4x8xf32>
+  %r = scf.if %p -> tensor<4x8xf32> {
+    scf.yield %m : tensor<4x8xf32>
+  } else {
+    scf.yield %x : tensor<4x8xf32>
+  }
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// Moving the loss to the follow class keeps its f32 scalar result valid.
+// FOLLOW-LABEL: func @loss_follows
+// FOLLOW: %[[O:.*]] = mpt.matmul {{.*}} -> tensor<2x4xf16>
+// FOLLOW: mpt.softmax_cross_entropy %[[O]], %arg2 : tensor<2x4xf16>, tensor<2xi32>
+// CHECK-LABEL: func @loss_follows
+// CHECK: %[[O:.*]] = mpt.matmul {{.*}} -> tensor<2x4xf16>
+// CHECK: %[[O32:.*]] = arith.extf %[[O]]
+// CHECK: mpt.softmax_cross_entropy %[[O32]], %arg2 : tensor<2x4xf32>, tensor<2xi32>
+func.func @loss_follows(%x: tensor<2x8xf32>, %w: tensor<8x4xf32>, %y: tensor<2xi32>) -> tensor<f32> {
+  %o = mpt.matmul %x, %w : tensor<2x8xf32>, tensor<8x4xf32> -> tensor<2x4xf32>
+  %loss = mpt.softmax_cross_entropy %o, %y : tensor<2x4xf32>, tensor<2xi32>
+  return %loss : tensor<f32>
+}

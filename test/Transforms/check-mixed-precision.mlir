@@ -1,0 +1,292 @@
+// RUN: mpt-opt %s -split-input-file --mpt-check-mixed-precision -verify-diagnostics
+
+//===----------------------------------------------------------------------===//
+// Scaled gradients: everything computed from `mpt.loss_grad ... scale` up to
+// mpt.unscale is still multiplied by the loss scale.
+//===----------------------------------------------------------------------===//
+
+func.func @clip_scaled_gradient(%w: tensor<8x4xf32>, %x: tensor<2x8xf16>, %y: tensor<2xi32>, %s: tensor<f32>)
+    -> (tensor<8x4xf16>, tensor<f32>) {
+  %w16 = arith.truncf %w : tensor<8x4xf32> to tensor<8x4xf16>
+  %o = mpt.matmul %x, %w16 : tensor<2x8xf16>, tensor<8x4xf16> -> tensor<2x4xf16>
+  %o32 = arith.extf %o : tensor<2x4xf16> to tensor<2x4xf32>
+  %loss = mpt.softmax_cross_entropy %o32, %y : tensor<2x4xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss scale %s
+  %do = mpt.softmax_cross_entropy_grad %seed, %o32, %y : tensor<2x4xf32>, tensor<2xi32>
+  %do16 = arith.truncf %do : tensor<2x4xf32> to tensor<2x4xf16>
+  %dw = mpt.matmul %x, %do16 {transpose_a} : tensor<2x8xf16>, tensor<2x4xf16> -> tensor<8x4xf16>
+  // expected-error @+1 {{clips gradient #0 while it is still multiplied by the loss scale: the norm and max_norm are off by the scale; unscale the gradient first (mpt.unscale)}}
+  %c, %n = mpt.clip_grad_norm %dw {max_norm = 1.0 : f32} : tensor<8x4xf16>
+  return %c, %n : tensor<8x4xf16>, tensor<f32>
+}
+
+// -----
+
+// Only the gradient that was not unscaled is reported.
+
+func.func @clip_one_of_two_scaled(%x: tensor<2x8xf32>, %y: tensor<2xi32>, %s: tensor<f32>)
+    -> (tensor<8x8xf32>, tensor<8xf32>, tensor<f32>) {
+  %loss = mpt.softmax_cross_entropy %x, %y : tensor<2x8xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss scale %s
+  %g = mpt.softmax_cross_entropy_grad %seed, %x, %y : tensor<2x8xf32>, tensor<2xi32>
+  %dw = mpt.matmul %x, %g {transpose_a} : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<8x8xf32>
+  %dwu = mpt.unscale %dw, %s : tensor<8x8xf32> -> tensor<8x8xf32>
+  %db = mpt.reduce_sum %g [0] : tensor<2x8xf32> -> tensor<8xf32>
+  // expected-error @+1 {{clips gradient #1 while it is still multiplied by the loss scale}}
+  %c0, %c1, %n = mpt.clip_grad_norm %dwu, %db {max_norm = 1.0 : f32} : tensor<8x8xf32>, tensor<8xf32>
+  return %c0, %c1, %n : tensor<8x8xf32>, tensor<8xf32>, tensor<f32>
+}
+
+// -----
+
+func.func @optimizer_reads_scaled_gradient(%w: tensor<8x4xf32>, %x: tensor<2x8xf16>, %y: tensor<2xi32>, %s: tensor<f32>)
+    -> tensor<8x4xf32> {
+  %w16 = arith.truncf %w : tensor<8x4xf32> to tensor<8x4xf16>
+  %o = mpt.matmul %x, %w16 : tensor<2x8xf16>, tensor<8x4xf16> -> tensor<2x4xf16>
+  %o32 = arith.extf %o : tensor<2x4xf16> to tensor<2x4xf32>
+  %loss = mpt.softmax_cross_entropy %o32, %y : tensor<2x4xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss scale %s
+  %do = mpt.softmax_cross_entropy_grad %seed, %o32, %y : tensor<2x4xf32>, tensor<2xi32>
+  %do16 = arith.truncf %do : tensor<2x4xf32> to tensor<2x4xf16>
+  %dw = mpt.matmul %x, %do16 {transpose_a} : tensor<2x8xf16>, tensor<2x4xf16> -> tensor<8x4xf16>
+  %dw32 = arith.extf %dw : tensor<8x4xf16> to tensor<8x4xf32>
+  // expected-error @+1 {{updates from a gradient that is still multiplied by the loss scale; unscale it first (mpt.unscale)}}
+  %w2 = mpt.sgd %w, %dw32 {lr = 1.0e-01 : f32} : tensor<8x4xf32>
+  return %w2 : tensor<8x4xf32>
+}
+
+// -----
+
+// Negative: with an unscaled seed (no loss scaling) the same graph is fine.
+
+func.func @unscaled_seed(%w: tensor<8x4xf32>, %x: tensor<2x8xf16>, %y: tensor<2xi32>)
+    -> (tensor<8x4xf32>, tensor<f32>) {
+  %w16 = arith.truncf %w : tensor<8x4xf32> to tensor<8x4xf16>
+  %o = mpt.matmul %x, %w16 : tensor<2x8xf16>, tensor<8x4xf16> -> tensor<2x4xf16>
+  %o32 = arith.extf %o : tensor<2x4xf16> to tensor<2x4xf32>
+  %loss = mpt.softmax_cross_entropy %o32, %y : tensor<2x4xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss
+  %do = mpt.softmax_cross_entropy_grad %seed, %o32, %y : tensor<2x4xf32>, tensor<2xi32>
+  %do16 = arith.truncf %do : tensor<2x4xf32> to tensor<2x4xf16>
+  %dw = mpt.matmul %x, %do16 {transpose_a} : tensor<2x8xf16>, tensor<2x4xf16> -> tensor<8x4xf16>
+  %dw32 = arith.extf %dw : tensor<8x4xf16> to tensor<8x4xf32>
+  %c, %n = mpt.clip_grad_norm %dw32 {max_norm = 1.0 : f32} : tensor<8x4xf32>
+  %w2 = mpt.sgd %w, %c {lr = 1.0e-01 : f32} : tensor<8x4xf32>
+  return %w2, %n : tensor<8x4xf32>, tensor<f32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Optimizers: f32 master, f32 state.
+//===----------------------------------------------------------------------===//
+
+func.func @optimizer_f16_param(%w: tensor<8x4xf16>, %g: tensor<8x4xf16>) -> tensor<8x4xf16> {
+  // expected-error @+1 {{updates a parameter of type 'tensor<8x4xf16>' without an f32 master: small updates round away; keep the parameter in f32 (mpt-master-weights)}}
+  %w2 = mpt.sgd %w, %g {lr = 1.0e-01 : f32} : tensor<8x4xf16>
+  return %w2 : tensor<8x4xf16>
+}
+
+// -----
+
+// Widening the f16 parameter for the update does not make it a master.
+
+func.func @optimizer_widened_f16_param(%w: tensor<8x4xf16>, %g: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %w32 = arith.extf %w : tensor<8x4xf16> to tensor<8x4xf32>
+  // expected-error @+1 {{updates a parameter of type 'tensor<8x4xf16>' without an f32 master}}
+  %w2 = mpt.sgd %w32, %g {lr = 1.0e-01 : f32} : tensor<8x4xf32>
+  return %w2 : tensor<8x4xf32>
+}
+
+// -----
+
+// Pure f16 SGD with momentum: both the parameter and the buffer are reported.
+
+func.func @pure_f16_sgd_momentum(%w: tensor<8x4xf16>, %g: tensor<8x4xf16>, %m: tensor<8x4xf16>)
+    -> (tensor<8x4xf16>, tensor<8x4xf16>) {
+  // expected-error @+2 {{updates a parameter of type 'tensor<8x4xf16>' without an f32 master}}
+  // expected-error @+1 {{keeps optimizer state #0 in 'f16'; optimizer state must be f32}}
+  %w2, %m2 = mpt.sgd %w, %g, %m {lr = 1.0e-01 : f32, momentum = 9.0e-01 : f32} : tensor<8x4xf16>
+  return %w2, %m2 : tensor<8x4xf16>, tensor<8x4xf16>
+}
+
+// -----
+
+func.func @sgd_f16_momentum_buffer(%w: tensor<8x4xf32>, %g: tensor<8x4xf32>, %m: tensor<8x4xf16>)
+    -> (tensor<8x4xf32>, tensor<8x4xf32>) {
+  %m32 = arith.extf %m : tensor<8x4xf16> to tensor<8x4xf32>
+  // expected-error @+1 {{keeps optimizer state #0 in 'f16'; optimizer state must be f32}}
+  %w2, %m2 = mpt.sgd %w, %g, %m32 {lr = 1.0e-01 : f32, momentum = 9.0e-01 : f32} : tensor<8x4xf32>
+  return %w2, %m2 : tensor<8x4xf32>, tensor<8x4xf32>
+}
+
+// -----
+
+// Adam: each low-precision moment is reported; the integer step is not state
+// in a float type.
+
+func.func @adam_low_precision_moments(%w: tensor<8x4xf32>, %g: tensor<8x4xf32>, %m: tensor<8x4xbf16>,
+                                      %v: tensor<8x4xf16>, %t: tensor<i64>) -> tensor<8x4xf32> {
+  %m32 = arith.extf %m : tensor<8x4xbf16> to tensor<8x4xf32>
+  %v32 = arith.extf %v : tensor<8x4xf16> to tensor<8x4xf32>
+  // expected-error @+2 {{keeps optimizer state #0 in 'bf16'; optimizer state must be f32}}
+  // expected-error @+1 {{keeps optimizer state #1 in 'f16'; optimizer state must be f32}}
+  %w2, %m2, %v2, %t2 = mpt.adam %w, %g, %m32, %v32, %t {lr = 1.0e-03 : f32} : tensor<8x4xf32>, tensor<i64>
+  return %w2 : tensor<8x4xf32>
+}
+
+// -----
+
+// Negative: f32 master and f32 moments.
+
+func.func @adam_f32(%w: tensor<8x4xf32>, %g: tensor<8x4xf32>, %m: tensor<8x4xf32>,
+                    %v: tensor<8x4xf32>, %t: tensor<i64>) -> tensor<8x4xf32> {
+  %w2, %m2, %v2, %t2 = mpt.adamw %w, %g, %m, %v, %t {lr = 1.0e-03 : f32} : tensor<8x4xf32>, tensor<i64>
+  return %w2 : tensor<8x4xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Running statistics.
+//===----------------------------------------------------------------------===//
+
+func.func @batch_norm_f16_running_stats(%x: tensor<2x4xf16>, %g: tensor<4xf16>, %b: tensor<4xf16>,
+                                        %rm: tensor<4xf16>, %rv: tensor<4xf16>) -> tensor<2x4xf16> {
+  // expected-error @+1 {{keeps running statistics in 'f16'; they must be f32 (mpt-norm-stats-fp32)}}
+  %y, %mean, %invstd, %rm2, %rv2 = mpt.batch_norm %x, %g, %b, %rm, %rv : tensor<2x4xf16>, tensor<4xf16>
+  return %y : tensor<2x4xf16>
+}
+
+// -----
+
+// Widened for the op, the statistics are still stored in bf16.
+
+func.func @batch_norm_widened_running_stats(%x: tensor<2x4xf16>, %g: tensor<4xf32>, %b: tensor<4xf32>,
+                                            %rm: tensor<4xbf16>, %rv: tensor<4xbf16>) -> tensor<2x4xf16> {
+  %rm32 = arith.extf %rm : tensor<4xbf16> to tensor<4xf32>
+  %rv32 = arith.extf %rv : tensor<4xbf16> to tensor<4xf32>
+  // expected-error @+1 {{keeps running statistics in 'bf16'; they must be f32 (mpt-norm-stats-fp32)}}
+  %y, %mean, %invstd, %rm2, %rv2 = mpt.batch_norm %x, %g, %b, %rm32, %rv32 : tensor<2x4xf16>, tensor<4xf32>
+  return %y : tensor<2x4xf16>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// lower ops left in f32.
+//===----------------------------------------------------------------------===//
+
+func.func @pinned_fp32_matmul(%x: tensor<2x8xf32>, %w: tensor<8x4xf32>, %v: tensor<4x4xf16>)
+    -> (tensor<2x4xf32>, tensor<4x4xf16>) {
+  // expected-remark @+1 {{pinned to f32: runs without low-precision tensor cores}}
+  %0 = mpt.matmul %x, %w {mpt.precision = #mpt.precision<fp32>} : tensor<2x8xf32>, tensor<8x4xf32> -> tensor<2x4xf32>
+  %1 = mpt.relu %v : tensor<4x4xf16>
+  return %0, %1 : tensor<2x4xf32>, tensor<4x4xf16>
+}
+
+// -----
+
+func.func @unpinned_f32_matmul(%x: tensor<2x8xf32>, %w: tensor<8x4xf32>, %v: tensor<4x4xf16>)
+    -> (tensor<2x4xf32>, tensor<4x4xf16>) {
+  // expected-warning @+1 {{runs in f32 in a low-precision graph although nothing pins it there}}
+  %0 = mpt.matmul %x, %w : tensor<2x8xf32>, tensor<8x4xf32> -> tensor<2x4xf32>
+  %1 = mpt.relu %v : tensor<4x4xf16>
+  return %0, %1 : tensor<2x4xf32>, tensor<4x4xf16>
+}
+
+// -----
+
+func.func @unpinned_f32_conv(%x: tensor<1x2x4x4xf32>, %f: tensor<2x2x1x1xf32>, %v: tensor<4xbf16>)
+    -> (tensor<1x2x4x4xf32>, tensor<4xbf16>) {
+  // expected-warning @+1 {{runs in f32 in a low-precision graph although nothing pins it there}}
+  %0 = mpt.conv2d %x, %f : tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32> -> tensor<1x2x4x4xf32>
+  %1 = mpt.relu %v : tensor<4xbf16>
+  return %0, %1 : tensor<1x2x4x4xf32>, tensor<4xbf16>
+}
+
+// -----
+
+// Negative: an f32 graph has no low-precision values, so an f32 matmul,
+// pinned or not, is what it asks for.
+
+func.func @f32_graph(%x: tensor<2x8xf32>, %w: tensor<8x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
+  %0 = mpt.matmul %x, %w : tensor<2x8xf32>, tensor<8x4xf32> -> tensor<2x4xf32>
+  %1 = mpt.matmul %x, %w {mpt.precision = #mpt.precision<fp32>} : tensor<2x8xf32>, tensor<8x4xf32> -> tensor<2x4xf32>
+  return %0, %1 : tensor<2x4xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Loss scaling with bf16.
+//===----------------------------------------------------------------------===//
+
+func.func @bf16_loss_scaling(%x: tensor<2x8xbf16>, %w: tensor<8x4xbf16>, %y: tensor<2xi32>, %s: tensor<f32>)
+    -> tensor<2x4xf32> {
+  %o = mpt.matmul %x, %w : tensor<2x8xbf16>, tensor<8x4xbf16> -> tensor<2x4xbf16>
+  %o32 = arith.extf %o : tensor<2x4xbf16> to tensor<2x4xf32>
+  %loss = mpt.softmax_cross_entropy %o32, %y : tensor<2x4xf32>, tensor<2xi32>
+  // expected-warning @+1 {{loss scaling a bf16 graph: bf16 has the exponent range of f32 and rarely needs a loss scale}}
+  %seed = mpt.loss_grad %loss scale %s
+  %do = mpt.softmax_cross_entropy_grad %seed, %o32, %y : tensor<2x4xf32>, tensor<2xi32>
+  // expected-error @+1 {{returns result #0 while it is still multiplied by the loss scale; unscale it first (mpt.unscale)}}
+  return %do : tensor<2x4xf32>
+}
+
+// -----
+
+// Negative: a bf16 graph without loss scaling.
+
+func.func @bf16_no_loss_scaling(%x: tensor<2x8xbf16>, %w: tensor<8x4xbf16>, %y: tensor<2xi32>)
+    -> tensor<2x4xf32> {
+  %o = mpt.matmul %x, %w : tensor<2x8xbf16>, tensor<8x4xbf16> -> tensor<2x4xbf16>
+  %o32 = arith.extf %o : tensor<2x4xbf16> to tensor<2x4xf32>
+  %loss = mpt.softmax_cross_entropy %o32, %y : tensor<2x4xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss
+  %do = mpt.softmax_cross_entropy_grad %seed, %o32, %y : tensor<2x4xf32>, tensor<2xi32>
+  return %do : tensor<2x4xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// A clean mixed-precision training step: f16 compute, f32 masters, momentum
+// and running statistics, dynamic loss scale, gradients unscaled before the
+// finite check, the clipping and the optimizer. No diagnostics.
+//===----------------------------------------------------------------------===//
+
+func.func @clean_mixed_step(%w: tensor<8x4xf32> {mpt.param}, %m: tensor<8x4xf32> {mpt.state},
+                            %g: tensor<4xf32> {mpt.param}, %b: tensor<4xf32> {mpt.param},
+                            %rm: tensor<4xf32> {mpt.state}, %rv: tensor<4xf32> {mpt.state},
+                            %s: tensor<f32> {mpt.state},
+                            %x: tensor<2x8xf32> {mpt.data}, %y: tensor<2xi32> {mpt.data})
+    -> (tensor<8x4xf32> {mpt.next = 0}, tensor<8x4xf32> {mpt.next = 1},
+        tensor<4xf32> {mpt.next = 2}, tensor<4xf32> {mpt.next = 3},
+        tensor<4xf32> {mpt.next = 4}, tensor<4xf32> {mpt.next = 5},
+        tensor<f32> {mpt.next = 6}, tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step} {
+  %x16 = arith.truncf %x : tensor<2x8xf32> to tensor<2x8xf16>
+  %w16 = arith.truncf %w : tensor<8x4xf32> to tensor<8x4xf16>
+  %o = mpt.matmul %x16, %w16 : tensor<2x8xf16>, tensor<8x4xf16> -> tensor<2x4xf16>
+  %h, %mean, %invstd, %rm2, %rv2 = mpt.batch_norm %o, %g, %b, %rm, %rv : tensor<2x4xf16>, tensor<4xf32>
+  %h32 = arith.extf %h : tensor<2x4xf16> to tensor<2x4xf32>
+  %loss = mpt.softmax_cross_entropy %h32, %y : tensor<2x4xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss scale %s
+  %dh32 = mpt.softmax_cross_entropy_grad %seed, %h32, %y : tensor<2x4xf32>, tensor<2xi32>
+  %dh = arith.truncf %dh32 : tensor<2x4xf32> to tensor<2x4xf16>
+  %do, %dg, %db = mpt.batch_norm_grad %dh, %o, %g, %mean, %invstd : tensor<2x4xf16>, tensor<4xf32>
+  %dw = mpt.matmul %x16, %do {transpose_a} : tensor<2x8xf16>, tensor<2x4xf16> -> tensor<8x4xf16>
+  %dwu = mpt.unscale %dw, %s : tensor<8x4xf16> -> tensor<8x4xf32>
+  %dgu = mpt.unscale %dg, %s : tensor<4xf32> -> tensor<4xf32>
+  %dbu = mpt.unscale %db, %s : tensor<4xf32> -> tensor<4xf32>
+  %ok = mpt.all_finite %dwu, %dgu, %dbu : tensor<8x4xf32>, tensor<4xf32>, tensor<4xf32>
+  %cw, %cg, %cb, %norm = mpt.clip_grad_norm %dwu, %dgu, %dbu {max_norm = 1.0 : f32} : tensor<8x4xf32>, tensor<4xf32>, tensor<4xf32>
+  %w2, %m2 = mpt.sgd %w, %cw, %m {lr = 1.0e-01 : f32, momentum = 9.0e-01 : f32} : tensor<8x4xf32>
+  %g2 = mpt.sgd %g, %cg {lr = 1.0e-01 : f32} : tensor<4xf32>
+  %b2 = mpt.sgd %b, %cb {lr = 1.0e-01 : f32} : tensor<4xf32>
+  %zero = arith.constant dense<0> : tensor<i64>
+  %s2, %n2 = mpt.update_loss_scale %s, %zero, %ok : tensor<i64>
+  return %w2, %m2, %g2, %b2, %rm2, %rv2, %s2, %loss
+      : tensor<8x4xf32>, tensor<8x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<f32>
+}
