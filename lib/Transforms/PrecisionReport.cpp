@@ -9,6 +9,7 @@
 #include "mpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -50,9 +51,16 @@ template <typename Range> static int64_t totalBytes(const Range &values) {
   return total;
 }
 
-/// Bytes of op results live at once, at the worst point of the step, with
-/// each value freed after its last reader.
-static int64_t peakLiveBytes(Block &block) {
+/// Ops on the gradient and state side of the step: their results are counted
+/// as gradients and state, not as activations.
+static bool isUpdateOp(Operation *op) {
+  return isa<OptimizerOpInterface, UnscaleOp, AllFiniteOp, UpdateLossScaleOp,
+             ClipGradNormOp, arith::SelectOp, tensor::ExtractOp>(op);
+}
+
+/// Bytes of activations and backward intermediates live at once, at the worst
+/// point of the step, with each value freed after its last reader.
+static int64_t peakActivationBytes(Block &block) {
   DenseMap<Operation *, unsigned> position;
   for (auto [index, op] : llvm::enumerate(block))
     position[&op] = index;
@@ -60,6 +68,8 @@ static int64_t peakLiveBytes(Block &block) {
   int64_t live = 0, peak = 0;
   for (auto [index, op] : llvm::enumerate(block)) {
     for (Value result : op.getResults()) {
+      if (isUpdateOp(&op))
+        break;
       unsigned lastUse = index;
       for (Operation *user : result.getUsers())
         if (Operation *ancestor = block.findAncestorOpInBlock(*user))
@@ -136,7 +146,7 @@ static llvm::json::Object analyze(func::FuncOp function) {
   auto toObject = [](const llvm::StringMap<int64_t> &counts) {
     llvm::json::Object object;
     for (const auto &entry : counts)
-      object[entry.getKey()] = entry.getValue();
+      object[entry.getKey().str()] = entry.getValue();
     return object;
   };
   llvm::json::Object bytes{
@@ -146,7 +156,7 @@ static llvm::json::Object analyze(func::FuncOp function) {
       {"optimizer_state", totalBytes(optimizerState)},
       {"norm_statistics", totalBytes(normStats)},
       {"loss_scale_state", totalBytes(scaleState)},
-      {"activations_peak", peakLiveBytes(function.getBody().front())},
+      {"activations_peak", peakActivationBytes(function.getBody().front())},
   };
   int64_t total = 0;
   for (const auto &entry : bytes)
@@ -167,7 +177,7 @@ void PrecisionReport::runOnOperation() {
   llvm::json::Object snapshot;
   for (auto function : module.getOps<func::FuncOp>())
     if (isTrainStep(function) && !function.isExternal())
-      snapshot[function.getSymName()] = analyze(function);
+      snapshot[function.getSymName().str()] = analyze(function);
 
   if (output == "-") {
     llvm::outs() << llvm::formatv(

@@ -71,6 +71,10 @@ SmallVector<Value> findGradientRoots(func::FuncOp function) {
     Value gradient = optimizer.getGrad();
     while (true) {
       gradient = stripCasts(gradient);
+      if (auto unscale = gradient.getDefiningOp<UnscaleOp>()) {
+        gradient = unscale.getGrad();
+        continue;
+      }
       auto clip = gradient.getDefiningOp<ClipGradNormOp>();
       if (!clip || gradient == clip.getNorm())
         break;

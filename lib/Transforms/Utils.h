@@ -29,8 +29,9 @@ mlir::Value stripCasts(mlir::Value value);
 /// Erases casts whose results are unused, repeatedly.
 void eraseDeadCasts(mlir::func::FuncOp function);
 
-/// The values optimizers read as gradients, traced back through casts and
-/// clipping to where the backward pass produces them, in program order.
+/// The values optimizers read as gradients, traced back through casts,
+/// unscaling and clipping to where the backward pass produces them, in program
+/// order.
 llvm::SmallVector<mlir::Value> findGradientRoots(mlir::func::FuncOp function);
 
 /// Whether `function` is marked `mpt.train_step`.
