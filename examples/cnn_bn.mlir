@@ -125,12 +125,12 @@ func.func @train_step(
 // Evaluation forward pass: batch norm with the running statistics; returns the
 // logits of a batch, for test accuracy.
 func.func @predict(
-    %wc1: tensor<8x1x3x3xf32>, %g1: tensor<8xf32>, %be1: tensor<8xf32>,
-    %wc2: tensor<16x8x3x3xf32>, %g2: tensor<16xf32>, %be2: tensor<16xf32>,
-    %wf: tensor<784x10xf32>, %bf: tensor<10xf32>,
-    %rm1: tensor<8xf32>, %rv1: tensor<8xf32>,
-    %rm2: tensor<16xf32>, %rv2: tensor<16xf32>,
-    %x: tensor<64x1x28x28xf32>) -> tensor<64x10xf32> {
+    %wc1: tensor<8x1x3x3xf32> {mpt.state_of = 0}, %g1: tensor<8xf32> {mpt.state_of = 1}, %be1: tensor<8xf32> {mpt.state_of = 2},
+    %wc2: tensor<16x8x3x3xf32> {mpt.state_of = 3}, %g2: tensor<16xf32> {mpt.state_of = 4}, %be2: tensor<16xf32> {mpt.state_of = 5},
+    %wf: tensor<784x10xf32> {mpt.state_of = 6}, %bf: tensor<10xf32> {mpt.state_of = 7},
+    %rm1: tensor<8xf32> {mpt.state_of = 16}, %rv1: tensor<8xf32> {mpt.state_of = 17},
+    %rm2: tensor<16xf32> {mpt.state_of = 18}, %rv2: tensor<16xf32> {mpt.state_of = 19},
+    %x: tensor<64x1x28x28xf32> {mpt.data}) -> tensor<64x10xf32> attributes {mpt.eval_step} {
   %c1 = mpt.conv2d %x, %wc1 {padding = array<i64: 1, 1>}
       : tensor<64x1x28x28xf32>, tensor<8x1x3x3xf32> -> tensor<64x8x28x28xf32>
   %n1 = mpt.batch_norm_inference %c1, %g1, %be1, %rm1, %rv1 {epsilon = 1.0e-05 : f32}

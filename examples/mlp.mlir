@@ -79,10 +79,10 @@ func.func @train_step(
 
 // Forward pass only: the logits of a batch, for test accuracy.
 func.func @predict(
-    %w1: tensor<784x256xf32>, %b1: tensor<256xf32>,
-    %w2: tensor<256x128xf32>, %b2: tensor<128xf32>,
-    %w3: tensor<128x10xf32>, %b3: tensor<10xf32>,
-    %x: tensor<128x784xf32>) -> tensor<128x10xf32> {
+    %w1: tensor<784x256xf32> {mpt.state_of = 0}, %b1: tensor<256xf32> {mpt.state_of = 1},
+    %w2: tensor<256x128xf32> {mpt.state_of = 2}, %b2: tensor<128xf32> {mpt.state_of = 3},
+    %w3: tensor<128x10xf32> {mpt.state_of = 4}, %b3: tensor<10xf32> {mpt.state_of = 5},
+    %x: tensor<128x784xf32> {mpt.data}) -> tensor<128x10xf32> attributes {mpt.eval_step} {
   %xw1 = mpt.matmul %x, %w1 : tensor<128x784xf32>, tensor<784x256xf32> -> tensor<128x256xf32>
   %z1 = mpt.bias_add %xw1, %b1 : tensor<128x256xf32>, tensor<256xf32>
   %h1 = mpt.relu %z1 : tensor<128x256xf32>

@@ -267,13 +267,13 @@ func.func @train_step(
 
 // Forward pass only: the logits of a batch, for test accuracy.
 func.func @predict(
-    %ln1_g: tensor<64xf32>, %ln1_b: tensor<64xf32>,
-    %wq: tensor<64x64xf32>, %wk: tensor<64x64xf32>, %wv: tensor<64x64xf32>, %wo: tensor<64x64xf32>,
-    %ln2_g: tensor<64xf32>, %ln2_b: tensor<64xf32>,
-    %w_fc1: tensor<64x256xf32>, %b_fc1: tensor<256xf32>,
-    %w_fc2: tensor<256x64xf32>, %b_fc2: tensor<64xf32>,
-    %w_cls: tensor<64x10xf32>, %b_cls: tensor<10xf32>,
-    %x: tensor<8x32x64xf32>) -> tensor<8x10xf32> {
+    %ln1_g: tensor<64xf32> {mpt.state_of = 0}, %ln1_b: tensor<64xf32> {mpt.state_of = 1},
+    %wq: tensor<64x64xf32> {mpt.state_of = 2}, %wk: tensor<64x64xf32> {mpt.state_of = 3}, %wv: tensor<64x64xf32> {mpt.state_of = 4}, %wo: tensor<64x64xf32> {mpt.state_of = 5},
+    %ln2_g: tensor<64xf32> {mpt.state_of = 6}, %ln2_b: tensor<64xf32> {mpt.state_of = 7},
+    %w_fc1: tensor<64x256xf32> {mpt.state_of = 8}, %b_fc1: tensor<256xf32> {mpt.state_of = 9},
+    %w_fc2: tensor<256x64xf32> {mpt.state_of = 10}, %b_fc2: tensor<64xf32> {mpt.state_of = 11},
+    %w_cls: tensor<64x10xf32> {mpt.state_of = 12}, %b_cls: tensor<10xf32> {mpt.state_of = 13},
+    %x: tensor<8x32x64xf32> {mpt.data}) -> tensor<8x10xf32> attributes {mpt.eval_step} {
   %t = mpt.reshape %x : tensor<8x32x64xf32> -> tensor<256x64xf32>
   // attention sublayer (pre-LN)
   %a, %ln1_mean, %ln1_invstd = mpt.layer_norm %t, %ln1_g, %ln1_b {epsilon = 1.0e-05 : f32}

@@ -38,7 +38,9 @@
 // MLP-NOT: mpt.sgd
 // MLP: return {{.*}}, %[[LOSS]] :
 // MLP-LABEL: func.func @predict(
-// MLP-SAME: %arg6: tensor<128x784xf32>) -> tensor<128x10xf32> {
+// MLP-SAME: %arg0: tensor<784x256xf32> {mpt.state_of = 0 : i64}
+// MLP-SAME: %arg5: tensor<10xf32> {mpt.state_of = 5 : i64}
+// MLP-SAME: %arg6: tensor<128x784xf32> {mpt.data}) -> tensor<128x10xf32> attributes {mpt.eval_step} {
 // MLP-NOT: mpt.loss_grad
 // MLP-NOT: mpt.sgd
 // MLP: return %{{.*}} : tensor<128x10xf32>
@@ -78,7 +80,8 @@
 // CNN-NOT: mpt.sgd
 // CNN: return {{.*}}, %[[RM1]], %[[RV1]], %[[RM2]], %[[RV2]], %[[LOSS]] :
 // CNN-LABEL: func.func @predict(
-// CNN-SAME: %arg12: tensor<64x1x28x28xf32>) -> tensor<64x10xf32> {
+// CNN-SAME: %arg8: tensor<8xf32> {mpt.state_of = 16 : i64}, %arg9: tensor<8xf32> {mpt.state_of = 17 : i64}
+// CNN-SAME: %arg12: tensor<64x1x28x28xf32> {mpt.data}) -> tensor<64x10xf32> attributes {mpt.eval_step} {
 // CNN-NOT: mpt.batch_norm %
 // CNN: mpt.batch_norm_inference %{{.*}}, %arg1, %arg2, %arg8, %arg9 : tensor<64x8x28x28xf32>, tensor<8xf32>
 // CNN: mpt.batch_norm_inference %{{.*}}, %arg4, %arg5, %arg10, %arg11 : tensor<64x16x14x14xf32>, tensor<16xf32>
@@ -113,6 +116,7 @@
 // TF-NOT: mpt.adam
 // TF: return {{.*}}, %[[LOSS]] :
 // TF-LABEL: func.func @predict(
-// TF-SAME: %arg14: tensor<8x32x64xf32>) -> tensor<8x10xf32> {
+// TF-SAME: %arg13: tensor<10xf32> {mpt.state_of = 13 : i64}
+// TF-SAME: %arg14: tensor<8x32x64xf32> {mpt.data}) -> tensor<8x10xf32> attributes {mpt.eval_step} {
 // TF-NOT: mpt.loss_grad
 // TF: return %{{.*}} : tensor<8x10xf32>

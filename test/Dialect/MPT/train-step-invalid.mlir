@@ -534,3 +534,41 @@ func.func @update_dropped(%w: tensor<4xf32> {mpt.param}, %g: tensor<4xf32> {mpt.
   %w2 = mpt.sgd %w, %g {lr = 0.1 : f32} : tensor<4xf32>
   return %w : tensor<4xf32>
 }
+
+// -----
+
+func.func @train(%w: tensor<4xf32> {mpt.param}, %g: tensor<4xf32> {mpt.data})
+    -> (tensor<4xf32> {mpt.next = 0}) attributes {mpt.train_step} {
+  %w2 = mpt.sgd %w, %g {lr = 0.1 : f32} : tensor<4xf32>
+  return %w2 : tensor<4xf32>
+}
+// expected-error @+1 {{'func.func' op argument #0 reads training-step argument #1, which is not a parameter or state argument}}
+func.func @eval_reads_data(%g: tensor<4xf32> {mpt.state_of = 1}) attributes {mpt.eval_step} {
+  return
+}
+
+// -----
+
+func.func @train(%w: tensor<4xf32> {mpt.param}, %g: tensor<4xf32> {mpt.data})
+    -> (tensor<4xf32> {mpt.next = 0}) attributes {mpt.train_step} {
+  %w2 = mpt.sgd %w, %g {lr = 0.1 : f32} : tensor<4xf32>
+  return %w2 : tensor<4xf32>
+}
+// expected-error @+1 {{'func.func' op argument #0 has type 'tensor<4xf16>' but training-step argument #0 has type 'tensor<4xf32>'}}
+func.func @eval_wrong_type(%w: tensor<4xf16> {mpt.state_of = 0}) attributes {mpt.eval_step} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #1 must be either 'mpt.data' or 'mpt.state_of = <training-step argument>'}}
+func.func @eval_no_role(%x: tensor<4xf32> {mpt.data}, %y: tensor<4xf32>) attributes {mpt.eval_step} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'mpt.state_of' on argument #0 requires the function to be marked 'mpt.eval_step'}}
+func.func @state_of_outside_eval(%x: tensor<4xf32> {mpt.state_of = 0}) {
+  return
+}

@@ -68,15 +68,25 @@ static Value getUpdateSource(Value updated) {
   return {};
 }
 
-/// Argument and result attributes only mean something on a training step.
+/// Argument and result attributes only mean something on a training step
+/// (and, for data and state_of, on an evaluation step).
 static LogicalResult verifyOnTrainStep(Operation *op, NamedAttribute attribute,
                                        StringRef position) {
-  if (op->hasAttr(MPTDialect::kTrainStepAttrName))
+  StringRef name = attribute.getName().getValue();
+  bool onEvalStep = op->hasAttr(MPTDialect::kEvalStepAttrName);
+  if (name == MPTDialect::kStateOfAttrName) {
+    if (onEvalStep)
+      return success();
+    return op->emitOpError("'") << name << "' on " << position
+                                << " requires the function to be marked '"
+                                << MPTDialect::kEvalStepAttrName << "'";
+  }
+  if (op->hasAttr(MPTDialect::kTrainStepAttrName) ||
+      (onEvalStep && name == MPTDialect::kDataAttrName))
     return success();
-  return op->emitOpError("'")
-         << attribute.getName().getValue() << "' on " << position
-         << " requires the function to be marked '"
-         << MPTDialect::kTrainStepAttrName << "'";
+  return op->emitOpError("'") << name << "' on " << position
+                              << " requires the function to be marked '"
+                              << MPTDialect::kTrainStepAttrName << "'";
 }
 
 /// Argument indices are i64, as `mpt.next = 3` parses.
@@ -97,7 +107,8 @@ static LogicalResult verifyArgAttr(Operation *op, unsigned argIndex,
              << name << "' on " << position
              << " must be a dense elements attribute of the argument type "
              << argType;
-  } else if (name == MPTDialect::kWorkingCopyOfAttrName) {
+  } else if (name == MPTDialect::kWorkingCopyOfAttrName ||
+             name == MPTDialect::kStateOfAttrName) {
     if (!isArgumentIndex(attribute.getValue()))
       return op->emitError("'")
              << name << "' on " << position << " must be an i64 argument index";
@@ -318,9 +329,58 @@ static LogicalResult verifyTrainStep(FunctionOpInterface function) {
   return success();
 }
 
+static LogicalResult verifyEvalStep(FunctionOpInterface function) {
+  if (failed(verifyConventionAttrs(function)))
+    return failure();
+  // The training step whose state this function reads, when the module has one.
+  FunctionOpInterface trainStep;
+  if (Operation *parent = function->getParentOp()) {
+    for (Region &region : parent->getRegions())
+      for (Operation &sibling : region.getOps())
+        if (sibling.hasAttr(MPTDialect::kTrainStepAttrName)) {
+          if (trainStep)
+            return function.emitOpError(
+                "has several training steps to read state from");
+          trainStep = dyn_cast<FunctionOpInterface>(&sibling);
+        }
+  }
+  for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i) {
+    bool isData = bool(function.getArgAttr(i, MPTDialect::kDataAttrName));
+    auto stateOf =
+        function.getArgAttrOfType<IntegerAttr>(i, MPTDialect::kStateOfAttrName);
+    if (isData == bool(stateOf))
+      return function.emitOpError("argument #")
+             << i << " must be either '" << MPTDialect::kDataAttrName
+             << "' or '" << MPTDialect::kStateOfAttrName
+             << " = <training-step argument>'";
+    if (!stateOf || !trainStep)
+      continue;
+    int64_t index = stateOf.getInt();
+    if (index < 0 || index >= trainStep.getNumArguments() ||
+        trainStep.getArgAttr(index, MPTDialect::kDataAttrName))
+      return function.emitOpError("argument #")
+             << i << " reads training-step argument #" << index
+             << ", which is not a parameter or state argument";
+    Type expected = trainStep.getArgumentTypes()[index];
+    if (function.getArgumentTypes()[i] != expected)
+      return function.emitOpError("argument #")
+             << i << " has type " << function.getArgumentTypes()[i]
+             << " but training-step argument #" << index << " has type "
+             << expected;
+  }
+  return success();
+}
+
 LogicalResult MPTDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attribute) {
   StringRef name = attribute.getName().getValue();
+  if (name == kEvalStepAttrName) {
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    if (!function || !isa<UnitAttr>(attribute.getValue()))
+      return op->emitError("'")
+             << name << "' must be a unit attribute on a function";
+    return verifyEvalStep(function);
+  }
   if (name == kTrainStepAttrName) {
     auto function = dyn_cast<FunctionOpInterface>(op);
     if (!function || !isa<UnitAttr>(attribute.getValue()))

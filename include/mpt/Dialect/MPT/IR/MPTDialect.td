@@ -25,6 +25,10 @@ def MPT_Dialect : Dialect {
     argument `i` in the next step) or `mpt.metric = "name"`. A state argument may carry its
     initial value (`mpt.init = dense<...>`, zeros otherwise), and a state argument that holds
     the low-precision working copy of parameter `i` says so with `mpt.working_copy_of = i`.
+
+    A function marked `mpt.eval_step` is a forward-only pass (evaluation) over the state of the
+    module's training step: each argument is `{mpt.data}` or `{mpt.state_of = i}`, the current
+    value of argument `i` of the training step.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tensor::TensorDialect"];
   let useDefaultAttributePrinterParser = 1;
@@ -36,6 +40,10 @@ def MPT_Dialect : Dialect {
 
     // Discardable attribute names of the training-step conventions.
     static constexpr ::llvm::StringLiteral kTrainStepAttrName = "mpt.train_step";
+    // A forward-only function (evaluation) over the state of the training step.
+    static constexpr ::llvm::StringLiteral kEvalStepAttrName = "mpt.eval_step";
+    // On an eval_step argument: it takes argument <i> of the training step.
+    static constexpr ::llvm::StringLiteral kStateOfAttrName = "mpt.state_of";
     static constexpr ::llvm::StringLiteral kParamAttrName = "mpt.param";
     static constexpr ::llvm::StringLiteral kStateAttrName = "mpt.state";
     static constexpr ::llvm::StringLiteral kDataAttrName = "mpt.data";
