@@ -44,9 +44,4 @@ void mpt::buildMixedPrecisionPipeline(OpPassManager &pm,
         MPTPrecisionReportOptions{options.report, "mixed"}));
 }
 
-void mpt::registerMixedPrecisionPipeline() {
-  PassPipelineRegistration<MixedPrecisionOptions>(
-      "mpt-mixed-precision",
-      "Rewrites an FP32 training step into a mixed-precision one",
-      buildMixedPrecisionPipeline);
-}
+

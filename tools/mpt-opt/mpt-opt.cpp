@@ -20,7 +20,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mpt::registerMPTConversionPasses();
   mpt::registerMPTTransformsPasses();
-  mpt::registerMixedPrecisionPipeline();
+  mpt::registerPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -22,4 +22,23 @@ def ConvertMPTToLinalg : Pass<"convert-mpt-to-linalg", "::mlir::ModuleOp"> {
   ];
 }
 
+def ConvertLinalgToCPUKernels
+    : Pass<"convert-linalg-to-cpu-kernels", "::mlir::ModuleOp"> {
+  let summary = "Runs bufferized matmuls through the runtime's BLAS kernels";
+  let description = [{
+    Replaces `linalg.matmul` and `linalg.batch_matmul` on memrefs whose inputs are f32, f16 or
+    bf16 and whose accumulator is f32 (what `convert-mpt-to-linalg` produces) by calls to
+    `mpt_cpu_matmul_<type>_<rank>d(A, B, C, transpose_a, transpose_b)`, declared with
+    `llvm.emit_c_interface`. The runtime implements them on an optimized sgemm: f16 and bf16
+    inputs are widened exactly to f32 and the products accumulate in f32 into C, which is what
+    the linalg op computes, only at BLAS speed. Transposes come from the indexing maps; other
+    maps are left to the generic lowering.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
 #endif // MPT_CONVERSION_PASSES_TD

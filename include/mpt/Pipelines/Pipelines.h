@@ -64,7 +64,22 @@ struct MixedPrecisionOptions
 void buildMixedPrecisionPipeline(mlir::OpPassManager &pm,
                                  const MixedPrecisionOptions &options);
 
-void registerMixedPrecisionPipeline();
+/// Options of `mpt-lower-to-cpu`.
+struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
+  Option<bool> cpuKernels{
+      *this, "cpu-kernels",
+      llvm::cl::desc("Call the runtime's BLAS kernels for matmuls (the "
+                     "module then runs only inside the mpt runtime)"),
+      llvm::cl::init(false)};
+};
+
+/// mpt -> linalg on tensors -> elementwise fusion -> one-shot bufferization
+/// (results become caller-allocated out-parameters) -> loops -> LLVM dialect.
+void buildLowerToCPUPipeline(mlir::OpPassManager &pm,
+                             const LowerToCPUOptions &options);
+
+/// Registers `mpt-mixed-precision` and `mpt-lower-to-cpu`.
+void registerPipelines();
 
 } // namespace mpt
 

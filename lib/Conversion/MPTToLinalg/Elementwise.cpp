@@ -97,8 +97,8 @@ struct ReluGradLowering : OpConversionPattern<ReluGradOp> {
 };
 
 // The constants of PyTorch's gelu kernels.
-constexpr double kSqrtHalf = 0.70710678118654752440;        // M_SQRT1_2
-constexpr double kTanhBeta = 0.79788456080286535588;        // sqrt(2/pi)
+constexpr double kSqrtHalf = 0.70710678118654752440; // M_SQRT1_2
+constexpr double kTanhBeta = 0.79788456080286535588; // sqrt(2/pi)
 constexpr double kTanhKappa = 0.044715;
 constexpr double kNormalDensity = 0.39894228040143267794; // 1/sqrt(2*pi)
 
@@ -116,16 +116,23 @@ struct GeluLowering : OpConversionPattern<GeluOp> {
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, args[0].getType()};
           Value x = args[0], half = m.constant(0.5), one = m.constant(1.0);
+          // Ops are built one statement at a time so that their order does
+          // not depend on the compiler's argument evaluation order.
           if (!approximate) {
-            Value erf =
-                math::ErfOp::create(b, l, m.mul(x, m.constant(kSqrtHalf)));
-            return {m.mul(m.mul(x, half), m.add(one, erf))};
+            Value scaled = m.mul(x, m.constant(kSqrtHalf));
+            Value erf = math::ErfOp::create(b, l, scaled);
+            Value onePlusErf = m.add(one, erf);
+            Value halfX = m.mul(x, half);
+            return {m.mul(halfX, onePlusErf)};
           }
-          Value cube = m.mul(m.mul(x, x), x);
-          Value inner = m.mul(m.constant(kTanhBeta),
-                              m.add(x, m.mul(m.constant(kTanhKappa), cube)));
+          Value square = m.mul(x, x);
+          Value cube = m.mul(square, x);
+          Value kappaCube = m.mul(m.constant(kTanhKappa), cube);
+          Value inner = m.mul(m.constant(kTanhBeta), m.add(x, kappaCube));
           Value tanh = math::TanhOp::create(b, l, inner);
-          return {m.mul(m.mul(half, x), m.add(one, tanh))};
+          Value onePlusTanh = m.add(one, tanh);
+          Value halfX = m.mul(half, x);
+          return {m.mul(halfX, onePlusTanh)};
         });
   }
 };
@@ -149,28 +156,30 @@ struct GeluGradLowering : OpConversionPattern<GeluGradOp> {
           Value half = m.constant(0.5), one = m.constant(1.0);
           Value square = m.mul(x, x);
           if (!approximate) {
-            Value erf =
-                math::ErfOp::create(b, l, m.mul(x, m.constant(kSqrtHalf)));
+            Value scaled = m.mul(x, m.constant(kSqrtHalf));
+            Value erf = math::ErfOp::create(b, l, scaled);
             Value cdf = m.mul(half, m.add(one, erf));
-            Value pdf = m.mul(
-                m.constant(kNormalDensity),
-                math::ExpOp::create(b, l, m.mul(square, m.constant(-0.5))));
-            return {m.mul(grad, m.add(cdf, m.mul(x, pdf)))};
+            Value exponent = m.mul(square, m.constant(-0.5));
+            Value density = math::ExpOp::create(b, l, exponent);
+            Value pdf = m.mul(m.constant(kNormalDensity), density);
+            Value slope = m.add(cdf, m.mul(x, pdf));
+            return {m.mul(grad, slope)};
           }
           Value cube = m.mul(square, x);
-          Value inner = m.mul(m.constant(kTanhBeta),
-                              m.add(x, m.mul(m.constant(kTanhKappa), cube)));
+          Value kappaCube = m.mul(m.constant(kTanhKappa), cube);
+          Value inner = m.mul(m.constant(kTanhBeta), m.add(x, kappaCube));
           Value tanh = math::TanhOp::create(b, l, inner);
           Value left = m.mul(half, x);
           Value right = m.add(one, tanh);
           Value leftDerivative = m.mul(half, right);
-          Value rightDerivative = m.sub(one, m.mul(tanh, tanh));
+          Value tanhSquare = m.mul(tanh, tanh);
+          Value rightDerivative = m.sub(one, tanhSquare);
+          Value kappaSquare = m.mul(m.constant(3.0 * kTanhKappa), square);
           Value innerDerivative =
-              m.mul(m.constant(kTanhBeta),
-                    m.add(one, m.mul(m.constant(3.0 * kTanhKappa), square)));
-          Value derivative = m.add(
-              leftDerivative,
-              m.mul(m.mul(left, rightDerivative), innerDerivative));
+              m.mul(m.constant(kTanhBeta), m.add(one, kappaSquare));
+          Value product = m.mul(left, rightDerivative);
+          Value derivative =
+              m.add(leftDerivative, m.mul(product, innerDerivative));
           return {m.mul(grad, derivative)};
         });
   }
@@ -232,9 +241,9 @@ struct TransposeLowering : OpConversionPattern<TransposeOp> {
     RankedTensorType type = op.getType();
     Value init = createEmpty(rewriter, op.getLoc(), type.getShape(),
                              type.getElementType());
-    rewriter.replaceOp(op, linalg::TransposeOp::create(
-                               rewriter, op.getLoc(), adaptor.getInput(), init,
-                               op.getPermutation())
+    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, op.getLoc(),
+                                                       adaptor.getInput(), init,
+                                                       op.getPermutation())
                                .getResult());
     return success();
   }

@@ -10,7 +10,6 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
@@ -26,8 +25,8 @@ namespace {
 void replaceWithAccumulator(ConversionPatternRewriter &rewriter, Operation *op,
                             Value accumulator) {
   Type resultElement = elementType(op->getResult(0));
-  rewriter.replaceOp(op, convertElements(rewriter, op->getLoc(), accumulator,
-                                         resultElement));
+  rewriter.replaceOp(
+      op, convertElements(rewriter, op->getLoc(), accumulator, resultElement));
 }
 
 //===----------------------------------------------------------------------===//
@@ -59,8 +58,8 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
                              : std::initializer_list<int64_t>{outer, inner});
       return AffineMapAttr::get(projectionMap(context, numLoops, dims));
     };
-    SmallVector<int64_t> resultDims = batched ? SmallVector<int64_t>{0, m, n}
-                                              : SmallVector<int64_t>{m, n};
+    SmallVector<int64_t> resultDims =
+        batched ? SmallVector<int64_t>{0, m, n} : SmallVector<int64_t>{m, n};
     ArrayAttr maps = rewriter.getArrayAttr(
         {operandMap(m, k, op.getTransposeA()),
          operandMap(k, n, op.getTransposeB()),
@@ -69,8 +68,8 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
     SmallVector<Value> inputs = {adaptor.getLhs(), adaptor.getRhs()};
     Value product;
     if (batched) {
-      auto matmul = linalg::BatchMatmulOp::create(
-          rewriter, loc, init.getType(), inputs, init);
+      auto matmul = linalg::BatchMatmulOp::create(rewriter, loc, init.getType(),
+                                                  inputs, init);
       matmul.setIndexingMapsAttr(maps);
       product = matmul.getResult(0);
     } else {
@@ -96,16 +95,16 @@ struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
   matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value input = padSpatial(rewriter, loc, adaptor.getLhs(), op.getPadding(),
-                             0.0);
+    Value input =
+        padSpatial(rewriter, loc, adaptor.getLhs(), op.getPadding(), 0.0);
     Value init = createFilled(rewriter, loc, op.getType().getShape(),
                               rewriter.getF32Type(), 0.0);
-    Value conv = linalg::Conv2DNchwFchwOp::create(
-                     rewriter, loc, init.getType(),
-                     ValueRange{input, adaptor.getRhs()}, init,
-                     rewriter.getI64TensorAttr(op.getStrides()),
-                     rewriter.getI64TensorAttr(op.getDilations()))
-                     .getResult(0);
+    Value conv =
+        linalg::Conv2DNchwFchwOp::create(
+            rewriter, loc, init.getType(), ValueRange{input, adaptor.getRhs()},
+            init, rewriter.getI64TensorAttr(op.getStrides()),
+            rewriter.getI64TensorAttr(op.getDilations()))
+            .getResult(0);
     replaceWithAccumulator(rewriter, op, conv);
     return success();
   }
@@ -143,18 +142,18 @@ struct Conv2DInputGradLowering : OpConversionPattern<Conv2DInputGradOp> {
                       rewriter.getIndexAttr(gradShape[1])},
         insertOffsets(2, rewriter.getIndexAttr(0)),
         insertStrides(2, rewriter.getIndexAttr(1));
-    bool empty = false;
+    bool empty = false, sliced = false;
     for (int i = 0; i < 2; ++i) {
       int64_t span = (filterShape[2 + i] - 1) * dilations[i];
       int64_t offset = span - padding[i];
       int64_t size = resultShape[2 + i] + span;
-      int64_t first =
-          offset >= 0 ? 0 : llvm::divideCeil(-offset, strides[i]);
-      int64_t last = std::min(gradShape[2 + i] - 1,
-                              llvm::divideFloorSigned(size - 1 - offset,
-                                                      strides[i]));
+      int64_t first = offset >= 0 ? 0 : llvm::divideCeil(-offset, strides[i]);
+      int64_t last =
+          std::min(gradShape[2 + i] - 1,
+                   llvm::divideFloorSigned(size - 1 - offset, strides[i]));
       int64_t count = last - first + 1;
       empty |= count <= 0;
+      sliced |= count != gradShape[2 + i];
       spreadShape.push_back(size);
       sliceOffsets.push_back(rewriter.getIndexAttr(first));
       sliceSizes.push_back(rewriter.getIndexAttr(std::max<int64_t>(count, 0)));
@@ -167,9 +166,11 @@ struct Conv2DInputGradLowering : OpConversionPattern<Conv2DInputGradOp> {
                                           op.getType().getElementType(), 0.0));
       return success();
     }
-    Value used = tensor::ExtractSliceOp::create(
-        rewriter, loc, grad, sliceOffsets, sliceSizes,
-        SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(1)));
+    Value used = grad;
+    if (sliced)
+      used = tensor::ExtractSliceOp::create(
+          rewriter, loc, grad, sliceOffsets, sliceSizes,
+          SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(1)));
     Value spread = tensor::InsertSliceOp::create(
         rewriter, loc, used,
         createFilled(rewriter, loc, spreadShape, gradElement, 0.0),
@@ -179,16 +180,15 @@ struct Conv2DInputGradLowering : OpConversionPattern<Conv2DInputGradOp> {
     MLIRContext *context = rewriter.getContext();
     AffineExpr d0, d1, d2, d3;
     bindDims(context, d0, d1, d2, d3);
-    AffineMap flipMap =
-        AffineMap::get(4, 0,
-                       {d1, d0, filterShape[2] - 1 - d2, filterShape[3] - 1 - d3},
-                       context);
+    AffineMap flipMap = AffineMap::get(
+        4, 0, {d1, d0, filterShape[2] - 1 - d2, filterShape[3] - 1 - d3},
+        context);
     Value flipped = buildGeneric(
         rewriter, loc, filter,
-        createEmpty(rewriter, loc,
-                    {filterShape[1], filterShape[0], filterShape[2],
-                     filterShape[3]},
-                    gradElement),
+        createEmpty(
+            rewriter, loc,
+            {filterShape[1], filterShape[0], filterShape[2], filterShape[3]},
+            gradElement),
         {flipMap, rewriter.getMultiDimIdentityMap(4)}, iteratorTypes(4),
         [](OpBuilder &, Location, ValueRange args) -> SmallVector<Value> {
           return {args[0]};
@@ -207,7 +207,8 @@ struct Conv2DInputGradLowering : OpConversionPattern<Conv2DInputGradOp> {
 };
 
 /// conv2d_filter_grad as one linalg.generic over (f, c, kh, kw | n, oh, ow):
-///   dw[f, c, kh, kw] += x_pad[n, c, oh*s + kh*d, ow*s + kw*d] * dy[n, f, oh, ow]
+///   dw[f, c, kh, kw] += x_pad[n, c, oh*s + kh*d, ow*s + kw*d]
+///                       * dy[n, f, oh, ow]
 struct Conv2DFilterGradLowering : OpConversionPattern<Conv2DFilterGradOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -216,10 +217,9 @@ struct Conv2DFilterGradLowering : OpConversionPattern<Conv2DFilterGradOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *context = rewriter.getContext();
-    ArrayRef<int64_t> strides = op.getStrides(),
-                      dilations = op.getDilations();
-    Value input = padSpatial(rewriter, loc, adaptor.getLhs(), op.getPadding(),
-                             0.0);
+    ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
+    Value input =
+        padSpatial(rewriter, loc, adaptor.getLhs(), op.getPadding(), 0.0);
     AffineExpr f, c, kh, kw, n, oh, ow;
     bindDims(context, f, c, kh, kw, n, oh, ow);
     SmallVector<AffineMap> maps = {
@@ -235,8 +235,9 @@ struct Conv2DFilterGradLowering : OpConversionPattern<Conv2DFilterGradOp> {
         rewriter, loc, ValueRange{input, adaptor.getRhs()}, init, maps,
         iteratorTypes(7, {4, 5, 6}),
         [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-          Value product = arith::MulFOp::create(b, l, toF32(b, l, args[0]),
-                                                toF32(b, l, args[1]));
+          Value input = toF32(b, l, args[0]);
+          Value grad = toF32(b, l, args[1]);
+          Value product = arith::MulFOp::create(b, l, input, grad);
           return {arith::AddFOp::create(b, l, args[2], product)};
         })[0];
     replaceWithAccumulator(rewriter, op, grad);
@@ -301,11 +302,10 @@ struct MaxPool2DGradLowering : OpConversionPattern<MaxPool2DGradOp> {
     // inside the spread size H + K - 1.
     SmallVector<int64_t> spreadShape = {inputShape[0], inputShape[1]};
     SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0)),
-        sizes = llvm::map_to_vector(
-            gradShape,
-            [&](int64_t size) -> OpFoldResult {
-              return rewriter.getIndexAttr(size);
-            }),
+        sizes = llvm::map_to_vector(gradShape,
+                                    [&](int64_t size) -> OpFoldResult {
+                                      return rewriter.getIndexAttr(size);
+                                    }),
         spreadStrides(2, rewriter.getIndexAttr(1));
     for (int i = 0; i < 2; ++i) {
       spreadShape.push_back(inputShape[2 + i] + kernel[i] - 1);
@@ -318,10 +318,9 @@ struct MaxPool2DGradLowering : OpConversionPattern<MaxPool2DGradOp> {
     };
     Value spreadGrad = spread(
         grad, createFilled(rewriter, loc, spreadShape, elementType(grad), 0.0));
-    Value spreadArgmax =
-        spread(argmax, createFilled(rewriter, loc, spreadShape,
-                                    intConstant(rewriter, loc, indexElement,
-                                                -1)));
+    Value spreadArgmax = spread(
+        argmax, createFilled(rewriter, loc, spreadShape,
+                             intConstant(rewriter, loc, indexElement, -1)));
 
     MLIRContext *context = rewriter.getContext();
     AffineExpr n, c, h, w, kh, kw;
@@ -333,18 +332,20 @@ struct MaxPool2DGradLowering : OpConversionPattern<MaxPool2DGradOp> {
         createFilled(rewriter, loc, inputShape, rewriter.getF32Type(), 0.0);
     int64_t kernelWidth = kernel[1];
     Value dx = buildGeneric(
-        rewriter, loc, ValueRange{spreadGrad, spreadArgmax}, init,
-        {windowMap, windowMap, AffineMap::get(6, 0, {n, c, h, w}, context)},
+        rewriter, loc,
+        ValueRange{spreadGrad, spreadArgmax, windowShape(rewriter, op)}, init,
+        {windowMap, windowMap, AffineMap::get(6, 0, {kh, kw}, context),
+         AffineMap::get(6, 0, {n, c, h, w}, context)},
         iteratorTypes(6, {4, 5}),
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           Value position =
               windowPosition(b, l, /*khDim=*/4, /*kwDim=*/5, kernelWidth);
           Value chosen = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
                                                args[1], position);
-          Value routed = arith::SelectOp::create(
-              b, l, chosen, toF32(b, l, args[0]),
-              floatConstant(b, l, b.getF32Type(), 0.0));
-          return {arith::AddFOp::create(b, l, args[2], routed)};
+          Value grad = toF32(b, l, args[0]);
+          Value zero = floatConstant(b, l, b.getF32Type(), 0.0);
+          Value routed = arith::SelectOp::create(b, l, chosen, grad, zero);
+          return {arith::AddFOp::create(b, l, args[3], routed)};
         })[0];
     rewriter.replaceOp(
         op, convertElements(rewriter, loc, dx, op.getType().getElementType()));
@@ -352,6 +353,12 @@ struct MaxPool2DGradLowering : OpConversionPattern<MaxPool2DGradOp> {
   }
 
 private:
+  /// An operand of the kernel's shape that only gives the window loops
+  /// (kh, kw) their range, as the window operand of linalg.pooling_* does.
+  static Value windowShape(OpBuilder &b, MaxPool2DGradOp op) {
+    return createEmpty(b, op.getLoc(), op.getKernel(), b.getI1Type());
+  }
+
   /// kh * KW + kw as an i32, from the generic's loop indices.
   static Value windowPosition(OpBuilder &b, Location loc, int64_t khDim,
                               int64_t kwDim, int64_t kernelWidth) {
@@ -388,16 +395,19 @@ private:
                                  -std::numeric_limits<double>::infinity());
     // The sentinel kernel size loses every tie, so the first real candidate
     // always replaces it.
-    Value indexInit = createFilled(
-        rewriter, loc, pooledShape,
-        intConstant(rewriter, loc, rewriter.getI32Type(),
-                    kernel[0] * kernel[1]));
+    Value indexInit =
+        createFilled(rewriter, loc, pooledShape,
+                     intConstant(rewriter, loc, rewriter.getI32Type(),
+                                 kernel[0] * kernel[1]));
     bool hasPadding = padding[0] != 0 || padding[1] != 0;
     return buildGeneric(
-        rewriter, loc, padded, ValueRange{maxInit, indexInit},
-        {windowMap, pooledMap, pooledMap}, iteratorTypes(6, {4, 5}),
+        rewriter, loc, ValueRange{padded, windowShape(rewriter, op)},
+        ValueRange{maxInit, indexInit},
+        {windowMap, AffineMap::get(6, 0, {kh, kw}, context), pooledMap,
+         pooledMap},
+        iteratorTypes(6, {4, 5}),
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-          Value value = args[0], best = args[1], bestIndex = args[2];
+          Value value = args[0], best = args[2], bestIndex = args[3];
           Value position = windowPosition(b, l, 4, 5, kernel[1]);
           auto cmpf = [&](arith::CmpFPredicate predicate, Value lhs,
                           Value rhs) -> Value {
@@ -409,17 +419,19 @@ private:
           auto ori = [&](Value lhs, Value rhs) -> Value {
             return arith::OrIOp::create(b, l, lhs, rhs);
           };
+          // One op per statement: their order must not depend on the
+          // compiler's argument evaluation order.
           Value valueNaN = cmpf(arith::CmpFPredicate::UNO, value, value);
           Value bestNaN = cmpf(arith::CmpFPredicate::UNO, best, best);
           Value bestNumber = cmpf(arith::CmpFPredicate::ORD, best, best);
-          Value tie = ori(cmpf(arith::CmpFPredicate::OEQ, value, best),
-                          andi(valueNaN, bestNaN));
-          Value earlier = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::slt, position, bestIndex);
-          Value take =
-              ori(ori(andi(valueNaN, bestNumber),
-                      cmpf(arith::CmpFPredicate::OGT, value, best)),
-                  andi(tie, earlier));
+          Value equal = cmpf(arith::CmpFPredicate::OEQ, value, best);
+          Value tie = ori(equal, andi(valueNaN, bestNaN));
+          Value earlier = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                                position, bestIndex);
+          Value firstNaN = andi(valueNaN, bestNumber);
+          Value greater = cmpf(arith::CmpFPredicate::OGT, value, best);
+          Value earlierTie = andi(tie, earlier);
+          Value take = ori(ori(firstNaN, greater), earlierTie);
           if (hasPadding) {
             // Input row oh*s + kh - pad (and column likewise) must exist.
             Value inside;
@@ -435,11 +447,11 @@ private:
               Value low = arith::ConstantIndexOp::create(b, l, padding[i]);
               Value high = arith::ConstantIndexOp::create(
                   b, l, padding[i] + inputShape[2 + i]);
-              Value inRange = andi(
-                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, row,
-                                        low),
-                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, row,
-                                        high));
+              Value aboveLow = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::sge, row, low);
+              Value belowHigh = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::slt, row, high);
+              Value inRange = andi(aboveLow, belowHigh);
               inside = inside ? andi(inside, inRange) : inRange;
             }
             take = andi(take, inside);
@@ -453,7 +465,8 @@ private:
 } // namespace
 
 void mpt::detail::populateLinearAlgebraPatterns(RewritePatternSet &patterns) {
-  patterns.add<MatmulLowering, Conv2DLowering, Conv2DInputGradLowering,
-               Conv2DFilterGradLowering, MaxPool2DLowering,
-               MaxPool2DGradLowering>(patterns.getContext());
+  patterns
+      .add<MatmulLowering, Conv2DLowering, Conv2DInputGradLowering,
+           Conv2DFilterGradLowering, MaxPool2DLowering, MaxPool2DGradLowering>(
+          patterns.getContext());
 }

@@ -9,8 +9,6 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
 
@@ -45,7 +43,8 @@ Value rowMax(OpBuilder &b, Location loc, Value input, const RowMaps &maps) {
       b, loc, input, init, {maps.element, maps.row},
       iteratorTypes(maps.element.getNumDims(), {maps.lastDim}),
       [](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
-        return {arith::MaximumFOp::create(nb, l, args[1], toF32(nb, l, args[0]))};
+        return {
+            arith::MaximumFOp::create(nb, l, args[1], toF32(nb, l, args[0]))};
       })[0];
 }
 
@@ -54,8 +53,7 @@ Value rowSumExp(OpBuilder &b, Location loc, Value input, Value max,
                 const RowMaps &maps) {
   Value init = createFilled(b, loc, maps.rowShape, b.getF32Type(), 0.0);
   return buildGeneric(
-      b, loc, ValueRange{input, max}, init,
-      {maps.element, maps.row, maps.row},
+      b, loc, ValueRange{input, max}, init, {maps.element, maps.row, maps.row},
       iteratorTypes(maps.element.getNumDims(), {maps.lastDim}),
       [](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
         FloatMath m{nb, l, nb.getF32Type()};
@@ -66,8 +64,7 @@ Value rowSumExp(OpBuilder &b, Location loc, Value input, Value max,
 /// Whether the class index of the current innermost loop equals `label`.
 Value isLabel(OpBuilder &b, Location loc, Value label, int64_t classDim) {
   Value index = linalg::IndexOp::create(b, loc, classDim);
-  Value classIndex =
-      arith::IndexCastOp::create(b, loc, label.getType(), index);
+  Value classIndex = arith::IndexCastOp::create(b, loc, label.getType(), index);
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, classIndex,
                                label);
 }
@@ -92,8 +89,8 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
                 [&](OpBuilder &b, Location l,
                     ValueRange args) -> SmallVector<Value> {
                   FloatMath m{b, l, b.getF32Type()};
-                  Value y = m.div(m.exp(m.sub(m.cast(args[0]), args[1])),
-                                  args[2]);
+                  Value y =
+                      m.div(m.exp(m.sub(m.cast(args[0]), args[1])), args[2]);
                   return {castScalar(b, l, y, type.getElementType())};
                 }));
     return success();
@@ -119,7 +116,9 @@ struct SoftmaxGradLowering : OpConversionPattern<SoftmaxGradOp> {
         iteratorTypes(type.getRank(), {maps.lastDim}),
         [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF32Type()};
-          return {m.add(args[2], m.mul(m.cast(args[0]), m.cast(args[1])))};
+          Value grad = m.cast(args[0]);
+          Value output = m.cast(args[1]);
+          return {m.add(args[2], m.mul(grad, output))};
         })[0];
     rewriter.replaceOp(
         op, buildElementwise(
@@ -128,8 +127,9 @@ struct SoftmaxGradLowering : OpConversionPattern<SoftmaxGradOp> {
                 [&](OpBuilder &b, Location l,
                     ValueRange args) -> SmallVector<Value> {
                   FloatMath m{b, l, b.getF32Type()};
-                  Value dx =
-                      m.mul(m.cast(args[1]), m.sub(m.cast(args[0]), args[2]));
+                  Value grad = m.cast(args[0]);
+                  Value output = m.cast(args[1]);
+                  Value dx = m.mul(output, m.sub(grad, args[2]));
                   return {castScalar(b, l, dx, type.getElementType())};
                 }));
     return success();
@@ -154,14 +154,15 @@ struct SoftmaxCrossEntropyLowering
     Value max = rowMax(rewriter, loc, logits, maps);
     Value zeros = createFilled(rewriter, loc, maps.rowShape, f32, 0.0);
     SmallVector<Value> rowSums = buildGeneric(
-        rewriter, loc, ValueRange{logits, labels, max}, ValueRange{zeros, zeros},
+        rewriter, loc, ValueRange{logits, labels, max},
+        ValueRange{zeros, zeros},
         {maps.element, maps.row, maps.row, maps.row, maps.row},
         iteratorTypes(2, {1}),
         [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF32Type()};
           Value x = m.cast(args[0]);
-          Value picked = arith::SelectOp::create(
-              b, l, isLabel(b, l, args[1], 1), x, m.constant(0.0));
+          Value hit = isLabel(b, l, args[1], 1);
+          Value picked = arith::SelectOp::create(b, l, hit, x, m.constant(0.0));
           return {m.add(args[3], m.exp(m.sub(x, args[2]))),
                   m.add(args[4], picked)};
         });
@@ -175,18 +176,18 @@ struct SoftmaxCrossEntropyLowering
         iteratorTypes(1, {0}),
         [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF32Type()};
-          Value logProb = m.sub(m.sub(args[0], args[1]), m.log(args[2]));
+          Value shifted = m.sub(args[0], args[1]);
+          Value logProb = m.sub(shifted, m.log(args[2]));
           return {m.sub(args[3], logProb)};
         })[0];
     int64_t batch = type.getDimSize(0);
     rewriter.replaceOp(
-        op, buildElementwise(
-                rewriter, loc, {}, total, {}, f32,
-                [&](OpBuilder &b, Location l,
-                    ValueRange args) -> SmallVector<Value> {
-                  FloatMath m{b, l, b.getF32Type()};
-                  return {m.div(args[0], m.constant(batch))};
-                }));
+        op, buildElementwise(rewriter, loc, {}, total, {}, f32,
+                             [&](OpBuilder &b, Location l,
+                                 ValueRange args) -> SmallVector<Value> {
+                               FloatMath m{b, l, b.getF32Type()};
+                               return {m.div(args[0], m.constant(batch))};
+                             }));
     return success();
   }
 };
@@ -207,31 +208,33 @@ struct SoftmaxCrossEntropyGradLowering
     Value sum = rowSumExp(rewriter, loc, logits, max, maps);
     int64_t batch = type.getDimSize(0);
     rewriter.replaceOp(
-        op,
-        buildElementwise(
-            rewriter, loc, type.getShape(),
-            ValueRange{logits, adaptor.getLabels(), max, sum,
-                       adaptor.getSeed()},
-            {maps.element, maps.row, maps.row, maps.row,
-             AffineMap::get(2, 0, {}, getContext())},
-            type.getElementType(),
-            [&](OpBuilder &b, Location l,
-                ValueRange args) -> SmallVector<Value> {
-              FloatMath m{b, l, b.getF32Type()};
-              Value softmax =
-                  m.div(m.exp(m.sub(m.cast(args[0]), args[2])), args[3]);
-              Value onehot =
-                  arith::SelectOp::create(b, l, isLabel(b, l, args[1], 1),
-                                          m.constant(1.0), m.constant(0.0));
-              Value dx = m.div(m.mul(args[4], m.sub(softmax, onehot)),
-                               m.constant(batch));
-              return {castScalar(b, l, dx, type.getElementType())};
-            }));
+        op, buildElementwise(
+                rewriter, loc, type.getShape(),
+                ValueRange{logits, adaptor.getLabels(), max, sum,
+                           adaptor.getSeed()},
+                {maps.element, maps.row, maps.row, maps.row,
+                 AffineMap::get(2, 0, {}, getContext())},
+                type.getElementType(),
+                [&](OpBuilder &b, Location l,
+                    ValueRange args) -> SmallVector<Value> {
+                  FloatMath m{b, l, b.getF32Type()};
+                  Value softmax =
+                      m.div(m.exp(m.sub(m.cast(args[0]), args[2])), args[3]);
+                  Value hit = isLabel(b, l, args[1], 1);
+                  Value one = m.constant(1.0);
+                  Value onehot =
+                      arith::SelectOp::create(b, l, hit, one, m.constant(0.0));
+                  Value scaled = m.mul(args[4], m.sub(softmax, onehot));
+                  Value dx = m.div(scaled, m.constant(batch));
+                  return {castScalar(b, l, dx, type.getElementType())};
+                }));
     return success();
   }
 };
 
-/// The seed is 1.0, or the loss scale when there is one.
+/// The seed is 1.0, or the loss scale when there is one. The 1.0 is a filled
+/// tensor rather than a constant, so that it bufferizes to a fresh buffer
+/// instead of a read-only global.
 struct LossGradLowering : OpConversionPattern<LossGradOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -242,10 +245,8 @@ struct LossGradLowering : OpConversionPattern<LossGradOp> {
       rewriter.replaceOp(op, scale);
       return success();
     }
-    RankedTensorType type = op.getType();
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-        op, DenseElementsAttr::get(type, FloatAttr::get(type.getElementType(),
-                                                        1.0)));
+    rewriter.replaceOp(op, createFilled(rewriter, op.getLoc(), {},
+                                        op.getType().getElementType(), 1.0));
     return success();
   }
 };
@@ -253,7 +254,8 @@ struct LossGradLowering : OpConversionPattern<LossGradOp> {
 } // namespace
 
 void mpt::detail::populateLossPatterns(RewritePatternSet &patterns) {
-  patterns.add<SoftmaxLowering, SoftmaxGradLowering,
-               SoftmaxCrossEntropyLowering, SoftmaxCrossEntropyGradLowering,
-               LossGradLowering>(patterns.getContext());
+  patterns
+      .add<SoftmaxLowering, SoftmaxGradLowering, SoftmaxCrossEntropyLowering,
+           SoftmaxCrossEntropyGradLowering, LossGradLowering>(
+          patterns.getContext());
 }

@@ -9,6 +9,7 @@
 #include "mpt/Conversion/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
@@ -44,7 +45,42 @@ struct ConvertMPTToLinalg
     populateMPTToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    stripConventionAttrs();
+  }
+
+private:
+  /// The training-step conventions describe mpt-level steps; the lowered
+  /// functions no longer carry them (bufferization turns results into
+  /// arguments). The runtime reads them before lowering.
+  void stripConventionAttrs() {
+    auto isOurs = [](NamedAttribute attribute) {
+      return attribute.getName().getValue().starts_with("mpt.");
+    };
+    auto strip = [&](DictionaryAttr attrs) {
+      return DictionaryAttr::get(
+          &getContext(), llvm::to_vector(llvm::make_filter_range(
+                             attrs, [&](auto a) { return !isOurs(a); })));
+    };
+    getOperation()->walk([&](Operation *op) {
+      for (NamedAttribute attribute :
+           llvm::to_vector(op->getDiscardableAttrs()))
+        if (isOurs(attribute))
+          op->removeDiscardableAttr(attribute.getName());
+      auto function = dyn_cast<FunctionOpInterface>(op);
+      if (!function)
+        return;
+      for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
+        function.setArgAttrs(i,
+                             strip(function.getArgAttrDict(i)
+                                       ? function.getArgAttrDict(i)
+                                       : DictionaryAttr::get(&getContext())));
+      for (unsigned i = 0, e = function.getNumResults(); i < e; ++i)
+        function.setResultAttrs(
+            i, strip(function.getResultAttrDict(i)
+                         ? function.getResultAttrDict(i)
+                         : DictionaryAttr::get(&getContext())));
+    });
   }
 };
 } // namespace

@@ -10,10 +10,6 @@
 
 #include "Utils.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
 
 using namespace mlir;
@@ -38,14 +34,13 @@ struct NormLayout {
 /// Batch norm: per channel (dimension 1) over the batch and spatial dims.
 NormLayout batchNormLayout(MLIRContext *context, RankedTensorType type) {
   int64_t rank = type.getRank();
-  SmallVector<int64_t> reduced = rank == 2 ? SmallVector<int64_t>{0}
-                                           : SmallVector<int64_t>{0, 2, 3};
+  SmallVector<int64_t> reduced =
+      rank == 2 ? SmallVector<int64_t>{0} : SmallVector<int64_t>{0, 2, 3};
   AffineMap channel = projectionMap(context, rank, {1});
   int64_t count = 1;
   for (int64_t dim : reduced)
     count *= type.getDimSize(dim);
-  return {rank,    reduced, {type.getDimSize(1)}, channel,
-          channel, count};
+  return {rank, reduced, {type.getDimSize(1)}, channel, channel, count};
 }
 
 /// Layer norm: per row over the innermost dimension.
@@ -100,19 +95,19 @@ Value normalize(OpBuilder &b, Location loc, Value input, Value mean,
       type.getElementType(),
       [&](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
         FloatMath m{nb, l, nb.getF32Type()};
-        Value normalized =
-            m.mul(m.sub(m.cast(args[0]), args[1]), args[2]);
-        Value scaled =
-            m.add(m.mul(normalized, m.cast(args[3])), m.cast(args[4]));
+        Value x = m.cast(args[0]), scale = m.cast(args[3]),
+              shift = m.cast(args[4]);
+        Value normalized = m.mul(m.sub(x, args[1]), args[2]);
+        Value scaled = m.add(m.mul(normalized, scale), shift);
         return {castScalar(nb, l, scaled, type.getElementType())};
       })[0];
 }
 
 /// 1 / sqrt(sumSquares / count + epsilon), in f32.
-Value inverseStd(FloatMath &m, Value sumSquares, int64_t count,
-                 float epsilon) {
+Value inverseStd(FloatMath &m, Value sumSquares, int64_t count, float epsilon) {
   Value variance = m.div(sumSquares, m.constant(count));
-  return m.div(m.constant(1.0), m.sqrt(m.add(variance, m.constant(epsilon))));
+  Value stddev = m.sqrt(m.add(variance, m.constant(epsilon)));
+  return m.div(m.constant(1.0), stddev);
 }
 
 //===----------------------------------------------------------------------===//
@@ -150,20 +145,19 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
           Value invstd = inverseStd(m, squares, count, epsilon);
           Value unbiased = m.div(squares, m.constant(count - 1));
           auto blend = [&](Value running, Value batch) {
-            Value blended = m.add(m.mul(m.constant(keep), m.cast(running)),
-                                  m.mul(m.constant(momentum), batch));
+            Value kept = m.mul(m.constant(keep), m.cast(running));
+            Value blended = m.add(kept, m.mul(m.constant(momentum), batch));
             return castScalar(b, l, blended, statType);
           };
-          return {invstd, blend(args[2], batchMean),
-                  blend(args[3], unbiased)};
+          return {invstd, blend(args[2], batchMean), blend(args[3], unbiased)};
         });
     Value invstd = channelStats[0];
     Value output = normalize(rewriter, loc, input, mean, invstd,
                              adaptor.getGamma(), adaptor.getBeta(), layout);
-    rewriter.replaceOp(op, {output,
-                            convertElements(rewriter, loc, mean, statType),
-                            convertElements(rewriter, loc, invstd, statType),
-                            channelStats[1], channelStats[2]});
+    rewriter.replaceOp(op,
+                       {output, convertElements(rewriter, loc, mean, statType),
+                        convertElements(rewriter, loc, invstd, statType),
+                        channelStats[1], channelStats[2]});
     return success();
   }
 };
@@ -193,8 +187,9 @@ struct BatchNormGradLowering : OpConversionPattern<BatchNormGradOp> {
         iteratorTypes(layout.rank, layout.reducedDims),
         [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF32Type()};
-          Value dy = m.cast(args[0]);
-          Value centered = m.sub(m.cast(args[1]), m.cast(args[2]));
+          Value dy = m.cast(args[0]), x = m.cast(args[1]),
+                mean = m.cast(args[2]);
+          Value centered = m.sub(x, mean);
           return {m.add(args[3], dy), m.add(args[4], m.mul(dy, centered))};
         });
 
@@ -207,8 +202,8 @@ struct BatchNormGradLowering : OpConversionPattern<BatchNormGradOp> {
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF32Type()};
           Value sumDy = args[0], dot = args[1], invstd = m.cast(args[2]);
-          Value k = m.div(m.mul(m.mul(dot, invstd), invstd),
-                          m.constant(count));
+          Value dotInvstd2 = m.mul(m.mul(dot, invstd), invstd);
+          Value k = m.div(dotInvstd2, m.constant(count));
           Value gradMean = m.div(sumDy, m.constant(count));
           Value gradScale = m.mul(invstd, m.cast(args[3]));
           return {k, gradMean, gradScale,
@@ -225,10 +220,11 @@ struct BatchNormGradLowering : OpConversionPattern<BatchNormGradOp> {
         type.getElementType(),
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF32Type()};
-          Value centered = m.sub(m.cast(args[1]), m.cast(args[2]));
-          Value dx = m.mul(
-              m.sub(m.sub(m.cast(args[0]), m.mul(centered, args[3])), args[4]),
-              args[5]);
+          Value dy = m.cast(args[0]), x = m.cast(args[1]),
+                mean = m.cast(args[2]);
+          Value centered = m.sub(x, mean);
+          Value projected = m.sub(dy, m.mul(centered, args[3]));
+          Value dx = m.mul(m.sub(projected, args[4]), args[5]);
           return {castScalar(b, l, dx, type.getElementType())};
         })[0];
     rewriter.replaceOp(op, {inputGrad, coefficients[3], coefficients[4]});
@@ -254,27 +250,28 @@ struct BatchNormInferenceLowering : OpConversionPattern<BatchNormInferenceOp> {
         rewriter.getF32Type(),
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF32Type()};
-          return {m.sqrt(m.add(m.cast(args[0]), m.constant(epsilon)))};
+          Value variance = m.cast(args[0]);
+          return {m.sqrt(m.add(variance, m.constant(epsilon)))};
         })[0];
     AffineMap channel = layout.statMap;
     rewriter.replaceOp(
         op,
-        buildElementwise(
-            rewriter, loc, type.getShape(),
-            ValueRange{input, adaptor.getMean(), stddev, adaptor.getGamma(),
-                       adaptor.getBeta()},
-            {rewriter.getMultiDimIdentityMap(layout.rank), channel, channel,
-             channel, channel},
-            type.getElementType(),
-            [&](OpBuilder &b, Location l,
-                ValueRange args) -> SmallVector<Value> {
-              FloatMath m{b, l, b.getF32Type()};
-              Value normalized =
-                  m.div(m.sub(m.cast(args[0]), m.cast(args[1])), args[2]);
-              Value y =
-                  m.add(m.mul(normalized, m.cast(args[3])), m.cast(args[4]));
-              return {castScalar(b, l, y, type.getElementType())};
-            }));
+        buildElementwise(rewriter, loc, type.getShape(),
+                         ValueRange{input, adaptor.getMean(), stddev,
+                                    adaptor.getGamma(), adaptor.getBeta()},
+                         {rewriter.getMultiDimIdentityMap(layout.rank), channel,
+                          channel, channel, channel},
+                         type.getElementType(),
+                         [&](OpBuilder &b, Location l,
+                             ValueRange args) -> SmallVector<Value> {
+                           FloatMath m{b, l, b.getF32Type()};
+                           Value x = m.cast(args[0]), mean = m.cast(args[1]),
+                                 gamma = m.cast(args[3]),
+                                 beta = m.cast(args[4]);
+                           Value normalized = m.div(m.sub(x, mean), args[2]);
+                           Value y = m.add(m.mul(normalized, gamma), beta);
+                           return {castScalar(b, l, y, type.getElementType())};
+                         }));
     return success();
   }
 };
@@ -298,17 +295,16 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
         computeCenteredSquares(rewriter, loc, input, mean, layout);
     float epsilon = op.getEpsilon().convertToFloat();
     Value invstd = buildElementwise(
-        rewriter, loc, layout.statShape, sumSquares, {},
-        rewriter.getF32Type(),
+        rewriter, loc, layout.statShape, sumSquares, {}, rewriter.getF32Type(),
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF32Type()};
           return {inverseStd(m, args[0], layout.count, epsilon)};
         })[0];
     Value output = normalize(rewriter, loc, input, mean, invstd,
                              adaptor.getGamma(), adaptor.getBeta(), layout);
-    rewriter.replaceOp(op, {output,
-                            convertElements(rewriter, loc, mean, statType),
-                            convertElements(rewriter, loc, invstd, statType)});
+    rewriter.replaceOp(op,
+                       {output, convertElements(rewriter, loc, mean, statType),
+                        convertElements(rewriter, loc, invstd, statType)});
     return success();
   }
 };
@@ -335,10 +331,13 @@ struct LayerNormGradLowering : OpConversionPattern<LayerNormGradOp> {
                                           layout.statMap, layout.statMap};
     // xhat and g from the operands' scalars, in f32.
     auto normalizedInput = [](FloatMath &m, ValueRange args) {
-      return m.mul(m.sub(m.cast(args[1]), m.cast(args[3])), m.cast(args[4]));
+      Value x = m.cast(args[1]), rowMean = m.cast(args[3]),
+            rowInvstd = m.cast(args[4]);
+      return m.mul(m.sub(x, rowMean), rowInvstd);
     };
     auto scaledGrad = [](FloatMath &m, ValueRange args) {
-      return m.mul(m.cast(args[0]), m.cast(args[2]));
+      Value dy = m.cast(args[0]), scale = m.cast(args[2]);
+      return m.mul(dy, scale);
     };
 
     Value rowZeros = createFilled(rewriter, loc, layout.statShape, f32, 0.0);
@@ -366,8 +365,9 @@ struct LayerNormGradLowering : OpConversionPattern<LayerNormGradOp> {
           Value xhat = normalizedInput(m, args), g = scaledGrad(m, args);
           Value meanG = m.div(args[5], m.constant(width));
           Value meanGXhat = m.div(args[6], m.constant(width));
-          Value dx = m.mul(m.cast(args[4]),
-                           m.sub(m.sub(g, meanG), m.mul(xhat, meanGXhat)));
+          Value gCentered = m.sub(g, meanG);
+          Value correction = m.mul(xhat, meanGXhat);
+          Value dx = m.mul(m.cast(args[4]), m.sub(gCentered, correction));
           return {castScalar(b, l, dx, type.getElementType())};
         })[0];
 
@@ -399,7 +399,7 @@ struct LayerNormGradLowering : OpConversionPattern<LayerNormGradOp> {
 } // namespace
 
 void mpt::detail::populateNormalizationPatterns(RewritePatternSet &patterns) {
-  patterns.add<BatchNormLowering, BatchNormGradLowering,
-               BatchNormInferenceLowering, LayerNormLowering,
-               LayerNormGradLowering>(patterns.getContext());
+  patterns
+      .add<BatchNormLowering, BatchNormGradLowering, BatchNormInferenceLowering,
+           LayerNormLowering, LayerNormGradLowering>(patterns.getContext());
 }

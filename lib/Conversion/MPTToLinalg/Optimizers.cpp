@@ -11,7 +11,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
 
@@ -35,10 +34,11 @@ SmallVector<Type> elementTypes(ValueRange values) {
 // SGD
 //===----------------------------------------------------------------------===//
 
-/// g = grad + weight_decay * param; buf' = momentum * buf + (1 - dampening) * g;
-/// d = nesterov ? g + momentum * buf' : buf' (g without momentum);
-/// param' = param - lr * d. Terms with a zero factor are left out, as
-/// PyTorch does (which also keeps 0 * inf from turning into NaN).
+/// g = grad + weight_decay * param; buf' = momentum * buf + (1 - dampening) *
+/// g; d = nesterov ? g + momentum * buf' : buf' (g without momentum); param' =
+/// param - lr * d. A zero weight decay is left out, as PyTorch does (which also
+/// keeps 0 * inf from turning into NaN), and so is the factor 1 - dampening
+/// when it is 1.
 struct SGDLowering : OpConversionPattern<SGDOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -58,8 +58,8 @@ struct SGDLowering : OpConversionPattern<SGDOp> {
     rewriter.replaceOp(
         op,
         buildElementwise(
-            rewriter, op.getLoc(), tensorType(op.getParam()).getShape(), operands, {},
-            elementTypes(op->getResults()),
+            rewriter, op.getLoc(), tensorType(op.getParam()).getShape(),
+            operands, {}, elementTypes(op->getResults()),
             [&](OpBuilder &b, Location l,
                 ValueRange args) -> SmallVector<Value> {
               FloatMath m{b, l, b.getF32Type()};
@@ -68,8 +68,10 @@ struct SGDLowering : OpConversionPattern<SGDOp> {
                 g = m.add(g, m.mul(m.constant(weightDecay), param));
               Value direction = g, buffer;
               if (hasMomentum) {
-                buffer = m.add(m.mul(m.constant(momentum), m.cast(args[2])),
-                               m.mul(m.constant(gradWeight), g));
+                Value dampened =
+                    gradWeight == 1.0f ? g : m.mul(m.constant(gradWeight), g);
+                Value previous = m.cast(args[2]);
+                buffer = m.add(m.mul(m.constant(momentum), previous), dampened);
                 direction = nesterov
                                 ? m.add(g, m.mul(m.constant(momentum), buffer))
                                 : buffer;
@@ -127,8 +129,8 @@ struct AdamLowering : OpConversionPattern<AdamLikeOp> {
           FloatMath m{b, l, b.getF32Type()};
           Value t = arith::SIToFPOp::create(b, l, b.getF32Type(), args[0]);
           auto correction = [&](float beta) {
-            return m.sub(m.constant(1.0),
-                         math::PowFOp::create(b, l, m.constant(beta), t));
+            Value power = math::PowFOp::create(b, l, m.constant(beta), t);
+            return m.sub(m.constant(1.0), power);
           };
           return {correction(beta1), correction(beta2)};
         });
@@ -154,14 +156,20 @@ struct AdamLowering : OpConversionPattern<AdamLikeOp> {
             else
               g = m.add(g, m.mul(m.constant(weightDecay), p));
           }
-          Value expAvg = m.add(m.mul(m.constant(beta1), m.cast(args[2])),
-                               m.mul(m.constant(1.0f - beta1), g));
-          Value expAvgSq =
-              m.add(m.mul(m.constant(beta2), m.cast(args[3])),
-                    m.mul(m.constant(1.0f - beta2), m.mul(g, g)));
-          Value stepSize = m.mul(m.constant(lr), m.div(expAvg, args[4]));
-          Value denominator =
-              m.add(m.sqrt(m.div(expAvgSq, args[5])), m.constant(epsilon));
+          // One op per statement: their order must not depend on the
+          // compiler's argument evaluation order.
+          Value oldExpAvg = m.cast(args[2]), oldExpAvgSq = m.cast(args[3]);
+          Value keptAvg = m.mul(m.constant(beta1), oldExpAvg);
+          Value newAvg = m.mul(m.constant(1.0f - beta1), g);
+          Value expAvg = m.add(keptAvg, newAvg);
+          Value keptSq = m.mul(m.constant(beta2), oldExpAvgSq);
+          Value square = m.mul(g, g);
+          Value newSq = m.mul(m.constant(1.0f - beta2), square);
+          Value expAvgSq = m.add(keptSq, newSq);
+          Value corrected = m.div(expAvg, args[4]);
+          Value stepSize = m.mul(m.constant(lr), corrected);
+          Value root = m.sqrt(m.div(expAvgSq, args[5]));
+          Value denominator = m.add(root, m.constant(epsilon));
           Value next = m.sub(p, m.div(stepSize, denominator));
           return {castScalar(b, l, next, type.getElementType()),
                   castScalar(b, l, expAvg, type.getElementType()),
@@ -210,8 +218,8 @@ struct ClipGradNormLowering : OpConversionPattern<ClipGradNormOp> {
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF32Type()};
           Value norm = m.sqrt(args[0]);
-          Value scale =
-              m.div(m.constant(maxNorm), m.add(norm, m.constant(1e-6)));
+          Value guarded = m.add(norm, m.constant(1e-6));
+          Value scale = m.div(m.constant(maxNorm), guarded);
           return {norm,
                   arith::MinimumFOp::create(b, l, scale, m.constant(1.0))};
         });
@@ -224,8 +232,7 @@ struct ClipGradNormLowering : OpConversionPattern<ClipGradNormOp> {
           {rewriter.getMultiDimIdentityMap(type.getRank()),
            scalarMap(getContext(), type.getRank())},
           type.getElementType(),
-          [&](OpBuilder &b, Location l,
-              ValueRange args) -> SmallVector<Value> {
+          [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
             FloatMath m{b, l, b.getF32Type()};
             return {castScalar(b, l, m.mul(m.cast(args[0]), args[1]),
                                type.getElementType())};
@@ -258,17 +265,16 @@ struct UnscaleLowering : OpConversionPattern<UnscaleOp> {
         })[0];
     RankedTensorType type = op.getType();
     rewriter.replaceOp(
-        op, buildElementwise(
-                rewriter, loc, type.getShape(),
-                ValueRange{adaptor.getGrad(), inverse},
-                {rewriter.getMultiDimIdentityMap(type.getRank()),
-                 scalarMap(getContext(), type.getRank())},
-                f32,
-                [](OpBuilder &b, Location l,
-                   ValueRange args) -> SmallVector<Value> {
-                  FloatMath m{b, l, b.getF32Type()};
-                  return {m.mul(m.cast(args[0]), args[1])};
-                }));
+        op, buildElementwise(rewriter, loc, type.getShape(),
+                             ValueRange{adaptor.getGrad(), inverse},
+                             {rewriter.getMultiDimIdentityMap(type.getRank()),
+                              scalarMap(getContext(), type.getRank())},
+                             f32,
+                             [](OpBuilder &b, Location l,
+                                ValueRange args) -> SmallVector<Value> {
+                               FloatMath m{b, l, b.getF32Type()};
+                               return {m.mul(m.cast(args[0]), args[1])};
+                             }));
     return success();
   }
 };
@@ -349,11 +355,10 @@ struct UpdateLossScaleLowering : OpConversionPattern<UpdateLossScaleOp> {
                   b, l, finite, cleanScale, m.mul(scale, m.constant(backoff)));
               Value newCount =
                   arith::SelectOp::create(b, l, finite, cleanCount, zero);
-              Value clamped = arith::MinimumFOp::create(
-                  b, l,
-                  arith::MaximumFOp::create(b, l, newScale,
-                                            m.constant(minScale)),
-                  m.constant(maxScale));
+              Value atLeastMin = arith::MaximumFOp::create(
+                  b, l, newScale, m.constant(minScale));
+              Value clamped = arith::MinimumFOp::create(b, l, atLeastMin,
+                                                        m.constant(maxScale));
               return {clamped, newCount};
             }));
     return success();

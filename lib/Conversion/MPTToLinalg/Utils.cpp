@@ -39,15 +39,16 @@ SmallVector<Value> buildElementwise(OpBuilder &builder, Location loc,
   SmallVector<AffineMap> maps(inputMaps);
   maps.resize(inputs.size(), identity);
   maps.append(resultElementTypes.size(), identity);
-  SmallVector<Value> inits = llvm::map_to_vector(
-      resultElementTypes,
-      [&](Type type) { return createEmpty(builder, loc, shape, type); });
+  SmallVector<Value> inits =
+      llvm::map_to_vector(resultElementTypes, [&](Type type) {
+        return createEmpty(builder, loc, shape, type);
+      });
   return buildGeneric(builder, loc, inputs, inits, maps,
                       iteratorTypes(shape.size()), body);
 }
 
-SmallVector<utils::IteratorType> iteratorTypes(int64_t rank,
-                                               ArrayRef<int64_t> reductionDims) {
+SmallVector<utils::IteratorType>
+iteratorTypes(int64_t rank, ArrayRef<int64_t> reductionDims) {
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   for (int64_t dim : reductionDims)
@@ -161,8 +162,9 @@ Value sumToF32(OpBuilder &builder, Location loc, Value input,
   RankedTensorType type = tensorType(input);
   int64_t rank = type.getRank();
   MLIRContext *context = builder.getContext();
-  Value init = createFilled(builder, loc, dropDims(type.getShape(), reducedDims),
-                            builder.getF32Type(), 0.0);
+  Value init =
+      createFilled(builder, loc, dropDims(type.getShape(), reducedDims),
+                   builder.getF32Type(), 0.0);
   return buildGeneric(
       builder, loc, input, init,
       {builder.getMultiDimIdentityMap(rank),

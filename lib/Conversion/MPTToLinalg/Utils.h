@@ -23,12 +23,10 @@ using GenericBodyFn = llvm::function_ref<llvm::SmallVector<mlir::Value>(
 
 /// Creates a linalg.generic whose results have the types of `inits` and
 /// returns its results.
-llvm::SmallVector<mlir::Value>
-buildGeneric(mlir::OpBuilder &builder, mlir::Location loc,
-             mlir::ValueRange inputs, mlir::ValueRange inits,
-             llvm::ArrayRef<mlir::AffineMap> maps,
-             llvm::ArrayRef<mlir::utils::IteratorType> iterators,
-             GenericBodyFn body);
+llvm::SmallVector<mlir::Value> buildGeneric(
+    mlir::OpBuilder &builder, mlir::Location loc, mlir::ValueRange inputs,
+    mlir::ValueRange inits, llvm::ArrayRef<mlir::AffineMap> maps,
+    llvm::ArrayRef<mlir::utils::IteratorType> iterators, GenericBodyFn body);
 
 /// `rank` iterators, parallel except at `reductionDims`.
 llvm::SmallVector<mlir::utils::IteratorType>
@@ -122,6 +120,7 @@ struct FloatMath {
   mlir::Value cast(mlir::Value value) const;
 };
 
+/// The type of a value known to be a ranked tensor, and its element type.
 mlir::RankedTensorType tensorType(mlir::Value value);
 mlir::Type elementType(mlir::Value value);
 

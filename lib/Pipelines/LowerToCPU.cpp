@@ -1,0 +1,65 @@
+//===- LowerToCPU.cpp - the mpt-lower-to-cpu pipeline -----------*- C++ -*-===//
+
+#include "mpt/Pipelines/Pipelines.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "mpt/Conversion/Passes.h"
+
+using namespace mlir;
+
+void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
+                                  const LowerToCPUOptions &options) {
+  pm.addPass(createConvertMPTToLinalg());
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // The caller owns every result: results become out-parameters, written in
+  // place, so nothing crosses the boundary that the runtime must free.
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  if (options.cpuKernels)
+    pm.addPass(createConvertLinalgToCPUKernels());
+  bufferization::BufferDeallocationPipelineOptions deallocation;
+  bufferization::buildBufferDeallocationPipeline(pm, deallocation);
+
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // LLVM rounds f16/bf16 arithmetic after each op by itself; math functions
+  // exist only for f32, so they compute in f32 and round once.
+  pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes(
+      math::MathExtendToSupportedTypesOptions{{}, "f32"}));
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mpt::registerPipelines() {
+  PassPipelineRegistration<MixedPrecisionOptions>(
+      "mpt-mixed-precision",
+      "Rewrites an FP32 training step into a mixed-precision one",
+      buildMixedPrecisionPipeline);
+  PassPipelineRegistration<LowerToCPUOptions>(
+      "mpt-lower-to-cpu",
+      "Lowers mpt on tensors to the LLVM dialect for the CPU",
+      buildLowerToCPUPipeline);
+}

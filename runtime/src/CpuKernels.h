@@ -1,0 +1,28 @@
+//===- CpuKernels.h - BLAS-backed kernels called by compiled code -*- C++ -*-===//
+//
+// convert-linalg-to-cpu-kernels turns bufferized matmuls into calls to
+// mpt_cpu_matmul_<type>_<rank>d; these are their implementations, on
+// OpenBLAS's sgemm. f16 and bf16 inputs widen exactly to f32, so the result
+// is the f32-accumulated product the linalg op defines.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPT_RUNTIME_CPUKERNELS_H
+#define MPT_RUNTIME_CPUKERNELS_H
+
+#include <vector>
+
+namespace mpt::runtime {
+
+struct CpuKernel {
+  const char *name; // the C-interface symbol the compiled code calls
+  void *address;
+};
+
+/// Every kernel, plus the float conversion routines compiled code may call
+/// that the host's libgcc lacks, for the JIT's symbol table.
+const std::vector<CpuKernel> &cpuKernels();
+
+} // namespace mpt::runtime
+
+#endif // MPT_RUNTIME_CPUKERNELS_H
