@@ -8,6 +8,7 @@
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -453,6 +454,10 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
       symbols[interner(kernel.name)] = {
           llvm::orc::ExecutorAddr::fromPtr(kernel.address),
           llvm::JITSymbolFlags::Exported};
+    // Copies between non-contiguous memrefs lower to this runner utility.
+    symbols[interner("memrefCopy")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&memrefCopy),
+        llvm::JITSymbolFlags::Exported};
     return symbols;
   });
   (*jit)->initialize();
