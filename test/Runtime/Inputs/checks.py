@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Numeric checks for the end-to-end tests: accuracy, state identity, scale trajectories.
+
+Each subcommand prints what it compared and exits non-zero with the reason when a check fails.
+"""
+import argparse
+import csv
+import json
+import struct
+import sys
+
+
+def fail(message):
+    print(f"FAILED: {message}")
+    sys.exit(1)
+
+
+def read_safetensors(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    (header_len,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8:8 + header_len])
+    body = data[8 + header_len:]
+    tensors = {}
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        begin, end = info["data_offsets"]
+        tensors[name] = (info["dtype"], info["shape"], body[begin:end])
+    return tensors, header.get("__metadata__", {})
+
+
+def cmd_accuracy(args):
+    finals = []
+    for path in args.metrics:
+        with open(path) as f:
+            accuracy = json.load(f)["test_accuracy"][-1]
+        finals.append(accuracy)
+        print(f"{path}: test accuracy {accuracy:.4f}")
+        if accuracy < args.min:
+            fail(f"{path}: test accuracy {accuracy:.4f} < {args.min}")
+    spread = max(finals) - min(finals)
+    print(f"spread {spread:.4f} (allowed {args.max_diff})")
+    if spread > args.max_diff:
+        fail(f"accuracies differ by {spread:.4f} > {args.max_diff}")
+
+
+def cmd_same_state(args):
+    a, meta_a = read_safetensors(args.a)
+    b, meta_b = read_safetensors(args.b)
+    skip = set(filter(None, args.exclude.split(",")))
+    if set(a) != set(b):
+        fail(f"different tensors: {sorted(set(a) ^ set(b))}")
+    compared = 0
+    for name in sorted(a):
+        if name in skip:
+            continue
+        if a[name] != b[name]:
+            fail(f"tensor '{name}' differs")
+        compared += 1
+    if args.position and meta_a.get("position") != meta_b.get("position"):
+        fail(f"positions differ: {meta_a.get('position')} vs {meta_b.get('position')}")
+    print(f"{compared} tensors bit-identical")
+
+
+def cmd_different_state(args):
+    a, _ = read_safetensors(args.a)
+    b, _ = read_safetensors(args.b)
+    if a[args.name] == b[args.name]:
+        fail(f"tensor '{args.name}' did not change")
+    print(f"tensor '{args.name}' changed")
+
+
+def cmd_scale_trajectory(args):
+    inject = {int(s) for s in args.inject.split(",") if s}
+    with open(args.metrics) as f:
+        rows = list(csv.DictReader(f))
+    scale, tracker, grown, backed = args.init, 0, 0, 0
+    for row in rows:
+        step = int(row["step"])
+        skipped = int(row["skipped"])
+        reported = float(row["loss_scale"])
+        # The metric is the scale this step used: init * growth^g * backoff^b.
+        closed_form = args.init * args.growth ** grown * args.backoff ** backed
+        if reported != scale or reported != closed_form:
+            fail(f"step {step}: scale {reported}, expected {closed_form}")
+        if skipped != (step in inject):
+            fail(f"step {step}: skipped={skipped}, expected {int(step in inject)}")
+        if step in inject:
+            scale, tracker, backed = max(scale * args.backoff, args.min), 0, backed + 1
+        else:
+            tracker += 1
+            if tracker == args.interval:
+                scale, tracker, grown = min(scale * args.growth, args.max), 0, grown + 1
+    print(f"{len(rows)} steps: scale follows init*growth^g*backoff^b "
+          f"(final g={grown}, b={backed})")
+
+
+def cmd_skipped(args):
+    with open(args.metrics) as f:
+        summary = json.load(f)
+    steps, skipped = summary["steps"], summary["skipped"]
+    losses = [m["loss"] for m in summary["metrics"]]
+    print(f"{args.metrics}: {skipped} of {steps} steps skipped, "
+          f"loss {losses[0]:.4f} -> {losses[-1]:.4f}")
+    if args.all and skipped != steps:
+        fail(f"expected every step skipped, got {skipped} of {steps}")
+    if args.at_most is not None and skipped > args.at_most:
+        fail(f"{skipped} skipped steps > {args.at_most}")
+    if args.learns and not losses[-1] < 0.5 * losses[0]:
+        fail(f"loss did not halve: {losses[0]} -> {losses[-1]}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("accuracy")
+    p.add_argument("metrics", nargs="+")
+    p.add_argument("--min", type=float, required=True)
+    p.add_argument("--max-diff", type=float, required=True)
+    p.set_defaults(run=cmd_accuracy)
+    p = sub.add_parser("same-state")
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("--exclude", default="")
+    p.add_argument("--position", action="store_true")
+    p.set_defaults(run=cmd_same_state)
+    p = sub.add_parser("different-state")
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("name")
+    p.set_defaults(run=cmd_different_state)
+    p = sub.add_parser("scale-trajectory")
+    p.add_argument("metrics")
+    p.add_argument("--init", type=float, default=65536.0)
+    p.add_argument("--growth", type=float, default=2.0)
+    p.add_argument("--backoff", type=float, default=0.5)
+    p.add_argument("--interval", type=int, default=2000)
+    p.add_argument("--min", type=float, default=1.0)
+    p.add_argument("--max", type=float, default=16777216.0)
+    p.add_argument("--inject", default="")
+    p.set_defaults(run=cmd_scale_trajectory)
+    p = sub.add_parser("skipped")
+    p.add_argument("metrics")
+    p.add_argument("--all", action="store_true")
+    p.add_argument("--at-most", type=int)
+    p.add_argument("--learns", action="store_true")
+    p.set_defaults(run=cmd_skipped)
+    args = parser.parse_args()
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()
