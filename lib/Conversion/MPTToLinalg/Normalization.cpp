@@ -162,10 +162,10 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
   }
 };
 
-/// PyTorch's training-mode backward, per channel c over its M elements:
+/// PyTorch's training-mode backward, per channel over its M elements:
 ///   dx = (dy - (x - mean) * k - sum(dy) / M) * invstd * gamma
-/// with k = sum(dy * (x - mean)) * invstd^2 / M; dgamma = sum(dy * (x -
-/// mean)) * invstd; dbeta = sum(dy).
+///   k = sum(dy * (x - mean)) * invstd^2 / M
+///   dgamma = sum(dy * (x - mean)) * invstd, dbeta = sum(dy)
 struct BatchNormGradLowering : OpConversionPattern<BatchNormGradOp> {
   using OpConversionPattern::OpConversionPattern;
 

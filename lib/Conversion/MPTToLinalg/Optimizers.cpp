@@ -34,11 +34,13 @@ SmallVector<Type> elementTypes(ValueRange values) {
 // SGD
 //===----------------------------------------------------------------------===//
 
-/// g = grad + weight_decay * param; buf' = momentum * buf + (1 - dampening) *
-/// g; d = nesterov ? g + momentum * buf' : buf' (g without momentum); param' =
-/// param - lr * d. A zero weight decay is left out, as PyTorch does (which also
-/// keeps 0 * inf from turning into NaN), and so is the factor 1 - dampening
-/// when it is 1.
+/// PyTorch's SGD step, in f32:
+///   g = grad + weight_decay * param
+///   buf' = momentum * buf + (1 - dampening) * g
+///   d = nesterov ? g + momentum * buf' : buf'   (d = g without momentum)
+///   param' = param - lr * d
+/// A zero weight decay is left out, as PyTorch does (which also keeps 0 * inf
+/// from turning into NaN), and so is the factor 1 - dampening when it is 1.
 struct SGDLowering : OpConversionPattern<SGDOp> {
   using OpConversionPattern::OpConversionPattern;
 
