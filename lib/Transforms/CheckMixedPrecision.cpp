@@ -47,7 +47,8 @@ static llvm::DenseSet<Value> findScaledValues(func::FuncOp function) {
     }
     // Readers of scaled gradients are reported themselves; what they produce
     // is not reported again.
-    if (isa<UnscaleOp, AllFiniteOp, OptimizerOpInterface, ClipGradNormOp>(op))
+    if (isa<UnscaleOp, AllFiniteOp, GradientStatsOp, OptimizerOpInterface,
+            ClipGradNormOp>(op))
       return;
     if (llvm::any_of(op->getOperands(),
                      [&](Value v) { return scaled.contains(v); }))

@@ -186,6 +186,10 @@ void LossScaling::runOnOperation() {
   func::ReturnOp ret = getReturn(function);
   builder.setInsertionPoint(ret);
   Value finite = AllFiniteOp::create(builder, loc, unscaled);
+  // What the scale is fighting: underflowed and overflowed gradient elements.
+  // Unscaling keeps zeros zero and inf/nan non-finite, so counting the
+  // unscaled values (read here anyway) keeps no raw gradient alive longer.
+  auto stats = GradientStatsOp::create(builder, loc, unscaled);
   Value finiteFlag = tensor::ExtractOp::create(builder, loc, finite);
   for (unsigned r = 0; r < numResultsBefore; ++r) {
     auto next =
@@ -219,5 +223,7 @@ void LossScaling::runOnOperation() {
   Value skipped = arith::XOrIOp::create(builder, loc, finite, allTrue);
   appendResult(function, scale, {metricAttr("loss_scale")});
   appendResult(function, skipped, {metricAttr("skipped")});
+  appendResult(function, stats.getZeros(), {metricAttr("grad_zero")});
+  appendResult(function, stats.getNonfinite(), {metricAttr("grad_nonfinite")});
   eraseDeadCasts(function);
 }

@@ -54,8 +54,9 @@ template <typename Range> static int64_t totalBytes(const Range &values) {
 /// Ops on the gradient and state side of the step: their results are counted
 /// as gradients and state, not as activations.
 static bool isUpdateOp(Operation *op) {
-  return isa<OptimizerOpInterface, UnscaleOp, AllFiniteOp, UpdateLossScaleOp,
-             ClipGradNormOp, arith::SelectOp, tensor::ExtractOp>(op);
+  return isa<OptimizerOpInterface, UnscaleOp, AllFiniteOp, GradientStatsOp,
+             UpdateLossScaleOp, ClipGradNormOp, arith::SelectOp,
+             tensor::ExtractOp>(op);
 }
 
 /// Bytes of activations and backward intermediates live at once, at the worst

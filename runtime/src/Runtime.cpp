@@ -7,8 +7,8 @@
 #include "Safetensors.h"
 
 #include <cmath>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -124,6 +124,7 @@ struct mpt_program_s {
   mpt_batch_info_t info{};
   int64_t examplesArg = -1, labelsArg = -1, evalExamplesArg = -1;
   int64_t lossResult = -1, scaleResult = -1, skippedResult = -1;
+  int64_t gradZeroResult = -1, gradNonFiniteResult = -1;
 };
 
 struct mpt_session_s {
@@ -217,11 +218,12 @@ mpt_status_t mpt_program_compile(const char *mlirPath,
   result->info.batch_size = examples.dims[0];
   result->info.example_size = examples.numElements() / examples.dims[0];
   if (args[result->labelsArg].shape.dims[0] != result->info.batch_size)
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      std::string(mlirPath) + ": the labels argument holds " +
-                          std::to_string(args[result->labelsArg].shape.dims[0]) +
-                          " labels for a batch of " +
-                          std::to_string(result->info.batch_size));
+    return makeStatus(
+        MPT_STATUS_INVALID_ARGUMENT,
+        std::string(mlirPath) + ": the labels argument holds " +
+            std::to_string(args[result->labelsArg].shape.dims[0]) +
+            " labels for a batch of " +
+            std::to_string(result->info.batch_size));
 
   const std::vector<ResultInfo> &results = result->program->results();
   for (size_t r = 0; r < results.size(); ++r) {
@@ -231,6 +233,10 @@ mpt_status_t mpt_program_compile(const char *mlirPath,
       result->scaleResult = int64_t(r);
     else if (results[r].metric == "skipped")
       result->skippedResult = int64_t(r);
+    else if (results[r].metric == "grad_zero")
+      result->gradZeroResult = int64_t(r);
+    else if (results[r].metric == "grad_nonfinite")
+      result->gradNonFiniteResult = int64_t(r);
   }
   if (result->lossResult < 0 ||
       results[result->lossResult].shape.kind != ElementKind::F32)
@@ -384,6 +390,13 @@ mpt_status_t mpt_session_step(mpt_session_t session, const float *examples,
             : 1.0f;
     metrics->skipped = program->skippedResult >= 0 &&
                        session->results[program->skippedResult].get()[0] != 0;
+    auto count = [&](int64_t result) {
+      return result >= 0 ? *reinterpret_cast<const int64_t *>(
+                               session->results[result].get())
+                         : int64_t{-1};
+    };
+    metrics->grad_zero = count(program->gradZeroResult);
+    metrics->grad_nonfinite = count(program->gradNonFiniteResult);
   }
   return nullptr;
 }
@@ -549,9 +562,9 @@ mpt_status_t mpt_session_load(mpt_session_t session, const char *path,
   char *end = nullptr;
   long long parsed = std::strtoll(savedPosition->second.c_str(), &end, 10);
   if (!end || *end != '\0')
-    return makeStatus(MPT_STATUS_DATA_LOSS,
-                      std::string(path) + ": bad position metadata '" +
-                          savedPosition->second + "'");
+    return makeStatus(MPT_STATUS_DATA_LOSS, std::string(path) +
+                                                ": bad position metadata '" +
+                                                savedPosition->second + "'");
   for (int64_t index : session->stateArgs) {
     const ArgInfo &arg = session->program->program->args()[index];
     const TensorRecord &record = *byName[arg.name];

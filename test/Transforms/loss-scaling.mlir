@@ -12,7 +12,7 @@
 // CHECK-SAME: %[[M:[a-z0-9]+]]: tensor<8x4xf32> {mpt.state}
 // CHECK-SAME: %[[S:[a-z0-9]+]]: tensor<f32> {mpt.init = dense<6.553600e+04> : tensor<f32>, mpt.state}
 // CHECK-SAME: %[[N:[a-z0-9]+]]: tensor<i64> {mpt.init = dense<0> : tensor<i64>, mpt.state}
-// CHECK-SAME: -> (tensor<8x4xf32> {mpt.next = 0 : i64}, tensor<4xf32> {mpt.next = 1 : i64}, tensor<8x4xf32> {mpt.next = 2 : i64}, tensor<f32> {mpt.metric = "loss"}, tensor<f32> {mpt.next = 5 : i64}, tensor<i64> {mpt.next = 6 : i64}, tensor<f32> {mpt.metric = "loss_scale"}, tensor<i1> {mpt.metric = "skipped"})
+// CHECK-SAME: -> (tensor<8x4xf32> {mpt.next = 0 : i64}, tensor<4xf32> {mpt.next = 1 : i64}, tensor<8x4xf32> {mpt.next = 2 : i64}, tensor<f32> {mpt.metric = "loss"}, tensor<f32> {mpt.next = 5 : i64}, tensor<i64> {mpt.next = 6 : i64}, tensor<f32> {mpt.metric = "loss_scale"}, tensor<i1> {mpt.metric = "skipped"}, tensor<i64> {mpt.metric = "grad_zero"}, tensor<i64> {mpt.metric = "grad_nonfinite"})
 // CHECK: %[[LOSS:.*]] = mpt.softmax_cross_entropy
 // CHECK: %[[SEED:.*]] = mpt.loss_grad %[[LOSS]] scale %[[S]]
 // CHECK: %[[DO:.*]] = mpt.softmax_cross_entropy_grad %[[SEED]]
@@ -29,6 +29,8 @@
 // One check covers every gradient.
 // CHECK: %[[OK:.*]] = mpt.all_finite %[[DWU]], %[[DBU]] : tensor<8x4xf32>, tensor<4xf32>
 // CHECK-NOT: mpt.all_finite
+// Zero and non-finite gradient elements, counted once per step.
+// CHECK: %[[ZEROS:.*]], %[[NONFINITE:.*]] = mpt.gradient_stats %[[DWU]], %[[DBU]] : tensor<8x4xf32>, tensor<4xf32>
 // CHECK: %[[FLAG:.*]] = tensor.extract %[[OK]][] : tensor<i1>
 // CHECK: %[[WN:.*]] = arith.select %[[FLAG]], %[[W2]], %[[W]]
 // CHECK: %[[BN:.*]] = arith.select %[[FLAG]], %[[B2]], %[[B]]
@@ -36,16 +38,16 @@
 // CHECK: %[[S2:.*]], %[[N2:.*]] = mpt.update_loss_scale %[[S]], %[[N]], %[[OK]] : tensor<i64>
 // CHECK: %[[TRUE:.*]] = arith.constant dense<true> : tensor<i1>
 // CHECK: %[[SKIPPED:.*]] = arith.xori %[[OK]], %[[TRUE]]
-// CHECK: return %[[WN]], %[[BN]], %[[MN]], %[[LOSS]], %[[S2]], %[[N2]], %[[S]], %[[SKIPPED]]
+// CHECK: return %[[WN]], %[[BN]], %[[MN]], %[[LOSS]], %[[S2]], %[[N2]], %[[S]], %[[SKIPPED]], %[[ZEROS]], %[[NONFINITE]] :
 
 // STATIC-LABEL: func @clipped_step
 // STATIC-SAME: %[[S:[a-z0-9]+]]: tensor<f32> {mpt.init = dense<1.024000e+03> : tensor<f32>, mpt.state})
-// STATIC-SAME: tensor<f32> {mpt.next = 5 : i64}, tensor<f32> {mpt.metric = "loss_scale"}, tensor<i1> {mpt.metric = "skipped"})
+// STATIC-SAME: tensor<f32> {mpt.next = 5 : i64}, tensor<f32> {mpt.metric = "loss_scale"}, tensor<i1> {mpt.metric = "skipped"}, tensor<i64> {mpt.metric = "grad_zero"}, tensor<i64> {mpt.metric = "grad_nonfinite"})
 // STATIC: mpt.loss_grad %{{.*}} scale %[[S]]
 // STATIC: mpt.all_finite
 // STATIC-COUNT-3: arith.select
 // STATIC-NOT: mpt.update_loss_scale
-// STATIC: return %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[S]], %[[S]], %{{.*}} :
+// STATIC: return %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[S]], %[[S]], %{{.*}}, %{{.*}}, %{{.*}} :
 
 // OPTIONS-LABEL: func @clipped_step
 // OPTIONS: mpt.update_loss_scale %{{.*}}, %{{.*}}, %{{.*}} {backoff_factor = 2.500000e-01 : f32, growth_factor = 4.000000e+00 : f32, growth_interval = 10 : i64, max_scale = 1.000000e+06 : f32, min_scale = 2.000000e+00 : f32} : tensor<i64>

@@ -52,7 +52,7 @@
 // CHECK-NEXT:     },
 // CHECK-NEXT:     "ops_by_class": {
 // CHECK-NEXT:       "follow": 7,
-// CHECK-NEXT:       "fp32": 20,
+// CHECK-NEXT:       "fp32": 21,
 // CHECK-NEXT:       "lower": 8,
 // CHECK-NEXT:       "promote": 12
 // CHECK-NEXT:     },

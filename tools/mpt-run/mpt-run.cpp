@@ -47,9 +47,10 @@ static cl::opt<int64_t>
 static cl::opt<uint64_t> seed("seed",
                               cl::desc("Seed of initial state and data order"),
                               cl::init(0), cl::cat(category));
-static cl::opt<std::string>
-    dataSource("data", cl::desc("fashion-mnist or synthetic"),
-               cl::init("fashion-mnist"), cl::cat(category));
+static cl::opt<std::string> dataSource("data",
+                                       cl::desc("fashion-mnist or synthetic"),
+                                       cl::init("fashion-mnist"),
+                                       cl::cat(category));
 static cl::opt<std::string>
     dataDir("data-dir", cl::desc("Directory of the Fashion-MNIST IDX files"),
             cl::init(kDefaultFashionMnistDirectory), cl::cat(category));
@@ -58,9 +59,9 @@ static cl::opt<int64_t> syntheticExamples(
     cl::desc("Training examples of the synthetic set (a quarter as many for "
              "testing)"),
     cl::init(4096), cl::cat(category));
-static cl::opt<std::string>
-    lossScale("loss-scale", cl::desc("auto, dynamic, static or none"),
-              cl::init("auto"), cl::cat(category));
+static cl::opt<std::string> lossScale("loss-scale",
+                                      cl::desc("auto, dynamic, static or none"),
+                                      cl::init("auto"), cl::cat(category));
 static cl::opt<double> initScale("init-scale", cl::desc("Initial loss scale"),
                                  cl::init(65536.0), cl::cat(category));
 static cl::opt<int64_t>
@@ -122,6 +123,7 @@ struct StepRecord {
   int64_t step, epoch;
   float loss, lossScale;
   bool skipped;
+  int64_t gradZero, gradNonFinite;
 };
 
 /// Accuracy on every example of `data`; the last partial batch is padded.
@@ -177,8 +179,8 @@ void writePlots(const std::vector<StepRecord> &records) {
     llvm::raw_fd_ostream script(scriptPath, ec);
     if (ec)
       fail("cannot write '" + scriptPath + "': " + ec.message());
-    std::string title = llvm::sys::path::filename(inputFile).str() + " (" +
-                        precision + ")";
+    std::string title =
+        llvm::sys::path::filename(inputFile).str() + " (" + precision + ")";
     script << "set terminal pngcairo size 900,500 noenhanced\n"
            << "set xlabel 'step'\nset grid\n"
            << "set output '" << plotDir << "/loss.png'\n"
@@ -187,8 +189,8 @@ void writePlots(const std::vector<StepRecord> &records) {
            << "'\n"
            << "set output '" << plotDir << "/loss_scale.png'\n"
            << "set ylabel 'loss scale'\nset logscale y 2\n"
-           << "plot '" << dataPath << "' using 1:3 with steps title '"
-           << title << "'\n";
+           << "plot '" << dataPath << "' using 1:3 with steps title '" << title
+           << "'\n";
   }
   std::string message;
   if (llvm::sys::ExecuteAndWait(*gnuplot, {*gnuplot, scriptPath}, std::nullopt,
@@ -239,8 +241,7 @@ int main(int argc, char **argv) {
         !loadFashionMnist(dataDir, "test", test, error))
       fail(error);
     if (info.example_size != train.height * train.width)
-      fail(inputFile + " takes examples of " +
-           llvm::Twine(info.example_size) +
+      fail(inputFile + " takes examples of " + llvm::Twine(info.example_size) +
            " values; Fashion-MNIST has 784 (28x28): use --data synthetic");
   } else if (dataSource == "synthetic") {
     if (syntheticExamples < info.batch_size)
@@ -302,8 +303,13 @@ int main(int argc, char **argv) {
         value *= INFINITY;
     mpt_step_metrics_t metrics;
     check(mpt_session_step(session, examples.data(), labels.data(), &metrics));
-    StepRecord record{step, epoch, metrics.loss, metrics.loss_scale,
-                      metrics.skipped != 0};
+    StepRecord record{step,
+                      epoch,
+                      metrics.loss,
+                      metrics.loss_scale,
+                      metrics.skipped != 0,
+                      metrics.grad_zero,
+                      metrics.grad_nonfinite};
     skipped += record.skipped;
     records.push_back(record);
     ++step;
@@ -345,11 +351,11 @@ int main(int argc, char **argv) {
     llvm::raw_fd_ostream csv(metricsCsv, ec);
     if (ec)
       fail("cannot write '" + metricsCsv + "': " + ec.message());
-    csv << "step,epoch,loss,loss_scale,skipped\n";
+    csv << "step,epoch,loss,loss_scale,skipped,grad_zero,grad_nonfinite\n";
     for (const StepRecord &r : records)
       csv << r.step << "," << r.epoch << "," << llvm::format("%.9g", r.loss)
-          << "," << llvm::format("%.9g", r.lossScale) << ","
-          << int(r.skipped) << "\n";
+          << "," << llvm::format("%.9g", r.lossScale) << "," << int(r.skipped)
+          << "," << r.gradZero << "," << r.gradNonFinite << "\n";
   }
   if (!metricsJson.empty()) {
     llvm::json::Array steps;
@@ -358,7 +364,9 @@ int main(int argc, char **argv) {
                                          {"epoch", r.epoch},
                                          {"loss", double(r.loss)},
                                          {"loss_scale", double(r.lossScale)},
-                                         {"skipped", r.skipped}});
+                                         {"skipped", r.skipped},
+                                         {"grad_zero", r.gradZero},
+                                         {"grad_nonfinite", r.gradNonFinite}});
     llvm::json::Array accuracyArray;
     for (double a : accuracies)
       accuracyArray.push_back(a);

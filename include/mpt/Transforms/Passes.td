@@ -82,7 +82,8 @@ def MPTLossScaling : Pass<"mpt-loss-scaling", "::mlir::func::FuncOp"> {
       leaves all state bit-identical;
     - in dynamic mode `mpt.update_loss_scale` applies GradScaler's rule to S and its growth
       tracker (both state); static mode keeps S fixed but still skips non-finite steps;
-    - metrics `loss_scale` (S used by the step) and `skipped` are added.
+    - metrics `loss_scale` (S used by the step), `skipped`, and `grad_zero` / `grad_nonfinite`
+      (gradient elements, as produced before unscaling, that are zero or inf/nan) are added.
 
     `mode=auto` picks dynamic for f16 graphs and none for bf16 and f32 ones. Loss scaling with
     bf16 works but warns: bf16 has f32's range and does not need it.

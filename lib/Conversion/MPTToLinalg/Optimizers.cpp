@@ -315,6 +315,50 @@ struct AllFiniteLowering : OpConversionPattern<AllFiniteOp> {
   }
 };
 
+/// Two i64 counters accumulated over every input: zeros and non-finites
+/// (|x| == inf, unordered so that nan counts too).
+struct GradientStatsLowering : OpConversionPattern<GradientStatsOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GradientStatsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    SmallVector<Value> counts(
+        2, createFilled(rewriter, loc, {}, intConstant(rewriter, loc, i64, 0)));
+    for (Value input : adaptor.getInputs()) {
+      int64_t rank = tensorType(input).getRank();
+      SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+      AffineMap scalar = scalarMap(getContext(), rank);
+      counts = buildGeneric(
+          rewriter, loc, input, counts,
+          {rewriter.getMultiDimIdentityMap(rank), scalar, scalar},
+          iteratorTypes(rank, all),
+          [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+            Type elementType = args[0].getType();
+            Value zero = floatConstant(b, l, elementType, 0.0);
+            Value infinity = floatConstant(
+                b, l, elementType, std::numeric_limits<double>::infinity());
+            Value isZero = arith::CmpFOp::create(
+                b, l, arith::CmpFPredicate::OEQ, args[0], zero);
+            Value isNonFinite = arith::CmpFOp::create(
+                b, l, arith::CmpFPredicate::UEQ,
+                math::AbsFOp::create(b, l, args[0]), infinity);
+            Type i64 = b.getI64Type();
+            return {
+                arith::AddIOp::create(
+                    b, l, args[1], arith::ExtUIOp::create(b, l, i64, isZero)),
+                arith::AddIOp::create(
+                    b, l, args[2],
+                    arith::ExtUIOp::create(b, l, i64, isNonFinite))};
+          });
+    }
+    rewriter.replaceOp(op, counts);
+    return success();
+  }
+};
+
 /// GradScaler's rule on 0-d tensors: on overflow, scale * backoff and a
 /// reset tracker; otherwise the tracker counts up and, once it reaches the
 /// interval, the scale grows and the tracker resets. The result is clamped
@@ -372,6 +416,6 @@ struct UpdateLossScaleLowering : OpConversionPattern<UpdateLossScaleOp> {
 void mpt::detail::populateOptimizerPatterns(RewritePatternSet &patterns) {
   patterns.add<SGDLowering, AdamLowering<AdamOp, /*decoupled=*/false>,
                AdamLowering<AdamWOp, /*decoupled=*/true>, ClipGradNormLowering,
-               UnscaleLowering, AllFiniteLowering, UpdateLossScaleLowering>(
-      patterns.getContext());
+               UnscaleLowering, AllFiniteLowering, GradientStatsLowering,
+               UpdateLossScaleLowering>(patterns.getContext());
 }

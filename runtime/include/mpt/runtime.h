@@ -85,6 +85,10 @@ typedef struct mpt_step_metrics_t {
   float loss;
   float loss_scale; /* 1 without loss scaling */
   int skipped;      /* the step found non-finite gradients and changed nothing */
+  /* Gradient elements, as the backward pass produced them, that are zero
+     (underflow) and inf or nan (overflow); -1 without loss scaling. */
+  int64_t grad_zero;
+  int64_t grad_nonfinite;
 } mpt_step_metrics_t;
 
 /* Runs one training step on a batch (see mpt_program_batch_info). */

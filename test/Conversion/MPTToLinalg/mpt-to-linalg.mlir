@@ -209,21 +209,20 @@ func.func @conv2d_input_grad_wide_padding(%dy: tensor<1x2x4x4xf32>, %w: tensor<2
 
 // -----
 
-// conv2d_filter_grad: one generic over (f, c, kh, kw | n, oh, ow), products of
-// f16 values accumulated in f32.
+// conv2d_filter_grad: a convolution over the batch, with the padded input as
+// [c, n, h, w], dy as the filter [f, n, oh, ow], strides and dilations
+// swapped, into an f32 [c, f, kh, kw] transposed back; products of f16 values
+// accumulated in f32.
 
-// CHECK-DAG: #[[$X:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d1, d5 * 2 + d2, d6 * 2 + d3 * 2)>
-// CHECK-DAG: #[[$DY:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d0, d5, d6)>
-// CHECK-DAG: #[[$DW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @conv2d_filter_grad_f16
-// CHECK: %[[PADDED:.*]] = tensor.pad
-// CHECK: %[[ACC:.*]] = linalg.generic {indexing_maps = [#[[$X]], #[[$DY]], #[[$DW]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[PADDED]], %{{.*}} : tensor<1x2x7x7xf16>, tensor<1x3x3x2xf16>) outs(%{{.*}} : tensor<3x2x3x3xf32>)
-// CHECK: ^bb0(%[[A:[a-zA-Z0-9_]+]]: f16, %[[B:[a-zA-Z0-9_]+]]: f16, %[[OUT:[a-zA-Z0-9_]+]]: f32):
-// CHECK: %[[AE:.*]] = arith.extf %[[A]] : f16 to f32
-// CHECK: %[[BE:.*]] = arith.extf %[[B]] : f16 to f32
-// CHECK: %[[P:.*]] = arith.mulf %[[AE]], %[[BE]] : f32
-// CHECK: arith.addf %[[OUT]], %[[P]] : f32
-// CHECK: linalg.generic {{.*}} ins(%[[ACC]] : tensor<3x2x3x3xf32>) outs(%{{.*}} : tensor<3x2x3x3xf16>)
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x5x5xf16>, %[[DY:.*]]: tensor<1x3x3x2xf16>)
+// CHECK: %[[PADDED:.*]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: %[[XT:.*]] = linalg.transpose ins(%[[PADDED]] : tensor<1x2x7x7xf16>) outs(%{{.*}} : tensor<2x1x7x7xf16>) permutation = [1, 0, 2, 3]
+// CHECK: %[[DYT:.*]] = linalg.transpose ins(%[[DY]] : tensor<1x3x3x2xf16>) outs(%{{.*}} : tensor<3x1x3x2xf16>) permutation = [1, 0, 2, 3]
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x3x3x3xf32>)
+// CHECK: %[[ACC:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<2> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>} ins(%[[XT]], %[[DYT]] : tensor<2x1x7x7xf16>, tensor<3x1x3x2xf16>) outs(%[[INIT]] : tensor<2x3x3x3xf32>)
+// CHECK: %[[DW:.*]] = linalg.transpose ins(%[[ACC]] : tensor<2x3x3x3xf32>) outs(%{{.*}} : tensor<3x2x3x3xf32>) permutation = [1, 0, 2, 3]
+// CHECK: linalg.generic {{.*}} ins(%[[DW]] : tensor<3x2x3x3xf32>) outs(%{{.*}} : tensor<3x2x3x3xf16>)
 // CHECK: arith.truncf
 func.func @conv2d_filter_grad_f16(%x: tensor<1x2x5x5xf16>, %dy: tensor<1x3x3x2xf16>) -> tensor<3x2x3x3xf16> {
   %dw = mpt.conv2d_filter_grad %x, %dy {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilations = array<i64: 1, 2>}
@@ -699,4 +698,20 @@ func.func @update_loss_scale(%s: tensor<f32>, %n: tensor<i64>, %ok: tensor<i1>) 
 func.func @not_mpt(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = arith.addf %a, %a : tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Two i64 counters over every input: zeros (oeq 0) and non-finites (|x| ueq inf).
+// CHECK-LABEL: func @gradient_stats
+// CHECK: %[[C0:.*]] = arith.constant 0 : i64
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[C0]] : i64) outs(%{{.*}} : tensor<i64>) -> tensor<i64>
+// CHECK: %[[COUNTS:.*]]:2 = linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%arg0 : tensor<4x8xf16>) outs(%[[INIT]], %[[INIT]] : tensor<i64>, tensor<i64>)
+// CHECK: arith.cmpf oeq
+// CHECK: math.absf
+// CHECK: arith.cmpf ueq
+// CHECK: %{{.*}}:2 = linalg.generic {{.*}} ins(%arg1 : tensor<8xf32>) outs(%[[COUNTS]]#0, %[[COUNTS]]#1 : tensor<i64>, tensor<i64>)
+func.func @gradient_stats(%a: tensor<4x8xf16>, %b: tensor<8xf32>) -> (tensor<i64>, tensor<i64>) {
+  %z, %n = mpt.gradient_stats %a, %b : tensor<4x8xf16>, tensor<8xf32>
+  return %z, %n : tensor<i64>, tensor<i64>
 }

@@ -1414,3 +1414,11 @@ func.func @conv_filter_rank(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3xf32>) {
   %0 = mpt.conv2d %x, %w : tensor<2x3x8x8xf32>, tensor<4x3x3xf32> -> tensor<2x4x6x6xf32>
   return
 }
+
+// -----
+
+func.func @gradient_stats_no_inputs() {
+  // expected-error @+1 {{'mpt.gradient_stats' op expected at least one input}}
+  %0:2 = "mpt.gradient_stats"() : () -> (tensor<i64>, tensor<i64>)
+  return
+}

@@ -391,3 +391,13 @@ func.func @loss_scaling(%dw: tensor<784x256xf16>, %db: tensor<256xf32>, %s: tens
   return %g, %h, %ok, %s2, %n2, %s3, %n3
       : tensor<784x256xf32>, tensor<256xf32>, tensor<i1>, tensor<f32>, tensor<i64>, tensor<f32>, tensor<i32>
 }
+
+// -----
+
+// CHECK-LABEL: func @gradient_stats
+// CHECK-SAME: (%[[A:.*]]: tensor<4x8xf16>, %[[B:.*]]: tensor<8xf32>)
+// CHECK: %{{.*}}, %{{.*}} = mpt.gradient_stats %[[A]], %[[B]] : tensor<4x8xf16>, tensor<8xf32>
+func.func @gradient_stats(%a: tensor<4x8xf16>, %b: tensor<8xf32>) -> (tensor<i64>, tensor<i64>) {
+  %z, %n = mpt.gradient_stats %a, %b : tensor<4x8xf16>, tensor<8xf32>
+  return %z, %n : tensor<i64>, tensor<i64>
+}

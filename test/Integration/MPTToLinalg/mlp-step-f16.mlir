@@ -53,13 +53,13 @@ func.func @step(%scale: tensor<f32>) {
   %x = arith.constant dense<0.5> : tensor<128x784xf32>
   %y = arith.constant dense<3> : tensor<128xi32>
   %tracker = arith.constant dense<0> : tensor<i64>
-  %r:17 = call @train_step(%w1, %b1, %w2, %b2, %w3, %b3, %w1m, %b1, %w2m, %b2, %w3m, %b3, %x, %y, %scale, %tracker)
+  %r:19 = call @train_step(%w1, %b1, %w2, %b2, %w3, %b3, %w1m, %b1, %w2m, %b2, %w3m, %b3, %x, %y, %scale, %tracker)
       : (tensor<784x256xf32>, tensor<256xf32>, tensor<256x128xf32>, tensor<128xf32>, tensor<128x10xf32>, tensor<10xf32>,
          tensor<784x256xf32>, tensor<256xf32>, tensor<256x128xf32>, tensor<128xf32>, tensor<128x10xf32>, tensor<10xf32>,
          tensor<128x784xf32>, tensor<128xi32>, tensor<f32>, tensor<i64>)
       -> (tensor<784x256xf32>, tensor<256xf32>, tensor<256x128xf32>, tensor<128xf32>, tensor<128x10xf32>, tensor<10xf32>,
           tensor<784x256xf32>, tensor<256xf32>, tensor<256x128xf32>, tensor<128xf32>, tensor<128x10xf32>, tensor<10xf32>,
-          tensor<f32>, tensor<f32>, tensor<i64>, tensor<f32>, tensor<i1>)
+          tensor<f32>, tensor<f32>, tensor<i64>, tensor<f32>, tensor<i1>, tensor<i64>, tensor<i64>)
   // Loss, new b3, new scale, new tracker, skipped.
   %loss = tensor.cast %r#12 : tensor<f32> to tensor<*xf32>
   call @printMemrefF32(%loss) : (tensor<*xf32>) -> ()

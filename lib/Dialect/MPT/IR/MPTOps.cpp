@@ -681,6 +681,7 @@ LogicalResult ClipGradNormOp::verify() {
   bool OP::isPrecisionResult(unsigned) { return false; }
 MPT_NO_PRECISION_OPERANDS(UnscaleOp)
 MPT_NO_PRECISION_OPERANDS(AllFiniteOp)
+MPT_NO_PRECISION_OPERANDS(GradientStatsOp)
 #undef MPT_NO_PRECISION_OPERANDS
 
 LogicalResult UnscaleOp::verify() {
@@ -693,6 +694,12 @@ LogicalResult UnscaleOp::verify() {
 }
 
 LogicalResult AllFiniteOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("expected at least one input");
+  return success();
+}
+
+LogicalResult GradientStatsOp::verify() {
   if (getInputs().empty())
     return emitOpError("expected at least one input");
   return success();

@@ -580,6 +580,29 @@ def MPT_AllFiniteOp : MPT_ComputeOp<"all_finite", MPT_FP32Class, [], MPT_NoPreci
   let hasVerifier = 1;
 }
 
+def MPT_I64Scalar : 0DTensorOf<[I64]> {
+  let builderCall = "::mlir::RankedTensorType::get({}, $_builder.getIntegerType(64))";
+}
+
+def MPT_GradientStatsOp : MPT_ComputeOp<"gradient_stats", MPT_FP32Class, [],
+                                        MPT_NoPrecisionOperands> {
+  let summary = "counts gradient elements that are zero and that are not finite";
+  let description = [{
+    Over all `inputs` (the step's gradients): the number of elements that are exactly zero
+    (underflowed, or truly zero) and the number that are inf or nan (overflowed). Unscaling
+    preserves both, so the unscaled gradients give the counts of the f16 ones. Reported per
+    step, they show what the loss scale is fighting.
+
+    ```mlir
+    %zeros, %nonfinite = mpt.gradient_stats %dw1, %db1 : tensor<784x256xf16>, tensor<256xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<MPT_FloatTensor>:$inputs);
+  let results = (outs MPT_I64Scalar:$zeros, MPT_I64Scalar:$nonfinite);
+  let assemblyFormat = "$inputs attr-dict `:` type($inputs)";
+  let hasVerifier = 1;
+}
+
 def MPT_UpdateLossScaleOp : MPT_ComputeOp<"update_loss_scale", MPT_FP32Class, [
     AllTypesMatch<["scale", "updated_scale"]>,
     AllTypesMatch<["growth_tracker", "updated_growth_tracker"]>]> {
