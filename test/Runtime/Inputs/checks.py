@@ -71,6 +71,15 @@ def cmd_different_state(args):
     print(f"tensor '{args.name}' changed")
 
 
+def cmd_dtype(args):
+    tensors, _ = read_safetensors(args.path)
+    for name in args.names.split(","):
+        dtype = tensors[name][0]
+        if dtype != args.dtype:
+            fail(f"tensor '{name}' is {dtype}, expected {args.dtype}")
+    print(f"{args.names}: {args.dtype}")
+
+
 def cmd_scale_trajectory(args):
     inject = {int(s) for s in args.inject.split(",") if s}
     with open(args.metrics) as f:
@@ -130,6 +139,11 @@ def main():
     p.add_argument("b")
     p.add_argument("name")
     p.set_defaults(run=cmd_different_state)
+    p = sub.add_parser("dtype")
+    p.add_argument("path")
+    p.add_argument("names")
+    p.add_argument("dtype")
+    p.set_defaults(run=cmd_dtype)
     p = sub.add_parser("scale-trajectory")
     p.add_argument("metrics")
     p.add_argument("--init", type=float, default=65536.0)
