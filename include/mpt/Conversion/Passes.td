@@ -24,15 +24,21 @@ def ConvertMPTToLinalg : Pass<"convert-mpt-to-linalg", "::mlir::ModuleOp"> {
 
 def ConvertLinalgToCPUKernels
     : Pass<"convert-linalg-to-cpu-kernels", "::mlir::ModuleOp"> {
-  let summary = "Runs bufferized matmuls through the runtime's BLAS kernels";
+  let summary = "Runs bufferized matmuls and convolutions through the runtime's BLAS kernels";
   let description = [{
     Replaces `linalg.matmul` and `linalg.batch_matmul` on memrefs whose inputs are f32, f16 or
     bf16 and whose accumulator is f32 (what `convert-mpt-to-linalg` produces) by calls to
-    `mpt_cpu_matmul_<type>_<rank>d(A, B, C, transpose_a, transpose_b)`, declared with
-    `llvm.emit_c_interface`. The runtime implements them on an optimized sgemm: f16 and bf16
-    inputs are widened exactly to f32 and the products accumulate in f32 into C, which is what
-    the linalg op computes, only at BLAS speed. Transposes come from the indexing maps; other
-    maps are left to the generic lowering.
+    `mpt_cpu_matmul_<type>_<rank>d(A, B, C, transpose_a, transpose_b)`, and
+    `linalg.conv_2d_nchw_fchw` with the same element types by calls to
+    `mpt_cpu_conv2d_<type>(input, filter, output, stride_h, stride_w, dilation_h, dilation_w)`.
+    The memrefs are cast to fully dynamic strided layouts and the kernels are declared with
+    `llvm.emit_c_interface`. The runtime implements them on an optimized sgemm (convolutions
+    through im2col): f16 and bf16 inputs are widened exactly to f32 and the products accumulate
+    in f32 into the output, which is what the linalg op computes, only at BLAS speed. Matmul
+    transposes come from the indexing maps; other maps, other element types and ops on tensors
+    are left to the generic lowering. All three convolutions of a training step reach the conv
+    kernel: `convert-mpt-to-linalg` writes conv2d_input_grad and conv2d_filter_grad as
+    `linalg.conv_2d_nchw_fchw` too.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

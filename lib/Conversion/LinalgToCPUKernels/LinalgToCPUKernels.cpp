@@ -2,7 +2,7 @@
 //
 // Generic loops are correct but an order of magnitude slower than a tuned
 // sgemm on the products that dominate a training step, so bufferized matmuls
-// become calls into the runtime's BLAS-backed kernels.
+// and convolutions become calls into the runtime's BLAS-backed kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,14 +55,56 @@ static MemRefType dynamicStridedType(MemRefType type) {
       StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic, dynamic));
 }
 
+/// Replaces `op` by a call to the runtime kernel `name` with `memrefs`, cast
+/// to dynamic strided layouts, then `scalars` as i64. The kernel is declared
+/// on first use, with a C interface so that memrefs travel as descriptors.
+static void replaceWithKernelCall(PatternRewriter &rewriter, Operation *op,
+                                  StringRef name, ValueRange memrefs,
+                                  ArrayRef<int64_t> scalars) {
+  Location loc = op->getLoc();
+  SmallVector<Value> operands;
+  for (Value memref : memrefs)
+    operands.push_back(memref::CastOp::create(
+        rewriter, loc, dynamicStridedType(cast<MemRefType>(memref.getType())),
+        memref));
+  for (int64_t scalar : scalars)
+    operands.push_back(
+        arith::ConstantIntOp::create(rewriter, loc, scalar, /*width=*/64));
+
+  auto module = op->getParentOfType<ModuleOp>();
+  auto callee = module.lookupSymbol<func::FuncOp>(name);
+  if (!callee) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(module.getBody());
+    callee = func::FuncOp::create(
+        rewriter, loc, name,
+        rewriter.getFunctionType(ValueRange(operands).getTypes(), {}));
+    callee.setPrivate();
+    callee->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                    rewriter.getUnitAttr());
+  }
+  func::CallOp::create(rewriter, loc, callee, operands);
+  rewriter.eraseOp(op);
+}
+
+/// Whether every operand of `op` is a strided memref, which the kernels'
+/// descriptors can describe (a memref.cast to a strided layout needs one).
+static bool hasStridedMemRefOperands(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics())
+    return false;
+  return llvm::all_of(op->getOperandTypes(), [](Type type) {
+    return cast<MemRefType>(type).isStrided();
+  });
+}
+
 template <typename OpTy>
 struct MatmulToKernelCall : public OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureBufferSemantics())
-      return rewriter.notifyMatchFailure(op, "not on memrefs");
+    if (!hasStridedMemRefOperands(op))
+      return rewriter.notifyMatchFailure(op, "not on strided memrefs");
     Value a = op.getDpsInputOperand(0)->get();
     Value b = op.getDpsInputOperand(1)->get();
     Value c = op.getDpsInitOperand(0)->get();
@@ -104,31 +146,37 @@ struct MatmulToKernelCall : public OpRewritePattern<OpTy> {
     std::string name = ("mpt_cpu_matmul_" + typeName + "_" +
                         std::to_string(aType.getRank()) + "d")
                            .str();
-    SmallVector<Value> operands;
-    Location loc = op.getLoc();
-    for (Value operand : {a, b, c})
-      operands.push_back(memref::CastOp::create(
-          rewriter, loc,
-          dynamicStridedType(cast<MemRefType>(operand.getType())), operand));
-    operands.push_back(arith::ConstantIntOp::create(rewriter, loc, transposeA,
-                                                    /*width=*/64));
-    operands.push_back(arith::ConstantIntOp::create(rewriter, loc, transposeB,
-                                                    /*width=*/64));
+    replaceWithKernelCall(rewriter, op, name, {a, b, c},
+                          {transposeA, transposeB});
+    return success();
+  }
+};
 
-    auto module = op->template getParentOfType<ModuleOp>();
-    auto callee = module.template lookupSymbol<func::FuncOp>(name);
-    if (!callee) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      callee = func::FuncOp::create(
-          rewriter, loc, name,
-          rewriter.getFunctionType(ValueRange(operands).getTypes(), {}));
-      callee.setPrivate();
-      callee->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                      rewriter.getUnitAttr());
-    }
-    func::CallOp::create(rewriter, loc, callee, operands);
-    rewriter.eraseOp(op);
+/// linalg.conv_2d_nchw_fchw, whose strides and dilations the kernel takes as
+/// arguments; the op's body is fixed (widen, multiply, accumulate into the
+/// init), so the element types decide everything else.
+struct Conv2DToKernelCall : public OpRewritePattern<linalg::Conv2DNchwFchwOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!hasStridedMemRefOperands(op))
+      return rewriter.notifyMatchFailure(op, "not on strided memrefs");
+    Value input = op.getDpsInputOperand(0)->get();
+    Value filter = op.getDpsInputOperand(1)->get();
+    Value output = op.getDpsInitOperand(0)->get();
+    Type inputElement = cast<MemRefType>(input.getType()).getElementType();
+    StringRef typeName = kernelTypeName(inputElement);
+    if (typeName.empty() ||
+        cast<MemRefType>(filter.getType()).getElementType() != inputElement ||
+        !cast<MemRefType>(output.getType()).getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "unsupported element types");
+
+    auto strides = llvm::to_vector(op.getStrides().getValues<int64_t>());
+    auto dilations = llvm::to_vector(op.getDilations().getValues<int64_t>());
+    replaceWithKernelCall(rewriter, op, ("mpt_cpu_conv2d_" + typeName).str(),
+                          {input, filter, output},
+                          {strides[0], strides[1], dilations[0], dilations[1]});
     return success();
   }
 };
@@ -140,7 +188,8 @@ struct ConvertLinalgToCPUKernels
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<MatmulToKernelCall<linalg::MatmulOp>,
-                 MatmulToKernelCall<linalg::BatchMatmulOp>>(&getContext());
+                 MatmulToKernelCall<linalg::BatchMatmulOp>, Conv2DToKernelCall>(
+        &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

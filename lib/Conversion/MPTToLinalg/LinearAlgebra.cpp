@@ -206,9 +206,16 @@ struct Conv2DInputGradLowering : OpConversionPattern<Conv2DInputGradOp> {
   }
 };
 
-/// conv2d_filter_grad as one linalg.generic over (f, c, kh, kw | n, oh, ow):
-///   dw[f, c, kh, kw] += x_pad[n, c, oh*s + kh*d, ow*s + kw*d]
-///                       * dy[n, f, oh, ow]
+/// conv2d_filter_grad as a convolution over the batch:
+///   dw[f, c, kh, kw] = sum_{n, oh, ow} x_pad[n, c, kh*d + oh*s, kw*d + ow*s]
+///                                      * dy[n, f, oh, ow]
+/// is linalg.conv_2d_nchw_fchw of x_pad as [c, n, H, W] (the "batch" is c,
+/// the reduced channel n) with dy as [f, n, OH, OW] for the filter, the
+/// forward dilation as its stride and the forward stride as its dilation,
+/// into [c, f, KH, KW], transposed back. A named op rather than the
+/// equivalent linalg.generic: elementwise fusion would fold dy's producer
+/// into a generic, leaving a body no kernel can recognize, and the named op
+/// reduces over (n, oh, ow) in the same order as the generic did.
 struct Conv2DFilterGradLowering : OpConversionPattern<Conv2DFilterGradOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -216,31 +223,29 @@ struct Conv2DFilterGradLowering : OpConversionPattern<Conv2DFilterGradOp> {
   matchAndRewrite(Conv2DFilterGradOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *context = rewriter.getContext();
-    ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
-    Value input =
-        padSpatial(rewriter, loc, adaptor.getLhs(), op.getPadding(), 0.0);
-    AffineExpr f, c, kh, kw, n, oh, ow;
-    bindDims(context, f, c, kh, kw, n, oh, ow);
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(7, 0,
-                       {n, c, oh * strides[0] + kh * dilations[0],
-                        ow * strides[1] + kw * dilations[1]},
-                       context),
-        AffineMap::get(7, 0, {n, f, oh, ow}, context),
-        AffineMap::get(7, 0, {f, c, kh, kw}, context)};
-    Value init = createFilled(rewriter, loc, op.getType().getShape(),
-                              rewriter.getF32Type(), 0.0);
-    Value grad = buildGeneric(
-        rewriter, loc, ValueRange{input, adaptor.getRhs()}, init, maps,
-        iteratorTypes(7, {4, 5, 6}),
-        [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-          Value input = toF32(b, l, args[0]);
-          Value grad = toF32(b, l, args[1]);
-          Value product = arith::MulFOp::create(b, l, input, grad);
-          return {arith::AddFOp::create(b, l, args[2], product)};
-        })[0];
-    replaceWithAccumulator(rewriter, op, grad);
+    auto swapBatchAndChannels = [&](Value value) -> Value {
+      RankedTensorType type = tensorType(value);
+      ArrayRef<int64_t> shape = type.getShape();
+      Value init =
+          createEmpty(rewriter, loc, {shape[1], shape[0], shape[2], shape[3]},
+                      type.getElementType());
+      return linalg::TransposeOp::create(rewriter, loc, value, init,
+                                         ArrayRef<int64_t>{1, 0, 2, 3})
+          .getResult()[0];
+    };
+    Value input = swapBatchAndChannels(
+        padSpatial(rewriter, loc, adaptor.getLhs(), op.getPadding(), 0.0));
+    Value grad = swapBatchAndChannels(adaptor.getRhs());
+    ArrayRef<int64_t> shape = op.getType().getShape();
+    Value init =
+        createFilled(rewriter, loc, {shape[1], shape[0], shape[2], shape[3]},
+                     rewriter.getF32Type(), 0.0);
+    Value conv = linalg::Conv2DNchwFchwOp::create(
+                     rewriter, loc, init.getType(), ValueRange{input, grad},
+                     init, rewriter.getI64TensorAttr(op.getDilations()),
+                     rewriter.getI64TensorAttr(op.getStrides()))
+                     .getResult(0);
+    replaceWithAccumulator(rewriter, op, swapBatchAndChannels(conv));
     return success();
   }
 };

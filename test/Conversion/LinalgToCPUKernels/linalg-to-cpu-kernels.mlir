@@ -1,0 +1,287 @@
+// RUN: mpt-opt %s --convert-linalg-to-cpu-kernels --split-input-file | FileCheck %s
+
+// A matmul on memrefs becomes a call to the f32 kernel: operands cast to
+// fully dynamic strided memrefs, then transpose_a and transpose_b.
+
+// CHECK-LABEL: func.func private @mpt_cpu_matmul_f32_2d(memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, i64, i64)
+// CHECK-SAME: attributes {llvm.emit_c_interface}
+// CHECK-LABEL: func.func @matmul_f32
+// CHECK-SAME: (%[[A:.*]]: memref<4x8xf32>, %[[B:.*]]: memref<8x16xf32>, %[[C:.*]]: memref<4x16xf32>)
+// CHECK-DAG: %[[NO:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[CA:.*]] = memref.cast %[[A]] : memref<4x8xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK-DAG: %[[CB:.*]] = memref.cast %[[B]] : memref<8x16xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK-DAG: %[[CC:.*]] = memref.cast %[[C]] : memref<4x16xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK: call @mpt_cpu_matmul_f32_2d(%[[CA]], %[[CB]], %[[CC]], %[[NO]], %[[NO]])
+// CHECK-NOT: linalg.matmul
+func.func @matmul_f32(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+// A transposed lhs comes from the indexing map (k, m).
+
+// CHECK-LABEL: func.func private @mpt_cpu_matmul_f16_2d(memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, i64, i64)
+// CHECK-LABEL: func.func @matmul_f16_transposed_a
+// CHECK-DAG: %[[NO:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[YES:.*]] = arith.constant 1 : i64
+// CHECK: call @mpt_cpu_matmul_f16_2d(%{{.*}}, %{{.*}}, %{{.*}}, %[[YES]], %[[NO]])
+// CHECK-NOT: linalg.matmul
+func.func @matmul_f16_transposed_a(%a: memref<8x4xf16>, %b: memref<8x16xf16>, %c: memref<4x16xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>,
+                                 affine_map<(m, n, k) -> (k, n)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<8x4xf16>, memref<8x16xf16>) outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+// A transposed rhs, on a strided view: the kernel reads the strides from the
+// descriptor.
+
+// CHECK-LABEL: func.func @matmul_bf16_transposed_b_strided
+// CHECK-DAG: %[[NO:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[YES:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[CB:.*]] = memref.cast %{{.*}} : memref<16x8xbf16, strided<[32, 2], offset: 1>> to memref<?x?xbf16, strided<[?, ?], offset: ?>>
+// CHECK: call @mpt_cpu_matmul_bf16_2d(%{{.*}}, %[[CB]], %{{.*}}, %[[NO]], %[[YES]])
+// CHECK-NOT: linalg.matmul
+func.func @matmul_bf16_transposed_b_strided(%a: memref<4x8xbf16>, %b: memref<16x32xbf16>, %c: memref<4x16xf32>) {
+  %view = memref.subview %b[0, 1] [16, 8] [1, 2]
+      : memref<16x32xbf16> to memref<16x8xbf16, strided<[32, 2], offset: 1>>
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                 affine_map<(m, n, k) -> (n, k)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %view : memref<4x8xbf16>, memref<16x8xbf16, strided<[32, 2], offset: 1>>)
+      outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+// batch_matmul calls the 3-d kernel.
+
+// CHECK-LABEL: func.func private @mpt_cpu_matmul_f32_3d(memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, i64, i64)
+// CHECK-SAME: attributes {llvm.emit_c_interface}
+// CHECK-LABEL: func.func @batch_matmul_f32
+// CHECK-DAG: %[[NO:.*]] = arith.constant 0 : i64
+// CHECK: call @mpt_cpu_matmul_f32_3d(%{{.*}}, %{{.*}}, %{{.*}}, %[[NO]], %[[NO]])
+// CHECK-NOT: linalg.batch_matmul
+func.func @batch_matmul_f32(%a: memref<2x4x8xf32>, %b: memref<2x8x16xf32>, %c: memref<2x4x16xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<2x4x8xf32>, memref<2x8x16xf32>) outs(%c : memref<2x4x16xf32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @batch_matmul_f16_transposed_both
+// CHECK-DAG: %[[YES:.*]] = arith.constant 1 : i64
+// CHECK: call @mpt_cpu_matmul_f16_3d(%{{.*}}, %{{.*}}, %{{.*}}, %[[YES]], %[[YES]])
+// CHECK-NOT: linalg.batch_matmul
+func.func @batch_matmul_f16_transposed_both(%a: memref<2x8x4xf16>, %b: memref<2x16x8xf16>, %c: memref<2x4x16xf32>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(bt, m, n, k) -> (bt, k, m)>,
+                                       affine_map<(bt, m, n, k) -> (bt, n, k)>,
+                                       affine_map<(bt, m, n, k) -> (bt, m, n)>]
+      ins(%a, %b : memref<2x8x4xf16>, memref<2x16x8xf16>) outs(%c : memref<2x4x16xf32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @batch_matmul_bf16_transposed_b
+// CHECK-DAG: %[[NO:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[YES:.*]] = arith.constant 1 : i64
+// CHECK: call @mpt_cpu_matmul_bf16_3d(%{{.*}}, %{{.*}}, %{{.*}}, %[[NO]], %[[YES]])
+func.func @batch_matmul_bf16_transposed_b(%a: memref<2x4x8xbf16>, %b: memref<2x16x8xbf16>, %c: memref<2x4x16xf32>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(bt, m, n, k) -> (bt, m, k)>,
+                                       affine_map<(bt, m, n, k) -> (bt, n, k)>,
+                                       affine_map<(bt, m, n, k) -> (bt, m, n)>]
+      ins(%a, %b : memref<2x4x8xbf16>, memref<2x16x8xbf16>) outs(%c : memref<2x4x16xf32>)
+  return
+}
+
+// -----
+
+// A convolution passes its strides and dilations, (h, w) each.
+
+// CHECK-LABEL: func.func private @mpt_cpu_conv2d_f32(memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64)
+// CHECK-SAME: attributes {llvm.emit_c_interface}
+// CHECK-LABEL: func.func @conv_f32
+// CHECK-SAME: (%[[X:.*]]: memref<2x3x9x9xf32>, %[[W:.*]]: memref<4x3x3x3xf32>, %[[Y:.*]]: memref<2x4x3x5xf32>)
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2 : i64
+// CHECK-DAG: %[[THREE:.*]] = arith.constant 3 : i64
+// CHECK-DAG: %[[CX:.*]] = memref.cast %[[X]] : memref<2x3x9x9xf32> to memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK-DAG: %[[CW:.*]] = memref.cast %[[W]] : memref<4x3x3x3xf32> to memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK-DAG: %[[CY:.*]] = memref.cast %[[Y]] : memref<2x4x3x5xf32> to memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK: call @mpt_cpu_conv2d_f32(%[[CX]], %[[CW]], %[[CY]], %[[THREE]], %[[ONE]], %[[ONE]], %[[TWO]])
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @conv_f32(%x: memref<2x3x9x9xf32>, %w: memref<4x3x3x3xf32>, %y: memref<2x4x3x5xf32>) {
+  linalg.conv_2d_nchw_fchw {strides = dense<[3, 1]> : tensor<2xi64>, dilations = dense<[1, 2]> : tensor<2xi64>}
+      ins(%x, %w : memref<2x3x9x9xf32>, memref<4x3x3x3xf32>) outs(%y : memref<2x4x3x5xf32>)
+  return
+}
+
+// -----
+
+// f16 and bf16 inputs, accumulating in f32; convolutions of one type share a
+// declaration, and a strided view travels with its strides.
+
+// CHECK: module {
+// CHECK-DAG: func.func private @mpt_cpu_conv2d_bf16(memref<?x?x?x?xbf16, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xbf16, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
+// CHECK-DAG: func.func private @mpt_cpu_conv2d_f16(memref<?x?x?x?xf16, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf16, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
+// CHECK-NOT: func.func private
+// CHECK: func.func @conv_f16_bf16
+// CHECK: %[[CX:.*]] = memref.cast %{{.*}} : memref<1x2x5x5xf16, strided<[100, 25, 5, 1], offset: 50>> to memref<?x?x?x?xf16, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK: call @mpt_cpu_conv2d_f16(%[[CX]],
+// CHECK: call @mpt_cpu_conv2d_f16(
+// CHECK: call @mpt_cpu_conv2d_bf16(
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @conv_f16_bf16(%x: memref<1x4x5x5xf16>, %w: memref<3x2x3x3xf16>, %y: memref<1x3x3x3xf32>,
+                         %xb: memref<1x2x5x5xbf16>, %wb: memref<3x2x3x3xbf16>) {
+  %view = memref.subview %x[0, 2, 0, 0] [1, 2, 5, 5] [1, 1, 1, 1]
+      : memref<1x4x5x5xf16> to memref<1x2x5x5xf16, strided<[100, 25, 5, 1], offset: 50>>
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%view, %w : memref<1x2x5x5xf16, strided<[100, 25, 5, 1], offset: 50>>, memref<3x2x3x3xf16>)
+      outs(%y : memref<1x3x3x3xf32>)
+  %first = memref.subview %x[0, 0, 0, 0] [1, 2, 5, 5] [1, 1, 1, 1]
+      : memref<1x4x5x5xf16> to memref<1x2x5x5xf16, strided<[100, 25, 5, 1]>>
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%first, %w : memref<1x2x5x5xf16, strided<[100, 25, 5, 1]>>, memref<3x2x3x3xf16>)
+      outs(%y : memref<1x3x3x3xf32>)
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%xb, %wb : memref<1x2x5x5xbf16>, memref<3x2x3x3xbf16>)
+      outs(%y : memref<1x3x3x3xf32>)
+  return
+}
+
+// -----
+
+// Negative cases: what the kernels do not compute stays linalg.
+
+// Integer products.
+// CHECK-LABEL: func.func @matmul_i32
+// CHECK-NOT: call
+// CHECK: linalg.matmul
+func.func @matmul_i32(%a: memref<4x8xi32>, %b: memref<8x16xi32>, %c: memref<4x16xi32>) {
+  linalg.matmul ins(%a, %b : memref<4x8xi32>, memref<8x16xi32>) outs(%c : memref<4x16xi32>)
+  return
+}
+
+// -----
+
+// An f16 accumulator: the kernels accumulate in f32 only.
+// CHECK-LABEL: func.func @matmul_f16_accumulator
+// CHECK-NOT: call
+// CHECK: linalg.matmul
+func.func @matmul_f16_accumulator(%a: memref<4x8xf16>, %b: memref<8x16xf16>, %c: memref<4x16xf16>) {
+  linalg.matmul ins(%a, %b : memref<4x8xf16>, memref<8x16xf16>) outs(%c : memref<4x16xf16>)
+  return
+}
+
+// -----
+
+// Inputs of different types.
+// CHECK-LABEL: func.func @matmul_mixed_inputs
+// CHECK-NOT: call
+// CHECK: linalg.matmul
+func.func @matmul_mixed_inputs(%a: memref<4x8xf16>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<4x8xf16>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+// A broadcast lhs: neither (m, k) nor (k, m).
+// CHECK-LABEL: func.func @matmul_broadcast_a
+// CHECK-NOT: call
+// CHECK: linalg.matmul
+func.func @matmul_broadcast_a(%a: memref<8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k)>,
+                                 affine_map<(m, n, k) -> (k, n)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+// A batch broadcast rhs: the 3-d kernel wants a batch dimension on all three.
+// CHECK-LABEL: func.func @batch_matmul_broadcast_b
+// CHECK-NOT: call
+// CHECK: linalg.batch_matmul
+func.func @batch_matmul_broadcast_b(%a: memref<2x4x8xf32>, %b: memref<8x16xf32>, %c: memref<2x4x16xf32>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(bt, m, n, k) -> (bt, m, k)>,
+                                       affine_map<(bt, m, n, k) -> (k, n)>,
+                                       affine_map<(bt, m, n, k) -> (bt, m, n)>]
+      ins(%a, %b : memref<2x4x8xf32>, memref<8x16xf32>) outs(%c : memref<2x4x16xf32>)
+  return
+}
+
+// -----
+
+// Tensor semantics: the kernels write into buffers.
+// CHECK-LABEL: func.func @matmul_tensor
+// CHECK-NOT: call
+// CHECK: linalg.matmul
+func.func @matmul_tensor(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @conv_i32
+// CHECK-NOT: call
+// CHECK: linalg.conv_2d_nchw_fchw
+func.func @conv_i32(%x: memref<1x2x5x5xi32>, %w: memref<3x2x3x3xi32>, %y: memref<1x3x3x3xi32>) {
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x2x5x5xi32>, memref<3x2x3x3xi32>) outs(%y : memref<1x3x3x3xi32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @conv_f16_accumulator
+// CHECK-NOT: call
+// CHECK: linalg.conv_2d_nchw_fchw
+func.func @conv_f16_accumulator(%x: memref<1x2x5x5xf16>, %w: memref<3x2x3x3xf16>, %y: memref<1x3x3x3xf16>) {
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x2x5x5xf16>, memref<3x2x3x3xf16>) outs(%y : memref<1x3x3x3xf16>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @conv_mixed_inputs
+// CHECK-NOT: call
+// CHECK: linalg.conv_2d_nchw_fchw
+func.func @conv_mixed_inputs(%x: memref<1x2x5x5xbf16>, %w: memref<3x2x3x3xf32>, %y: memref<1x3x3x3xf32>) {
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x2x5x5xbf16>, memref<3x2x3x3xf32>) outs(%y : memref<1x3x3x3xf32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @conv_tensor
+// CHECK-NOT: call
+// CHECK: linalg.conv_2d_nchw_fchw
+func.func @conv_tensor(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xf32>, %y: tensor<1x3x3x3xf32>) -> tensor<1x3x3x3xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x2x5x5xf32>, tensor<3x2x3x3xf32>) outs(%y : tensor<1x3x3x3xf32>) -> tensor<1x3x3x3xf32>
+  return %0 : tensor<1x3x3x3xf32>
+}
+
+// -----
+
+// Other convolution layouts have no kernel.
+// CHECK-LABEL: func.func @conv_nhwc
+// CHECK-NOT: call
+// CHECK: linalg.conv_2d_nhwc_hwcf
+func.func @conv_nhwc(%x: memref<1x5x5x2xf32>, %w: memref<3x3x2x3xf32>, %y: memref<1x3x3x3xf32>) {
+  linalg.conv_2d_nhwc_hwcf {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x5x5x2xf32>, memref<3x3x2x3xf32>) outs(%y : memref<1x3x3x3xf32>)
+  return
+}
