@@ -92,9 +92,9 @@ void CheckMixedPrecision::runOnOperation() {
         failedCheck = true;
       }
       if (isLowPrecision(optimizer.getParam()) ||
-          isLowPrecision(stripCasts(optimizer.getParam()))) {
+          isLowPrecision(stripFloatCasts(optimizer.getParam()))) {
         optimizer.emitError("updates a parameter of type ")
-            << stripCasts(optimizer.getParam()).getType()
+            << stripFloatCasts(optimizer.getParam()).getType()
             << " without an f32 master: small updates round away; keep the "
                "parameter in f32 (mpt-master-weights)";
         failedCheck = true;
@@ -102,19 +102,19 @@ void CheckMixedPrecision::runOnOperation() {
       for (auto [index, state] :
            llvm::enumerate(optimizer.getOptimizerState())) {
         if (!isa<FloatType>(getElementType(state)) ||
-            (!isLowPrecision(state) && !isLowPrecision(stripCasts(state))))
+            (!isLowPrecision(state) && !isLowPrecision(stripFloatCasts(state))))
           continue;
         optimizer.emitError("keeps optimizer state #")
-            << index << " in " << getElementType(stripCasts(state))
+            << index << " in " << getElementType(stripFloatCasts(state))
             << "; optimizer state must be f32";
         failedCheck = true;
       }
     }
     if (auto batchNorm = dyn_cast<BatchNormOp>(op)) {
       for (Value stat : {batchNorm.getRunningMean(), batchNorm.getRunningVar()})
-        if (isLowPrecision(stat) || isLowPrecision(stripCasts(stat))) {
+        if (isLowPrecision(stat) || isLowPrecision(stripFloatCasts(stat))) {
           batchNorm.emitError("keeps running statistics in ")
-              << getElementType(stripCasts(stat))
+              << getElementType(stripFloatCasts(stat))
               << "; they must be f32 (mpt-norm-stats-fp32)";
           failedCheck = true;
           break;

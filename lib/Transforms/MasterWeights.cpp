@@ -54,7 +54,7 @@ static void runInF32(Operation *op) {
 
 /// The argument that `value` converts, if it is a function argument.
 static BlockArgument getArgumentRoot(Value value) {
-  return dyn_cast<BlockArgument>(stripCasts(value));
+  return dyn_cast<BlockArgument>(stripFloatCasts(value));
 }
 
 void MasterWeights::runOnOperation() {

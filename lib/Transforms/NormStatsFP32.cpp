@@ -57,14 +57,14 @@ void NormStatsFP32::runOnOperation() {
       if (policy.isPrecisionOperand(operand.getOperandNumber()))
         continue;
       Value value = operand.get();
-      if (auto arg = dyn_cast<BlockArgument>(stripCasts(value));
+      if (auto arg = dyn_cast<BlockArgument>(stripFloatCasts(value));
           arg && isa<BatchNormOp>(op) && operand.getOperandNumber() >= 3 &&
           getArgumentRole(function, arg.getArgNumber()) ==
               MPTDialect::kStateAttrName)
         runningStatArgs.insert(arg.getArgNumber());
       if (getElementType(value).isF32())
         continue;
-      Value widened = stripCasts(value);
+      Value widened = stripFloatCasts(value);
       if (getElementType(widened) != f32)
         widened = createFloatCast(builder, op->getLoc(), value, f32);
       operand.set(widened);

@@ -94,9 +94,9 @@ static llvm::json::Object analyze(func::FuncOp function) {
     if (isa<arith::ExtFOp>(op))
       ++exts;
     if (isa<arith::TruncFOp>(op) &&
-        isa<BlockArgument>(stripCasts(op->getResult(0))))
+        isa<BlockArgument>(stripFloatCasts(op->getResult(0))))
       if (getArgumentRole(function,
-                          cast<BlockArgument>(stripCasts(op->getResult(0)))
+                          cast<BlockArgument>(stripFloatCasts(op->getResult(0)))
                               .getArgNumber()) == MPTDialect::kParamAttrName)
         lowWeights.insert(op->getResult(0));
     if (auto policy = dyn_cast<PrecisionPolicyOpInterface>(op)) {
@@ -118,10 +118,10 @@ static llvm::json::Object analyze(func::FuncOp function) {
     }
     if (auto optimizer = dyn_cast<OptimizerOpInterface>(op))
       for (Value state : optimizer.getOptimizerState())
-        optimizerState.insert(stripCasts(state));
+        optimizerState.insert(stripFloatCasts(state));
     if (auto batchNorm = dyn_cast<BatchNormOp>(op)) {
-      normStats.insert(stripCasts(batchNorm.getRunningMean()));
-      normStats.insert(stripCasts(batchNorm.getRunningVar()));
+      normStats.insert(stripFloatCasts(batchNorm.getRunningMean()));
+      normStats.insert(stripFloatCasts(batchNorm.getRunningVar()));
     }
     if (auto seed = dyn_cast<LossGradOp>(op); seed && seed.getScale())
       scaleState.insert(seed.getScale());

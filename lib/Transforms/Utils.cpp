@@ -43,15 +43,6 @@ Value createFloatCast(OpBuilder &builder, Location loc, Value value,
   return arith::TruncFOp::create(builder, loc, resultType, value);
 }
 
-Value stripCasts(Value value) {
-  while (Operation *op = value.getDefiningOp()) {
-    if (!isa<arith::ExtFOp, arith::TruncFOp>(op))
-      break;
-    value = op->getOperand(0);
-  }
-  return value;
-}
-
 void eraseDeadCasts(func::FuncOp function) {
   bool erased = true;
   while (erased) {
@@ -70,7 +61,7 @@ SmallVector<Value> findGradientRoots(func::FuncOp function) {
   function.walk([&](OptimizerOpInterface optimizer) {
     Value gradient = optimizer.getGrad();
     while (true) {
-      gradient = stripCasts(gradient);
+      gradient = stripFloatCasts(gradient);
       if (auto unscale = gradient.getDefiningOp<UnscaleOp>()) {
         gradient = unscale.getGrad();
         continue;
@@ -139,7 +130,7 @@ void promoteCarriedArgument(func::FuncOp function, unsigned argIndex,
     func::ReturnOp ret = getReturn(function);
     Value carried = ret.getOperand(*carrier);
     // Returning a value truncated from the new type returns the original.
-    Value widened = stripCasts(carried);
+    Value widened = stripFloatCasts(carried);
     if (widened.getType() != arg.getType()) {
       builder.setInsertionPoint(ret);
       widened = createFloatCast(builder, ret.getLoc(), carried, elementType);

@@ -23,9 +23,6 @@ mlir::RankedTensorType withElementType(mlir::Type type, mlir::Type elementType);
 mlir::Value createFloatCast(mlir::OpBuilder &builder, mlir::Location loc,
                             mlir::Value value, mlir::Type elementType);
 
-/// Follows arith.extf/arith.truncf back to the value they convert.
-mlir::Value stripCasts(mlir::Value value);
-
 /// Erases casts whose results are unused, repeatedly.
 void eraseDeadCasts(mlir::func::FuncOp function);
 

@@ -128,15 +128,6 @@ FailureOr<TensorShape> toShape(Operation *where, Type type, StringRef what) {
                                                  tensor.getShape().end())};
 }
 
-Value stripCasts(Value value) {
-  while (Operation *op = value.getDefiningOp()) {
-    if (!isa<arith::ExtFOp, arith::TruncFOp>(op))
-      break;
-    value = op->getOperand(0);
-  }
-  return value;
-}
-
 /// Readers of `value`, looking through the casts mixed precision inserts.
 SmallVector<OpOperand *> usesThroughCasts(Value value) {
   SmallVector<OpOperand *> uses;
@@ -185,12 +176,12 @@ void chooseInit(ArgInfo &info, BlockArgument arg) {
     auto biasAdd = dyn_cast<BiasAddOp>(user);
     if (!biasAdd || index != 1)
       continue;
-    Value input = stripCasts(biasAdd.getInput());
+    Value input = stripFloatCasts(biasAdd.getInput());
     Value weight;
     if (auto matmul = input.getDefiningOp<MatmulOp>())
-      weight = stripCasts(matmul.getRhs());
+      weight = stripFloatCasts(matmul.getRhs());
     else if (auto conv = input.getDefiningOp<Conv2DOp>())
-      weight = stripCasts(conv.getRhs());
+      weight = stripFloatCasts(conv.getRhs());
     if (weight) {
       info.init = InitKind::KaimingUniform;
       info.fanIn = weightFanIn(weight);
@@ -202,8 +193,7 @@ void chooseInit(ArgInfo &info, BlockArgument arg) {
 
 std::vector<uint8_t> elementsBytes(DenseElementsAttr attr) {
   ArrayRef<char> raw = attr.getRawData();
-  size_t elementSize =
-      (attr.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+  size_t elementSize = (attr.getElementType().getIntOrFloatBitWidth() + 7) / 8;
   std::vector<uint8_t> bytes;
   int64_t count = attr.getNumElements();
   for (int64_t i = 0; i < count; ++i) {
@@ -276,8 +266,8 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
     module.get()->remove();
   } else {
     module = ModuleOp::create(UnknownLoc::get(&context));
-    module->getBody()->getOperations().splice(
-        module->getBody()->begin(), block.getOperations());
+    module->getBody()->getOperations().splice(module->getBody()->begin(),
+                                              block.getOperations());
   }
   if (failed(verify(*module)))
     return fail();
@@ -358,9 +348,8 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
       cast<func::ReturnOp>(train.getBody().back().getTerminator());
   for (unsigned r = 0, e = train.getNumResults(); r < e; ++r) {
     ResultInfo info;
-    FailureOr<TensorShape> shape =
-        toShape(train, train.getResultTypes()[r],
-                "result #" + std::to_string(r));
+    FailureOr<TensorShape> shape = toShape(train, train.getResultTypes()[r],
+                                           "result #" + std::to_string(r));
     if (failed(shape))
       return fail();
     info.shape = *shape;
@@ -380,7 +369,8 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
       continue;
     if (info.workingCopyOf >= 0)
       info.name = program->trainArgs[info.workingCopyOf].name + ".working_copy";
-    else if (info.shape.kind == ElementKind::I64 && info.init == InitKind::Value)
+    else if (info.shape.kind == ElementKind::I64 &&
+             info.init == InitKind::Value)
       info.name = "loss_scale_growth_tracker";
     else
       info.name = "arg" + std::to_string(index);
@@ -444,8 +434,8 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
   engineOptions.enablePerfNotificationListener = false;
   auto jit = ExecutionEngine::create(*module, engineOptions);
   if (!jit) {
-    error = path + ": JIT compilation failed: " +
-            llvm::toString(jit.takeError());
+    error =
+        path + ": JIT compilation failed: " + llvm::toString(jit.takeError());
     return nullptr;
   }
   (*jit)->registerSymbols([](llvm::orc::MangleAndInterner interner) {

@@ -441,21 +441,18 @@ const char *mpt_session_state_name(mpt_session_t session, int64_t index) {
 }
 
 namespace {
-/// The argument index of the state tensor `name`, or -1.
-int64_t findState(mpt_session_t session, const std::string &name) {
-  for (int64_t index : session->stateArgs)
-    if (session->program->program->args()[index].name == name)
-      return index;
-  return -1;
-}
-} // namespace
-
-mpt_status_t mpt_session_read_state(mpt_session_t session, const char *name,
-                                    float *values, int64_t count) {
+/// The argument index of state tensor `name` holding `count` elements, or an
+/// error naming what does not match.
+mpt_status_t findState(mpt_session_t session, const char *name,
+                       const void *values, int64_t count, const char *caller,
+                       int64_t &index) {
   if (!session || !name || !values)
     return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      "mpt_session_read_state: null argument");
-  int64_t index = findState(session, name);
+                      std::string(caller) + ": null argument");
+  index = -1;
+  for (int64_t candidate : session->stateArgs)
+    if (session->program->program->args()[candidate].name == name)
+      index = candidate;
   if (index < 0)
     return makeStatus(MPT_STATUS_NOT_FOUND,
                       std::string("no parameter or state named '") + name +
@@ -466,6 +463,17 @@ mpt_status_t mpt_session_read_state(mpt_session_t session, const char *name,
                       std::string("'") + name + "' has " +
                           std::to_string(shape.numElements()) +
                           " elements, not " + std::to_string(count));
+  return nullptr;
+}
+} // namespace
+
+mpt_status_t mpt_session_read_state(mpt_session_t session, const char *name,
+                                    float *values, int64_t count) {
+  int64_t index;
+  if (mpt_status_t status = findState(session, name, values, count,
+                                      "mpt_session_read_state", index))
+    return status;
+  const TensorShape &shape = session->program->program->args()[index].shape;
   for (int64_t e = 0; e < count; ++e)
     values[e] = loadFloat(session->args[index].get(), shape.kind, e);
   return nullptr;
@@ -473,20 +481,11 @@ mpt_status_t mpt_session_read_state(mpt_session_t session, const char *name,
 
 mpt_status_t mpt_session_write_state(mpt_session_t session, const char *name,
                                      const float *values, int64_t count) {
-  if (!session || !name || !values)
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      "mpt_session_write_state: null argument");
-  int64_t index = findState(session, name);
-  if (index < 0)
-    return makeStatus(MPT_STATUS_NOT_FOUND,
-                      std::string("no parameter or state named '") + name +
-                          "'");
+  int64_t index;
+  if (mpt_status_t status = findState(session, name, values, count,
+                                      "mpt_session_write_state", index))
+    return status;
   const TensorShape &shape = session->program->program->args()[index].shape;
-  if (count != shape.numElements())
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      std::string("'") + name + "' has " +
-                          std::to_string(shape.numElements()) +
-                          " elements, not " + std::to_string(count));
   for (int64_t e = 0; e < count; ++e)
     storeFloat(session->args[index].get(), shape.kind, e, values[e]);
   return nullptr;

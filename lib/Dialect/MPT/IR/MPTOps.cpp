@@ -732,5 +732,14 @@ LogicalResult UpdateLossScaleOp::verify() {
   return success();
 }
 
+Value mpt::stripFloatCasts(Value value) {
+  while (Operation *op = value.getDefiningOp()) {
+    if (!isa<arith::ExtFOp, arith::TruncFOp>(op))
+      break;
+    value = op->getOperand(0);
+  }
+  return value;
+}
+
 #define GET_OP_CLASSES
 #include "mpt/Dialect/MPT/IR/MPTOps.cpp.inc"

@@ -23,15 +23,6 @@ static constexpr StringLiteral kArgRoles[] = {MPTDialect::kParamAttrName,
                                               MPTDialect::kStateAttrName,
                                               MPTDialect::kDataAttrName};
 
-static Value stripFloatCasts(Value value) {
-  while (Operation *op = value.getDefiningOp()) {
-    if (!isa<arith::ExtFOp, arith::TruncFOp>(op))
-      break;
-    value = op->getOperand(0);
-  }
-  return value;
-}
-
 /// The value returned as result `index` of a single-block `function`, or null
 /// when the body does not end in a return of every result (the terminator's
 /// own verifier reports that).

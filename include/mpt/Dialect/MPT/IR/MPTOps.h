@@ -19,4 +19,10 @@
 #define GET_OP_CLASSES
 #include "mpt/Dialect/MPT/IR/MPTOps.h.inc"
 
+namespace mpt {
+/// Follows arith.extf/arith.truncf back to the value they convert: the
+/// parameter, state or gradient behind its mixed-precision copies.
+mlir::Value stripFloatCasts(mlir::Value value);
+} // namespace mpt
+
 #endif // MPT_DIALECT_MPT_IR_MPTOPS_H
