@@ -10,6 +10,7 @@
 #include "mpt/runtime.h"
 
 #include "Data.h"
+#include "Safetensors.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -22,6 +23,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
+#include <map>
 #include <set>
 #include <unistd.h>
 
@@ -95,6 +98,12 @@ static cl::opt<int64_t>
 static cl::opt<std::string>
     resumePath("resume", cl::desc("Continue from this checkpoint"),
                cl::cat(category));
+static cl::opt<std::string> initStatePath(
+    "init-state",
+    cl::desc("Initial values for the named F32 tensors of a safetensors file "
+             "(e.g. weights exported from PyTorch); other state keeps its "
+             "initializer"),
+    cl::cat(category));
 static cl::opt<bool> noEval("no-eval", cl::desc("Skip test evaluation"),
                             cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("No progress bar"),
@@ -271,6 +280,26 @@ int main(int argc, char **argv) {
   if (maxSteps > 0)
     totalSteps = std::min<int64_t>(totalSteps, maxSteps);
   int64_t step = 0;
+  if (!initStatePath.empty()) {
+    std::vector<TensorRecord> tensors;
+    std::map<std::string, std::string> metadata;
+    if (!readSafetensors(initStatePath, tensors, metadata, error))
+      fail(error);
+    for (const TensorRecord &tensor : tensors) {
+      if (tensor.dtype != "F32")
+        fail(initStatePath + ": tensor '" + tensor.name + "' is " +
+             tensor.dtype + "; --init-state reads F32 tensors");
+      std::vector<float> values(tensor.data.size() / sizeof(float));
+      std::memcpy(values.data(), tensor.data.data(), tensor.data.size());
+      mpt_status_t status = mpt_session_write_state(
+          session, tensor.name.c_str(), values.data(), int64_t(values.size()));
+      if (status) {
+        std::string message = mpt_status_message(status);
+        mpt_status_free(status);
+        fail(initStatePath + ": " + message);
+      }
+    }
+  }
   if (!resumePath.empty()) {
     check(mpt_session_load(session, resumePath.c_str(), &step));
     if (step < 0 || step > stepsPerEpoch * epochs)

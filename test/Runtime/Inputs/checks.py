@@ -49,6 +49,10 @@ def cmd_same_state(args):
     a, meta_a = read_safetensors(args.a)
     b, meta_b = read_safetensors(args.b)
     skip = set(filter(None, args.exclude.split(",")))
+    if args.common:
+        skip |= set(a) ^ set(b)
+        a = {k: v for k, v in a.items() if k in b}
+        b = {k: v for k, v in b.items() if k in a}
     if set(a) != set(b):
         fail(f"different tensors: {sorted(set(a) ^ set(b))}")
     compared = 0
@@ -133,6 +137,8 @@ def main():
     p.add_argument("b")
     p.add_argument("--exclude", default="")
     p.add_argument("--position", action="store_true")
+    p.add_argument("--common", action="store_true",
+                   help="compare only the tensors both files hold")
     p.set_defaults(run=cmd_same_state)
     p = sub.add_parser("different-state")
     p.add_argument("a")
