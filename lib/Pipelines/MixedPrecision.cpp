@@ -43,5 +43,3 @@ void mpt::buildMixedPrecisionPipeline(OpPassManager &pm,
     pm.addPass(createMPTPrecisionReport(
         MPTPrecisionReportOptions{options.report, "mixed"}));
 }
-
-

@@ -1,4 +1,5 @@
-//===- Float16.h - f16 and bf16 conversions for host code --------*- C++ -*-===//
+//===- Float16.h - f16 and bf16 conversions for host code --------*- C++
+//-*-===//
 //
 // Exact widening and round-to-nearest-even narrowing, with subnormals, so that
 // state written or read by the host matches what the compiled code computes.
@@ -59,7 +60,9 @@ inline uint16_t floatToF16(float value) {
   return sign | uint16_t((rounded - 0x38000000u) >> 13);
 }
 
-inline float bf16ToFloat(uint16_t value) { return bitsFloat(uint32_t(value) << 16); }
+inline float bf16ToFloat(uint16_t value) {
+  return bitsFloat(uint32_t(value) << 16);
+}
 
 inline uint16_t floatToBF16(float value) {
   uint32_t bits = floatBits(value);

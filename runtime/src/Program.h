@@ -41,9 +41,9 @@ struct ArgInfo {
   TensorShape shape;
   Role role = Role::Data;
   InitKind init = InitKind::Zeros;
-  int64_t fanIn = 0;               // for KaimingUniform: bound 1/sqrt(fanIn)
-  std::vector<uint8_t> initValue;  // for Value: the mpt.init bytes
-  int64_t workingCopyOf = -1;      // a low-precision copy of this parameter
+  int64_t fanIn = 0;              // for KaimingUniform: bound 1/sqrt(fanIn)
+  std::vector<uint8_t> initValue; // for Value: the mpt.init bytes
+  int64_t workingCopyOf = -1;     // a low-precision copy of this parameter
 };
 
 struct ResultInfo {

@@ -84,7 +84,7 @@ void mpt_session_free(mpt_session_t session);
 typedef struct mpt_step_metrics_t {
   float loss;
   float loss_scale; /* 1 without loss scaling */
-  int skipped;      /* the step found non-finite gradients and changed nothing */
+  int skipped; /* the step found non-finite gradients and changed nothing */
   /* Gradient elements, as the backward pass produced them, that are zero
      (underflow) and inf or nan (overflow); -1 without loss scaling. */
   int64_t grad_zero;
