@@ -290,60 +290,32 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
 
 } // namespace
 
-extern "C" {
-void _mlir_ciface_mpt_cpu_matmul_f32_2d(MemRef<float, 2> *a,
-                                        MemRef<float, 2> *b,
-                                        MemRef<float, 2> *c, int64_t ta,
-                                        int64_t tb) {
-  matmul2d(a, b, c, ta, tb);
-}
-void _mlir_ciface_mpt_cpu_matmul_f16_2d(MemRef<uint16_t, 2> *a,
-                                        MemRef<uint16_t, 2> *b,
-                                        MemRef<float, 2> *c, int64_t ta,
-                                        int64_t tb) {
-  matmul2d(a, b, c, ta, tb);
-}
-void _mlir_ciface_mpt_cpu_matmul_bf16_2d(MemRef<BF16, 2> *a, MemRef<BF16, 2> *b,
-                                         MemRef<float, 2> *c, int64_t ta,
-                                         int64_t tb) {
-  matmul2d(a, b, c, ta, tb);
-}
-void _mlir_ciface_mpt_cpu_matmul_f32_3d(MemRef<float, 3> *a,
-                                        MemRef<float, 3> *b,
-                                        MemRef<float, 3> *c, int64_t ta,
-                                        int64_t tb) {
-  matmul3d(a, b, c, ta, tb);
-}
-void _mlir_ciface_mpt_cpu_matmul_f16_3d(MemRef<uint16_t, 3> *a,
-                                        MemRef<uint16_t, 3> *b,
-                                        MemRef<float, 3> *c, int64_t ta,
-                                        int64_t tb) {
-  matmul3d(a, b, c, ta, tb);
-}
-void _mlir_ciface_mpt_cpu_matmul_bf16_3d(MemRef<BF16, 3> *a, MemRef<BF16, 3> *b,
-                                         MemRef<float, 3> *c, int64_t ta,
-                                         int64_t tb) {
-  matmul3d(a, b, c, ta, tb);
-}
-void _mlir_ciface_mpt_cpu_conv2d_f32(MemRef<float, 4> *input,
-                                     MemRef<float, 4> *filter,
-                                     MemRef<float, 4> *output, int64_t sh,
-                                     int64_t sw, int64_t dh, int64_t dw) {
-  conv2d(input, filter, output, sh, sw, dh, dw);
-}
-void _mlir_ciface_mpt_cpu_conv2d_f16(MemRef<uint16_t, 4> *input,
-                                     MemRef<uint16_t, 4> *filter,
-                                     MemRef<float, 4> *output, int64_t sh,
-                                     int64_t sw, int64_t dh, int64_t dw) {
-  conv2d(input, filter, output, sh, sw, dh, dw);
-}
-void _mlir_ciface_mpt_cpu_conv2d_bf16(MemRef<BF16, 4> *input,
-                                      MemRef<BF16, 4> *filter,
-                                      MemRef<float, 4> *output, int64_t sh,
-                                      int64_t sw, int64_t dh, int64_t dw) {
-  conv2d(input, filter, output, sh, sw, dh, dw);
-}
-}
+// Storage types of the element types the compiled code passes, by the name
+// convert-linalg-to-cpu-kernels puts in the kernel symbol.
+#define MPT_FOR_EACH_KERNEL_TYPE(X)                                            \
+  X(float, f32)                                                                \
+  X(uint16_t, f16)                                                             \
+  X(BF16, bf16)
+
+#define MPT_DEFINE_KERNELS(TYPE, NAME)                                         \
+  extern "C" void _mlir_ciface_mpt_cpu_matmul_##NAME##_2d(                     \
+      MemRef<TYPE, 2> *a, MemRef<TYPE, 2> *b, MemRef<float, 2> *c,             \
+      int64_t transposeA, int64_t transposeB) {                                \
+    matmul2d(a, b, c, transposeA, transposeB);                                 \
+  }                                                                            \
+  extern "C" void _mlir_ciface_mpt_cpu_matmul_##NAME##_3d(                     \
+      MemRef<TYPE, 3> *a, MemRef<TYPE, 3> *b, MemRef<float, 3> *c,             \
+      int64_t transposeA, int64_t transposeB) {                                \
+    matmul3d(a, b, c, transposeA, transposeB);                                 \
+  }                                                                            \
+  extern "C" void _mlir_ciface_mpt_cpu_conv2d_##NAME(                          \
+      MemRef<TYPE, 4> *input, MemRef<TYPE, 4> *filter,                         \
+      MemRef<float, 4> *output, int64_t sh, int64_t sw, int64_t dh,            \
+      int64_t dw) {                                                            \
+    conv2d(input, filter, output, sh, sw, dh, dw);                             \
+  }
+MPT_FOR_EACH_KERNEL_TYPE(MPT_DEFINE_KERNELS)
+#undef MPT_DEFINE_KERNELS
 
 /// LLVM rounds f32 to bf16 through this compiler-rt routine, which GCC 12's
 /// libgcc lacks; bf16 travels in an xmm register like _Float16.
@@ -357,20 +329,16 @@ extern "C" _Float16 mpt_truncsfbf2(float value) {
 namespace mpt::runtime {
 const std::vector<CpuKernel> &cpuKernels() {
 #define MPT_KERNEL(NAME)                                                       \
-  CpuKernel {                                                                  \
-    "_mlir_ciface_" #NAME, reinterpret_cast<void *>(&_mlir_ciface_##NAME)      \
-  }
+  CpuKernel{"_mlir_ciface_" #NAME,                                             \
+            reinterpret_cast<void *>(&_mlir_ciface_##NAME)},
+#define MPT_REGISTER_KERNELS(TYPE, NAME)                                       \
+  MPT_KERNEL(mpt_cpu_matmul_##NAME##_2d)                                       \
+  MPT_KERNEL(mpt_cpu_matmul_##NAME##_3d)                                       \
+  MPT_KERNEL(mpt_cpu_conv2d_##NAME)
   static const std::vector<CpuKernel> kernels = {
-      MPT_KERNEL(mpt_cpu_matmul_f32_2d),
-      MPT_KERNEL(mpt_cpu_matmul_f16_2d),
-      MPT_KERNEL(mpt_cpu_matmul_bf16_2d),
-      MPT_KERNEL(mpt_cpu_matmul_f32_3d),
-      MPT_KERNEL(mpt_cpu_matmul_f16_3d),
-      MPT_KERNEL(mpt_cpu_matmul_bf16_3d),
-      MPT_KERNEL(mpt_cpu_conv2d_f32),
-      MPT_KERNEL(mpt_cpu_conv2d_f16),
-      MPT_KERNEL(mpt_cpu_conv2d_bf16),
-      CpuKernel{"__truncsfbf2", reinterpret_cast<void *>(&mpt_truncsfbf2)}};
+      MPT_FOR_EACH_KERNEL_TYPE(MPT_REGISTER_KERNELS)
+          CpuKernel{"__truncsfbf2", reinterpret_cast<void *>(&mpt_truncsfbf2)}};
+#undef MPT_REGISTER_KERNELS
 #undef MPT_KERNEL
   return kernels;
 }
