@@ -394,13 +394,25 @@ LogicalResult MPTDialect::verifyOperationAttribute(Operation *op,
          << name << "' on an operation";
 }
 
+/// Marked functions check all their argument and result attributes first
+/// (verifyConventionAttrs); only unmarked ones are checked attribute by
+/// attribute, where every mpt attribute is an error.
+static bool checksItsOwnAttrs(Operation *op) {
+  return op->hasAttr(MPTDialect::kTrainStepAttrName) ||
+         op->hasAttr(MPTDialect::kEvalStepAttrName);
+}
+
 LogicalResult MPTDialect::verifyRegionArgAttribute(Operation *op, unsigned,
                                                    unsigned argIndex,
                                                    NamedAttribute attribute) {
+  if (checksItsOwnAttrs(op))
+    return success();
   return verifyArgAttr(op, argIndex, attribute);
 }
 
 LogicalResult MPTDialect::verifyRegionResultAttribute(
     Operation *op, unsigned, unsigned resultIndex, NamedAttribute attribute) {
+  if (checksItsOwnAttrs(op))
+    return success();
   return verifyResultAttr(op, resultIndex, attribute);
 }
