@@ -1,8 +1,9 @@
 //===- LossScaling.cpp - mpt-loss-scaling -----------------------*- C++ -*-===//
 //
 // Seeds the backward pass with the loss scale, unscales every gradient where
-// it is produced, checks them all for inf/nan in one op, and predicates every
-// state update on that check. The decision never leaves the compiled step.
+// it leaves the scaled backward slice, checks them all for inf/nan in one op,
+// and predicates every state update on that check. The decision never leaves
+// the compiled step.
 //
 //===----------------------------------------------------------------------===//
 
@@ -146,39 +147,33 @@ void LossScaling::runOnOperation() {
                         i64Scalar, builder.getI64IntegerAttr(0)))});
   seed.getScaleMutable().assign(scale);
 
-  // Unscale each gradient where it is produced, before any reader.
+  // Unscale where the scaled backward slice ends, so that no reader outside
+  // it (optimizers, clipping, weight decay or accumulation written by hand)
+  // ever sees the scale.
   SmallVector<Value> unscaled;
-  for (Value root : findGradientRoots(function)) {
-    builder.setInsertionPointAfterValue(root);
+  for (auto &[gradient, uses] : findScaleBoundary(seed)) {
+    // Unscaling widens to f32 by itself: an f32 gradient widened from f16 is
+    // unscaled from the f16 value.
+    Value source = gradient;
+    if (auto widen = gradient.getDefiningOp<arith::ExtFOp>();
+        widen && getElementType(gradient).isF32())
+      source = widen.getIn();
+    builder.setInsertionPointAfterValue(source);
     auto unscale = UnscaleOp::create(
-        builder, root.getLoc(),
-        withElementType(root.getType(), builder.getF32Type()), root, scale);
+        builder, gradient.getLoc(),
+        withElementType(gradient.getType(), builder.getF32Type()), source,
+        scale);
     unscaled.push_back(unscale);
-    Value narrowed;
-    for (OpOperand &use : llvm::make_early_inc_range(root.getUses())) {
-      Operation *user = use.getOwner();
-      if (user == unscale)
-        continue;
-      if (root.getType() == unscale.getType()) {
-        use.set(unscale);
-      } else if (isa<arith::ExtFOp>(user) &&
-                 user->getResult(0).getType() == unscale.getType()) {
-        user->getResult(0).replaceAllUsesWith(unscale.getResult());
-      } else {
-        // A reader that wants the gradient in its own precision.
-        if (!narrowed) {
-          OpBuilder after(unscale->getContext());
-          after.setInsertionPointAfter(unscale);
-          narrowed = createFloatCast(after, root.getLoc(), unscale,
-                                     getElementType(root));
-        }
-        use.set(narrowed);
-      }
-    }
+    // A reader that wants the gradient in its own precision.
+    Value converted = createFloatCast(builder, gradient.getLoc(), unscale,
+                                      getElementType(gradient));
+    for (OpOperand *use : uses)
+      use->set(converted);
   }
   if (unscaled.empty()) {
-    function.emitError("mpt-loss-scaling: no optimizer reads a gradient, so "
-                       "there is nothing to unscale");
+    function.emitError("mpt-loss-scaling: no gradient leaves the backward "
+                       "pass (nothing outside it reads a value computed from "
+                       "mpt.loss_grad), so there is nothing to unscale");
     return signalPassFailure();
   }
 

@@ -76,6 +76,51 @@ SmallVector<Value> findGradientRoots(func::FuncOp function) {
   return roots.takeVector();
 }
 
+llvm::SmallBitVector getScaledOperands(Operation *op,
+                                       const llvm::DenseSet<Value> &scaled) {
+  llvm::SmallBitVector scaledOperands(op->getNumOperands());
+  for (OpOperand &operand : op->getOpOperands())
+    if (scaled.contains(operand.get()))
+      scaledOperands.set(operand.getOperandNumber());
+  return scaledOperands;
+}
+
+bool propagatesScale(Operation *op,
+                     const llvm::SmallBitVector &scaledOperands) {
+  auto equivariant = dyn_cast<ScaleEquivariantOpInterface>(op);
+  return equivariant && equivariant.isScaleEquivariantIn(scaledOperands);
+}
+
+llvm::MapVector<Value, SmallVector<OpOperand *>>
+findScaleBoundary(LossGradOp seed) {
+  llvm::MapVector<Value, SmallVector<OpOperand *>> boundary;
+  llvm::DenseSet<Value> scaled = {seed.getSeed()};
+  for (Operation &op : llvm::make_range(std::next(seed->getIterator()),
+                                        seed->getBlock()->end())) {
+    // Nested regions (scf.if, loops) are outside the slice: an unscaled value
+    // defined before them is what their ops read.
+    op.walk([&](Operation *nested) {
+      if (nested == &op)
+        return;
+      for (OpOperand &use : nested->getOpOperands())
+        if (scaled.contains(use.get()))
+          boundary[use.get()].push_back(&use);
+    });
+    llvm::SmallBitVector scaledOperands = getScaledOperands(&op, scaled);
+    if (scaledOperands.none())
+      continue;
+    if (op.getNumRegions() == 0 && propagatesScale(&op, scaledOperands)) {
+      for (Value result : op.getResults())
+        if (isFloatTensor(result.getType()))
+          scaled.insert(result);
+      continue;
+    }
+    for (unsigned index : scaledOperands.set_bits())
+      boundary[op.getOperand(index)].push_back(&op.getOpOperand(index));
+  }
+  return boundary;
+}
+
 bool isTrainStep(func::FuncOp function) {
   return function->hasAttr(MPTDialect::kTrainStepAttrName);
 }

@@ -5,6 +5,11 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
 
 namespace mpt {
 
@@ -30,6 +35,23 @@ void eraseDeadCasts(mlir::func::FuncOp function);
 /// unscaling and clipping to where the backward pass produces them, in program
 /// order.
 llvm::SmallVector<mlir::Value> findGradientRoots(mlir::func::FuncOp function);
+
+/// Which operands of `op` are in `scaled`, one bit per operand.
+llvm::SmallBitVector
+getScaledOperands(mlir::Operation *op,
+                  const llvm::DenseSet<mlir::Value> &scaled);
+
+/// Whether the results of `op` carry the loss scale when exactly
+/// `scaledOperands` do (ScaleEquivariantOpInterface).
+bool propagatesScale(mlir::Operation *op,
+                     const llvm::SmallBitVector &scaledOperands);
+
+/// The boundary of the backward slice seeded by `seed`: the values that depend
+/// on the seed through scale-equivariant ops of its block, mapped to their
+/// uses outside that slice (an op that is not equivariant in them, an op with
+/// regions or inside one, a return), in program order of those uses.
+llvm::MapVector<mlir::Value, llvm::SmallVector<mlir::OpOperand *>>
+findScaleBoundary(LossGradOp seed);
 
 /// Whether `function` is marked `mpt.train_step`.
 bool isTrainStep(mlir::func::FuncOp function);

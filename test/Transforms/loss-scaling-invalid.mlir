@@ -20,7 +20,7 @@ func.func @no_seed(%w: tensor<4xf16> {mpt.param})
 
 // -----
 
-// expected-error @+1 {{mpt-loss-scaling: no optimizer reads a gradient, so there is nothing to unscale}}
+// expected-error @+1 {{mpt-loss-scaling: no gradient leaves the backward pass (nothing outside it reads a value computed from mpt.loss_grad), so there is nothing to unscale}}
 func.func @no_optimizer(%x: tensor<2x4xf16> {mpt.data}, %y: tensor<2xi32> {mpt.data})
     -> (tensor<f32> {mpt.metric = "loss"}) attributes {mpt.train_step} {
   %x32 = arith.extf %x : tensor<2x4xf16> to tensor<2x4xf32>

@@ -156,3 +156,104 @@ func.func @predict(%x: tensor<2x8xf16>, %w: tensor<8x4xf16>) -> tensor<2x4xf16> 
   %o = mpt.matmul %x, %w : tensor<2x8xf16>, tensor<8x4xf16> -> tensor<2x4xf16>
   return %o : tensor<2x4xf16>
 }
+
+// -----
+
+// Unscaling happens where the backward slice ends, not at the optimizer: the
+// backward ops that mix the scaled gradient with forward values (the matmul
+// with w2, relu_grad with h) stay scaled, and weight decay written by hand
+// (dw1 + wd * w1) adds the decay to the unscaled gradient.
+
+// CHECK-LABEL: func @hand_weight_decay
+// CHECK-SAME: %[[W1:[a-z0-9]+]]: tensor<8x4xf32> {mpt.param}
+// CHECK-SAME: %[[W2:[a-z0-9]+]]: tensor<4x3xf32> {mpt.param}
+// CHECK-SAME: %[[S:[a-z0-9]+]]: tensor<f32> {mpt.init = dense<6.553600e+04> : tensor<f32>, mpt.state}
+// CHECK: %[[SEED:.*]] = mpt.loss_grad %{{.*}} scale %[[S]]
+// CHECK: %[[DO:.*]] = mpt.softmax_cross_entropy_grad %[[SEED]]
+// CHECK: %[[DW2:.*]] = mpt.matmul %{{.*}}, %[[DO]] {transpose_a}
+// CHECK-NEXT: %[[DW2U:.*]] = mpt.unscale %[[DW2]], %[[S]]
+// CHECK-NEXT: %[[DA:.*]] = mpt.matmul %[[DO]], %[[W2]] {transpose_b}
+// CHECK-NEXT: %[[DH:.*]] = mpt.relu_grad %[[DA]], %{{.*}}
+// CHECK-NEXT: %[[DW1:.*]] = mpt.matmul %{{.*}}, %[[DH]] {transpose_a}
+// CHECK-NEXT: %[[DW1U:.*]] = mpt.unscale %[[DW1]], %[[S]]
+// CHECK: %[[DECAY:.*]] = arith.mulf %{{.*}}, %[[W1]]
+// CHECK-NEXT: %[[G1:.*]] = arith.addf %[[DW1U]], %[[DECAY]]
+// CHECK-NEXT: mpt.sgd %[[W1]], %[[G1]]
+// CHECK-NEXT: mpt.sgd %[[W2]], %[[DW2U]]
+// CHECK-NEXT: mpt.all_finite %[[DW1U]], %[[DW2U]]
+func.func @hand_weight_decay(%w1: tensor<8x4xf32> {mpt.param}, %w2: tensor<4x3xf32> {mpt.param},
+                             %x: tensor<2x8xf16> {mpt.data}, %y: tensor<2xi32> {mpt.data})
+    -> (tensor<8x4xf32> {mpt.next = 0}, tensor<4x3xf32> {mpt.next = 1}, tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step} {
+  %x32 = arith.extf %x : tensor<2x8xf16> to tensor<2x8xf32>
+  %h = mpt.matmul %x32, %w1 : tensor<2x8xf32>, tensor<8x4xf32> -> tensor<2x4xf32>
+  %a = mpt.relu %h : tensor<2x4xf32>
+  %o = mpt.matmul %a, %w2 : tensor<2x4xf32>, tensor<4x3xf32> -> tensor<2x3xf32>
+  %loss = mpt.softmax_cross_entropy %o, %y : tensor<2x3xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss
+  %do = mpt.softmax_cross_entropy_grad %seed, %o, %y : tensor<2x3xf32>, tensor<2xi32>
+  %dw2 = mpt.matmul %a, %do {transpose_a} : tensor<2x4xf32>, tensor<2x3xf32> -> tensor<4x3xf32>
+  %da = mpt.matmul %do, %w2 {transpose_b} : tensor<2x3xf32>, tensor<4x3xf32> -> tensor<2x4xf32>
+  %dh = mpt.relu_grad %da, %h : tensor<2x4xf32>
+  %dw1 = mpt.matmul %x32, %dh {transpose_a} : tensor<2x8xf32>, tensor<2x4xf32> -> tensor<8x4xf32>
+  %wd = arith.constant dense<1.0e-2> : tensor<8x4xf32>
+  %decay = arith.mulf %wd, %w1 : tensor<8x4xf32>
+  %g1 = arith.addf %dw1, %decay : tensor<8x4xf32>
+  %w1n = mpt.sgd %w1, %g1 {lr = 0.1 : f32} : tensor<8x4xf32>
+  %w2n = mpt.sgd %w2, %dw2 {lr = 0.1 : f32} : tensor<4x3xf32>
+  return %w1n, %w2n, %loss : tensor<8x4xf32>, tensor<4x3xf32>, tensor<f32>
+}
+
+// -----
+
+// A gradient-accumulation buffer carried as state accumulates the unscaled
+// gradient, so it does not shrink by the scale from one step to the next; a
+// clip-by-value threshold compares the unscaled gradient; a gradient read
+// inside scf.if is unscaled before it.
+
+// CHECK-LABEL: func @accumulate_and_clip
+// CHECK-SAME: %[[W:[a-z0-9]+]]: tensor<8x4xf32> {mpt.param}
+// CHECK-SAME: %[[ACC:[a-z0-9]+]]: tensor<8x4xf32> {mpt.state}
+// CHECK-SAME: %[[S:[a-z0-9]+]]: tensor<f32> {mpt.init
+// CHECK: %[[DW:.*]] = mpt.matmul %{{.*}}, %{{.*}} {transpose_a}
+// CHECK-NEXT: %[[DWU:.*]] = mpt.unscale %[[DW]], %[[S]] : tensor<8x4xf16> -> tensor<8x4xf32>
+// CHECK-NOT: arith.extf %[[DW]]
+// CHECK: %[[ACC2:.*]] = arith.addf %[[ACC]], %[[DWU]]
+// CHECK: %[[OVER:.*]] = arith.cmpf ogt, %[[DWU]], %[[T:.*]] : tensor<8x4xf32>
+// CHECK-NEXT: %[[CLIPPED:.*]] = arith.select %[[OVER]], %[[T]], %[[DWU]]
+// CHECK: scf.if
+// CHECK-NEXT: scf.yield %[[CLIPPED]]
+// CHECK-NEXT: } else {
+// CHECK: arith.mulf %[[DWU]]
+// CHECK: mpt.all_finite %[[DWU]] :
+// CHECK: %[[FLAG:.*]] = tensor.extract
+// CHECK: arith.select %[[FLAG]], %[[ACC2]], %[[ACC]]
+func.func @accumulate_and_clip(%w: tensor<8x4xf32> {mpt.param}, %acc: tensor<8x4xf32> {mpt.state},
+                               %x: tensor<2x8xf16> {mpt.data}, %y: tensor<2xi32> {mpt.data},
+                               %use_clip: tensor<i1> {mpt.data})
+    -> (tensor<8x4xf32> {mpt.next = 0}, tensor<8x4xf32> {mpt.next = 1}, tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step} {
+  %w16 = arith.truncf %w : tensor<8x4xf32> to tensor<8x4xf16>
+  %o = mpt.matmul %x, %w16 : tensor<2x8xf16>, tensor<8x4xf16> -> tensor<2x4xf16>
+  %o32 = arith.extf %o : tensor<2x4xf16> to tensor<2x4xf32>
+  %loss = mpt.softmax_cross_entropy %o32, %y : tensor<2x4xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss
+  %do = mpt.softmax_cross_entropy_grad %seed, %o32, %y : tensor<2x4xf32>, tensor<2xi32>
+  %do16 = arith.truncf %do : tensor<2x4xf32> to tensor<2x4xf16>
+  %dw = mpt.matmul %x, %do16 {transpose_a} : tensor<2x8xf16>, tensor<2x4xf16> -> tensor<8x4xf16>
+  %dw32 = arith.extf %dw : tensor<8x4xf16> to tensor<8x4xf32>
+  %acc2 = arith.addf %acc, %dw32 : tensor<8x4xf32>
+  %t = arith.constant dense<5.0e-1> : tensor<8x4xf32>
+  %over = arith.cmpf ogt, %dw32, %t : tensor<8x4xf32>
+  %clipped = arith.select %over, %t, %dw32 : tensor<8x4xi1>, tensor<8x4xf32>
+  %flag = tensor.extract %use_clip[] : tensor<i1>
+  %g = scf.if %flag -> tensor<8x4xf32> {
+    scf.yield %clipped : tensor<8x4xf32>
+  } else {
+    %half = arith.constant dense<5.0e-1> : tensor<8x4xf32>
+    %halved = arith.mulf %dw32, %half : tensor<8x4xf32>
+    scf.yield %halved : tensor<8x4xf32>
+  }
+  %w2 = mpt.sgd %w, %g {lr = 0.1 : f32} : tensor<8x4xf32>
+  return %w2, %acc2, %loss : tensor<8x4xf32>, tensor<8x4xf32>, tensor<f32>
+}

@@ -79,9 +79,14 @@ def MPTLossScaling : Pass<"mpt-loss-scaling", "::mlir::func::FuncOp"> {
   let description = [{
     On functions marked `mpt.train_step`:
     - the backward seed `mpt.loss_grad` becomes the loss scale S, a state argument;
-    - every gradient is unscaled (`mpt.unscale`, x1/S in f32) as soon as it is produced,
-      before any reader (optimizer, clipping, metrics) sees it;
-    - one `mpt.all_finite` covers every gradient;
+    - every gradient is unscaled (`mpt.unscale`, x1/S in f32) where it leaves the scaled
+      backward slice. A value is scaled when it depends on the seed through ops that are
+      scale-equivariant in it (`ScaleEquivariantOpInterface`: `*_grad` ops in their incoming
+      gradient, matmul and convolution in one factor, sums of scaled values, shape ops and
+      casts); any other reader (an add of an unscaled value such as hand-written weight decay
+      or an accumulation buffer, a comparison or clamp, an optimizer, clipping, an op inside
+      a region, a return) reads the unscaled value, so nothing outside the slice sees S;
+    - one `mpt.all_finite` covers every unscaled gradient;
     - every carried state result becomes `select(finite, updated, previous)`, so a skipped step
       leaves all state bit-identical;
     - in dynamic mode `mpt.update_loss_scale` applies GradScaler's rule to S and its growth

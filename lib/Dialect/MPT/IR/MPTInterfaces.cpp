@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 
 #include "mpt/Dialect/MPT/IR/MPTDialect.h"
@@ -29,6 +30,33 @@ struct UpstreamPrecisionPolicy
   PrecisionClass getDefaultPrecisionClass(Operation *) const { return Class; }
 };
 
+template <typename OpTy, bool (*Rule)(const llvm::SmallBitVector &)>
+struct UpstreamScaleEquivariance
+    : public ScaleEquivariantOpInterface::ExternalModel<
+          UpstreamScaleEquivariance<OpTy, Rule>, OpTy> {
+  bool isScaleEquivariantIn(Operation *,
+                            const llvm::SmallBitVector &scaled) const {
+    return Rule(scaled);
+  }
+};
+
+template <bool (*Rule)(const llvm::SmallBitVector &), typename... OpTys>
+void attachScaleEquivariance(MLIRContext *context) {
+  (OpTys::template attachInterface<UpstreamScaleEquivariance<OpTys, Rule>>(
+       *context),
+   ...);
+}
+
+/// A select scales with its two branches together, not with its condition.
+bool scalesWithBothBranches(const llvm::SmallBitVector &scaled) {
+  return scaled.count() == 2 && scaled.test(1) && scaled.test(2);
+}
+
+/// An insert_slice scales with its source and destination together.
+bool scalesWithSourceAndDest(const llvm::SmallBitVector &scaled) {
+  return scaled.count() == 2 && scaled.test(0) && scaled.test(1);
+}
+
 template <PrecisionClass Class, typename... OpTys>
 void attachPolicy(MLIRContext *context) {
   (OpTys::template attachInterface<UpstreamPrecisionPolicy<OpTys, Class>>(
@@ -44,6 +72,22 @@ void mpt::registerPrecisionPolicyExternalModels(DialectRegistry &registry) {
                  arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp,
                  arith::CmpFOp, arith::SelectOp>(context);
     attachPolicy<PrecisionClass::Follow, arith::NegFOp>(context);
+    attachScaleEquivariance<scalesWithAllOperands, arith::AddFOp, arith::SubFOp,
+                            arith::MaximumFOp, arith::MinimumFOp,
+                            arith::MaxNumFOp, arith::MinNumFOp>(context);
+    attachScaleEquivariance<scalesWithAnyOneOperand, arith::MulFOp>(context);
+    attachScaleEquivariance<scalesWithFirstOperand, arith::DivFOp,
+                            arith::NegFOp, arith::ExtFOp, arith::TruncFOp>(
+        context);
+    attachScaleEquivariance<scalesWithBothBranches, arith::SelectOp>(context);
+  });
+  registry.addExtension(+[](MLIRContext *context, tensor::TensorDialect *) {
+    attachScaleEquivariance<scalesWithFirstOperand, tensor::CastOp,
+                            tensor::ExtractSliceOp, tensor::ExpandShapeOp,
+                            tensor::CollapseShapeOp>(context);
+    attachScaleEquivariance<scalesWithAllOperands, tensor::ConcatOp>(context);
+    attachScaleEquivariance<scalesWithSourceAndDest, tensor::InsertSliceOp>(
+        context);
   });
   registry.addExtension(+[](MLIRContext *context, math::MathDialect *) {
     // Transcendentals lose too much in f16 (exp overflows at 11.1, log of a

@@ -131,6 +131,10 @@ static LogicalResult verifyWindowAttr(Operation *op, StringRef name,
 // MatmulOp
 //===----------------------------------------------------------------------===//
 
+bool MatmulOp::isScaleEquivariantIn(const llvm::SmallBitVector &scaled) {
+  return scalesWithAnyOneOperand(scaled);
+}
+
 LogicalResult MatmulOp::verify() {
   Operation *op = getOperation();
   if (failed(verifyRank(op, "lhs", getLhs(), {2, 3})))
@@ -176,6 +180,10 @@ LogicalResult MatmulOp::verify() {
 int64_t BiasAddOp::getNormalizedAxis() {
   auto axis = static_cast<int64_t>(getAxis());
   return axis < 0 ? axis + tensorType(getInput()).getRank() : axis;
+}
+
+bool BiasAddOp::isScaleEquivariantIn(const llvm::SmallBitVector &scaled) {
+  return scalesWithAllOperands(scaled);
 }
 
 LogicalResult BiasAddOp::verify() {
@@ -271,6 +279,16 @@ static LogicalResult verifyConv(Operation *op, const ConvRoles &roles,
            << formatShape(output.drop_front(2));
   return success();
 }
+
+// Convolutions and their gradients are bilinear in input and filter.
+#define MPT_BILINEAR_CONV(OP)                                                  \
+  bool OP::isScaleEquivariantIn(const llvm::SmallBitVector &scaled) {          \
+    return scalesWithAnyOneOperand(scaled);                                    \
+  }
+MPT_BILINEAR_CONV(Conv2DOp)
+MPT_BILINEAR_CONV(Conv2DInputGradOp)
+MPT_BILINEAR_CONV(Conv2DFilterGradOp)
+#undef MPT_BILINEAR_CONV
 
 LogicalResult Conv2DOp::verify() {
   return verifyConv(

@@ -14,8 +14,9 @@ class DialectRegistry;
 } // namespace mlir
 
 namespace mpt {
-/// Attaches PrecisionPolicyOpInterface to the upstream arith and math ops that
-/// may appear on tensors in a training step.
+/// Attaches PrecisionPolicyOpInterface to the upstream arith and math ops, and
+/// ScaleEquivariantOpInterface to the arith and tensor ops, that may appear on
+/// tensors in a training step.
 void registerPrecisionPolicyExternalModels(mlir::DialectRegistry &registry);
 } // namespace mpt
 

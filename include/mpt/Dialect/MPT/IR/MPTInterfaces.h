@@ -5,6 +5,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 #include "mpt/Dialect/MPT/IR/MPTEnums.h.inc"
 
@@ -14,6 +15,25 @@ namespace mpt {
 inline bool isFloatTensor(mlir::Type type) {
   auto tensorType = llvm::dyn_cast<mlir::RankedTensorType>(type);
   return tensorType && llvm::isa<mlir::FloatType>(tensorType.getElementType());
+}
+
+// Rules of ScaleEquivariantOpInterface: for which set of operands multiplied
+// by a positive factor every result is multiplied by it.
+
+/// The first operand alone: `*_grad` ops in their incoming gradient, shape ops
+/// and casts, a quotient in its numerator.
+inline bool scalesWithFirstOperand(const llvm::SmallBitVector &scaled) {
+  return scaled.count() == 1 && scaled.test(0);
+}
+
+/// Any one operand alone, not several: products (matmul, convolution, mulf).
+inline bool scalesWithAnyOneOperand(const llvm::SmallBitVector &scaled) {
+  return scaled.count() == 1;
+}
+
+/// All operands together: sums, max and min, concatenation.
+inline bool scalesWithAllOperands(const llvm::SmallBitVector &scaled) {
+  return scaled.all();
 }
 
 namespace OpTrait {

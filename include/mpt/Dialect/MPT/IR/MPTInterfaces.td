@@ -64,4 +64,28 @@ def OptimizerOpInterface : OpInterface<"OptimizerOpInterface"> {
   ];
 }
 
+def ScaleEquivariantOpInterface : OpInterface<"ScaleEquivariantOpInterface"> {
+  let cppNamespace = "::mpt";
+  let description = [{
+    An op whose results scale with some of its operands: multiplying exactly a given set of
+    operands by one positive factor multiplies every floating-point result by that factor.
+    Loss scaling relies on it: a gradient multiplied by the loss scale S stays multiplied by
+    S through such an op (the backward `*_grad` ops in their incoming gradient, a matmul in
+    either factor, a sum of two scaled values, reshapes and casts), so the op stays in the
+    scaled backward slice. Anywhere else (adding a scaled value to an unscaled one,
+    comparing it with a threshold, an optimizer, a return) the value must be unscaled first.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Whether multiplying exactly the operands set in `scaledOperands` (one bit per
+        operand) by one positive factor multiplies every floating-point result by it. By
+        default only the first operand alone does: the incoming gradient of a `*_grad` op,
+        the input of a shape op.
+      }], "bool", "isScaleEquivariantIn",
+      (ins "const ::llvm::SmallBitVector &":$scaledOperands), [{}], [{
+        return ::mpt::scalesWithFirstOperand(scaledOperands);
+      }]>,
+  ];
+}
+
 #endif // MPT_DIALECT_MPT_IR_MPTINTERFACES_TD

@@ -33,6 +33,10 @@ class MPT_ComputeOp<string mnemonic, Trait precisionClass, list<Trait> traits = 
                     Trait policy = PrecisionPolicyOpInterface>
     : MPT_Op<mnemonic, !listconcat([Pure, precisionClass, policy], traits)>;
 
+// Ops whose results scale with either operand alone (products).
+def MPT_ScalesWithEitherOperand
+    : DeclareOpInterfaceMethods<ScaleEquivariantOpInterface, ["isScaleEquivariantIn"]>;
+
 // Ops whose statistics operands and results keep their own (f32) type under mixed precision.
 def MPT_ActivationOperandsOnly
     : DeclareOpInterfaceMethods<PrecisionPolicyOpInterface,
@@ -46,7 +50,7 @@ def MPT_NoPrecisionOperands
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
-def MPT_MatmulOp : MPT_ComputeOp<"matmul", MPT_LowerClass> {
+def MPT_MatmulOp : MPT_ComputeOp<"matmul", MPT_LowerClass, [MPT_ScalesWithEitherOperand]> {
   let summary = "matrix product, optionally batched and transposed";
   let description = [{
     `result = op(lhs) x op(rhs)` where `op` transposes the two innermost dimensions when
@@ -69,7 +73,8 @@ def MPT_MatmulOp : MPT_ComputeOp<"matmul", MPT_LowerClass> {
 }
 
 def MPT_BiasAddOp : MPT_ComputeOp<"bias_add", MPT_FollowClass,
-    [AllTypesMatch<["input", "result"]>]> {
+    [AllTypesMatch<["input", "result"]>,
+     DeclareOpInterfaceMethods<ScaleEquivariantOpInterface, ["isScaleEquivariantIn"]>]> {
   let summary = "adds a vector along one dimension";
   let description = [{
     Adds the rank-1 `bias` along dimension `axis` of `input` (the last one by default). Its
@@ -101,7 +106,8 @@ def MPT_ReluOp : MPT_ComputeOp<"relu", MPT_FollowClass, [SameOperandsAndResultTy
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-def MPT_ReluGradOp : MPT_ComputeOp<"relu_grad", MPT_FollowClass, [SameOperandsAndResultType]> {
+def MPT_ReluGradOp : MPT_ComputeOp<"relu_grad", MPT_FollowClass,
+    [SameOperandsAndResultType, ScaleEquivariantOpInterface]> {
   let summary = "gradient of relu: grad where input > 0, else 0";
   let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$input);
   let results = (outs MPT_FloatTensor:$result);
@@ -118,7 +124,8 @@ def MPT_GeluOp : MPT_ComputeOp<"gelu", MPT_FollowClass, [SameOperandsAndResultTy
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-def MPT_GeluGradOp : MPT_ComputeOp<"gelu_grad", MPT_FollowClass, [SameOperandsAndResultType]> {
+def MPT_GeluGradOp : MPT_ComputeOp<"gelu_grad", MPT_FollowClass,
+    [SameOperandsAndResultType, ScaleEquivariantOpInterface]> {
   let summary = "gradient of gelu with respect to its input";
   let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$input, UnitAttr:$approximate);
   let results = (outs MPT_FloatTensor:$result);
@@ -130,7 +137,7 @@ def MPT_GeluGradOp : MPT_ComputeOp<"gelu_grad", MPT_FollowClass, [SameOperandsAn
 //===----------------------------------------------------------------------===//
 
 class MPT_ConvOp<string mnemonic, string summaryText>
-    : MPT_ComputeOp<mnemonic, MPT_LowerClass> {
+    : MPT_ComputeOp<mnemonic, MPT_LowerClass, [MPT_ScalesWithEitherOperand]> {
   let summary = summaryText;
   let arguments = (ins MPT_FloatTensor:$lhs, MPT_FloatTensor:$rhs,
                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
@@ -192,7 +199,7 @@ def MPT_MaxPool2DOp : MPT_ComputeOp<"max_pool2d", MPT_FollowClass> {
 }
 
 def MPT_MaxPool2DGradOp : MPT_ComputeOp<"max_pool2d_grad", MPT_FollowClass,
-    [AllTypesMatch<["input", "result"]>]> {
+    [AllTypesMatch<["input", "result"]>, ScaleEquivariantOpInterface]> {
   let summary = "gradient of max_pool2d: routes each output gradient to its window's max";
   let description = [{
     Ties go to the first maximum in row-major window order, as in PyTorch.
@@ -245,7 +252,8 @@ def MPT_BatchNormOp : MPT_ComputeOp<"batch_norm", MPT_FollowClass, [
 
 def MPT_BatchNormGradOp : MPT_ComputeOp<"batch_norm_grad", MPT_FollowClass, [
     AllTypesMatch<["grad", "input", "input_grad"]>,
-    AllTypesMatch<["gamma", "batch_mean", "batch_invstd", "gamma_grad", "beta_grad"]>], MPT_ActivationOperandsOnly> {
+    AllTypesMatch<["gamma", "batch_mean", "batch_invstd", "gamma_grad", "beta_grad"]>,
+    ScaleEquivariantOpInterface], MPT_ActivationOperandsOnly> {
   let summary = "gradient of training-mode batch_norm";
   let description = [{
     Takes the output gradient, the forward input, `gamma` and the batch statistics returned by
@@ -305,7 +313,8 @@ def MPT_LayerNormOp : MPT_ComputeOp<"layer_norm", MPT_FollowClass, [
 
 def MPT_LayerNormGradOp : MPT_ComputeOp<"layer_norm_grad", MPT_FollowClass, [
     AllTypesMatch<["grad", "input", "input_grad"]>,
-    AllTypesMatch<["gamma", "gamma_grad", "beta_grad"]>, AllTypesMatch<["mean", "invstd"]>], MPT_ActivationOperandsOnly> {
+    AllTypesMatch<["gamma", "gamma_grad", "beta_grad"]>, AllTypesMatch<["mean", "invstd"]>,
+    ScaleEquivariantOpInterface], MPT_ActivationOperandsOnly> {
   let summary = "gradient of layer_norm";
   let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$input, MPT_FloatTensor:$gamma,
                        MPT_FloatTensor:$mean, MPT_FloatTensor:$invstd);
@@ -331,7 +340,7 @@ def MPT_SoftmaxOp : MPT_ComputeOp<"softmax", MPT_FP32Class, [SameOperandsAndResu
 }
 
 def MPT_SoftmaxGradOp : MPT_ComputeOp<"softmax_grad", MPT_FP32Class,
-    [SameOperandsAndResultType]> {
+    [SameOperandsAndResultType, ScaleEquivariantOpInterface]> {
   let summary = "gradient of softmax from its output: y * (grad - sum(grad * y))";
   let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$output);
   let results = (outs MPT_FloatTensor:$result);
@@ -357,7 +366,7 @@ def MPT_SoftmaxCrossEntropyOp : MPT_ComputeOp<"softmax_cross_entropy", MPT_FP32C
 
 def MPT_SoftmaxCrossEntropyGradOp
     : MPT_ComputeOp<"softmax_cross_entropy_grad", MPT_FP32Class,
-                    [AllTypesMatch<["logits", "result"]>]> {
+                    [AllTypesMatch<["logits", "result"]>, ScaleEquivariantOpInterface]> {
   let summary = "gradient of softmax_cross_entropy: seed * (softmax(logits) - onehot) / N";
   let arguments = (ins MPT_F32Scalar:$seed, MPT_FloatTensor:$logits, MPT_LabelTensor:$labels);
   let results = (outs MPT_FloatTensor:$result);
@@ -388,7 +397,7 @@ def MPT_LossGradOp : MPT_ComputeOp<"loss_grad", MPT_FP32Class> {
 // Shape and reduction
 //===----------------------------------------------------------------------===//
 
-def MPT_ReshapeOp : MPT_ComputeOp<"reshape", MPT_FollowClass> {
+def MPT_ReshapeOp : MPT_ComputeOp<"reshape", MPT_FollowClass, [ScaleEquivariantOpInterface]> {
   let summary = "reinterprets a tensor with another static shape of the same size";
   let arguments = (ins MPT_FloatTensor:$input);
   let results = (outs MPT_FloatTensor:$result);
@@ -397,7 +406,7 @@ def MPT_ReshapeOp : MPT_ComputeOp<"reshape", MPT_FollowClass> {
   let hasFolder = 1;
 }
 
-def MPT_TransposeOp : MPT_ComputeOp<"transpose", MPT_FollowClass> {
+def MPT_TransposeOp : MPT_ComputeOp<"transpose", MPT_FollowClass, [ScaleEquivariantOpInterface]> {
   let summary = "permutes the dimensions of a tensor";
   let description = [{
     Result dimension `i` is input dimension `permutation[i]`.
@@ -413,7 +422,7 @@ def MPT_TransposeOp : MPT_ComputeOp<"transpose", MPT_FollowClass> {
   let hasFolder = 1;
 }
 
-def MPT_ReduceSumOp : MPT_ComputeOp<"reduce_sum", MPT_FP32Class> {
+def MPT_ReduceSumOp : MPT_ComputeOp<"reduce_sum", MPT_FP32Class, [ScaleEquivariantOpInterface]> {
   let summary = "sums a tensor over the given dimensions";
   let description = [{
     `dims` are strictly increasing dimension indices. They are dropped from the result, or kept
