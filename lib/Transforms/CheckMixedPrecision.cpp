@@ -9,6 +9,7 @@
 #include "mpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include "Utils.h"
@@ -35,26 +36,176 @@ static bool isLowPrecision(Value value) {
   return isa<FloatType>(element) && !element.isF32() && !element.isF64();
 }
 
+/// Readers of scaled values that are meant to see the scale.
+static bool readsScaleOnPurpose(Operation *op) {
+  return isa<UnscaleOp, AllFiniteOp, GradientStatsOp>(op);
+}
+
+/// Readers of scaled values that the pass reports with their own message.
+static bool isReportedReader(Operation *op) {
+  return isa<OptimizerOpInterface, ClipGradNormOp, func::ReturnOp>(op);
+}
+
 /// Values still multiplied by the loss scale: everything computed from a
-/// scaled seed, up to mpt.unscale or a reader that is reported.
+/// scaled seed through ops that are scale-equivariant in it, through the
+/// results and loop-carried values of regions (scf.if, scf.for), up to
+/// mpt.unscale. Readers that break the scale are reported, not followed.
 static llvm::DenseSet<Value> findScaledValues(func::FuncOp function) {
   llvm::DenseSet<Value> scaled;
-  function.walk([&](Operation *op) {
-    if (auto seed = dyn_cast<LossGradOp>(op)) {
-      if (seed.getScale())
-        scaled.insert(seed.getSeed());
-      return;
-    }
-    // Readers of scaled gradients are reported themselves; what they produce
-    // is not reported again.
-    if (isa<UnscaleOp, AllFiniteOp, GradientStatsOp, OptimizerOpInterface,
-            ClipGradNormOp>(op))
-      return;
-    if (llvm::any_of(op->getOperands(),
-                     [&](Value v) { return scaled.contains(v); }))
-      scaled.insert(op->getResults().begin(), op->getResults().end());
-  });
+  auto mark = [&](Value value, bool &changed) {
+    if (isFloatTensor(value.getType()) && scaled.insert(value).second)
+      changed = true;
+  };
+  // Loops carry values around, so iterate until nothing changes.
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    function.walk([&](Operation *op) {
+      if (auto seed = dyn_cast<LossGradOp>(op)) {
+        if (seed.getScale())
+          mark(seed.getSeed(), changed);
+        return;
+      }
+      llvm::SmallBitVector scaledOperands = getScaledOperands(op, scaled);
+      if (scaledOperands.none())
+        return;
+      if (auto loop = dyn_cast<LoopLikeOpInterface>(op))
+        for (auto [index, init] : llvm::enumerate(loop.getInits()))
+          if (scaled.contains(init)) {
+            mark(loop.getRegionIterArgs()[index], changed);
+            if (index < op->getNumResults())
+              mark(op->getResult(index), changed);
+          }
+      if (op->hasTrait<mlir::OpTrait::ReturnLike>() &&
+          !isa<func::FuncOp>(op->getParentOp())) {
+        Operation *parent = op->getParentOp();
+        for (unsigned index : scaledOperands.set_bits()) {
+          if (index < parent->getNumResults())
+            mark(parent->getResult(index), changed);
+          if (auto loop = dyn_cast<LoopLikeOpInterface>(parent))
+            if (index < loop.getRegionIterArgs().size())
+              mark(loop.getRegionIterArgs()[index], changed);
+        }
+        return;
+      }
+      if (propagatesScale(op, scaledOperands))
+        for (Value result : op->getResults())
+          mark(result, changed);
+    });
+  }
   return scaled;
+}
+
+/// Ops that compare a value with a threshold or clamp it.
+static bool isThresholding(Operation *op) {
+  return isa<arith::CmpFOp, arith::SelectOp, arith::MaximumFOp,
+             arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp>(op);
+}
+
+/// Reports readers that mix a scaled value with unscaled ones, or compute
+/// something that does not scale with it.
+static bool checkScaleBoundary(Operation *op,
+                               const llvm::DenseSet<Value> &scaled) {
+  if (isa<LossGradOp>(op) || readsScaleOnPurpose(op) || isReportedReader(op) ||
+      op->hasTrait<mlir::OpTrait::ReturnLike>() || isa<LoopLikeOpInterface>(op))
+    return false;
+  llvm::SmallBitVector scaledOperands = getScaledOperands(op, scaled);
+  if (scaledOperands.none() || propagatesScale(op, scaledOperands))
+    return false;
+  unsigned index = scaledOperands.find_first();
+  if (isThresholding(op)) {
+    op->emitError("clips or thresholds operand #")
+        << index
+        << ", which is still multiplied by the loss scale: the threshold is "
+           "off by the scale; unscale it first (mpt.unscale)";
+  } else {
+    op->emitError("reads operand #")
+        << index
+        << ", which is still multiplied by the loss scale, in a way that does "
+           "not scale with it (e.g. adds an unscaled value such as weight "
+           "decay or an accumulation buffer); unscale it first (mpt.unscale)";
+  }
+  return true;
+}
+
+/// Multiplying the unscaled seed by hand scales every gradient without the
+/// loss-scaling state: no unscaling, no skipped steps.
+static bool checkHandScaling(LossGradOp seed) {
+  if (seed.getScale())
+    return false;
+  bool reported = false;
+  for (Operation *user : seed.getSeed().getUsers()) {
+    if (!isa<arith::MulFOp, arith::DivFOp>(user))
+      continue;
+    user->emitError("scales the backward seed by hand: gradients stay "
+                    "multiplied by the factor, and non-finite steps are not "
+                    "skipped; give mpt.loss_grad a `scale` operand "
+                    "(mpt-loss-scaling) instead");
+    reported = true;
+  }
+  return reported;
+}
+
+/// The value that `returned` updates `previous` with: casts and the select
+/// of skipped steps (select(finite, updated, previous)) looked through.
+static Value getUpdate(Value returned, Value previous) {
+  while (true) {
+    returned = stripFloatCasts(returned);
+    auto select = returned.getDefiningOp<arith::SelectOp>();
+    if (!select || stripFloatCasts(select.getFalseValue()) != previous)
+      return returned;
+    returned = select.getTrueValue();
+  }
+}
+
+/// Whether `value` is computed from `arg` by ops other than optimizers and
+/// batch norm, which are checked on their own.
+static bool isComputedFrom(Value value, BlockArgument arg) {
+  SmallVector<Value> worklist = {value};
+  llvm::DenseSet<Value> visited;
+  while (!worklist.empty()) {
+    Value current = worklist.pop_back_val();
+    if (current == arg)
+      return true;
+    Operation *op = current.getDefiningOp();
+    if (!op || !visited.insert(current).second ||
+        isa<OptimizerOpInterface, BatchNormOp>(op))
+      continue;
+    llvm::append_range(worklist, op->getOperands());
+  }
+  return false;
+}
+
+/// State carried in f16/bf16 from one step to the next and updated by
+/// arithmetic written by hand (a running mean, a momentum buffer) loses every
+/// update smaller than half its spacing.
+static bool checkHandUpdatedState(func::FuncOp function) {
+  if (function.isExternal())
+    return false;
+  func::ReturnOp ret = getReturn(function);
+  bool reported = false;
+  for (unsigned r = 0, e = function.getNumResults(); r < e; ++r) {
+    auto next =
+        function.getResultAttrOfType<IntegerAttr>(r, MPTDialect::kNextAttrName);
+    if (!next || next.getInt() < 0 ||
+        next.getInt() >= function.getNumArguments())
+      continue;
+    BlockArgument previous = function.getArgument(next.getInt());
+    if (!isFloatTensor(previous.getType()) || !isLowPrecision(previous))
+      continue;
+    Value update = getUpdate(ret.getOperand(r), previous);
+    Operation *updater = update.getDefiningOp();
+    if (!updater || update == previous || !isComputedFrom(update, previous))
+      continue;
+    updater->emitError("updates state argument #")
+        << previous.getArgNumber() << " (result #" << r << ") by hand in "
+        << getElementType(previous)
+        << ": running statistics and buffers accumulated in low precision "
+           "lose every update smaller than half their spacing; keep the "
+           "state in f32";
+    reported = true;
+  }
+  return reported;
 }
 
 void CheckMixedPrecision::runOnOperation() {
@@ -72,7 +223,11 @@ void CheckMixedPrecision::runOnOperation() {
     }
   });
 
+  failedCheck |= checkHandUpdatedState(function);
   function.walk([&](Operation *op) {
+    failedCheck |= checkScaleBoundary(op, scaled);
+    if (auto seed = dyn_cast<LossGradOp>(op))
+      failedCheck |= checkHandScaling(seed);
     if (auto clip = dyn_cast<ClipGradNormOp>(op)) {
       for (auto [index, grad] : llvm::enumerate(clip.getGrads()))
         if (scaled.contains(grad)) {

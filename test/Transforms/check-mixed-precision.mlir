@@ -290,3 +290,141 @@ func.func @clean_mixed_step(%w: tensor<8x4xf32> {mpt.param}, %m: tensor<8x4xf32>
   return %w2, %m2, %g2, %b2, %rm2, %rv2, %s2, %loss
       : tensor<8x4xf32>, tensor<8x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<f32>
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Scaled values meeting unscaled ones: the result is neither scaled nor not.
+//===----------------------------------------------------------------------===//
+
+// Weight decay written by hand adds the unscaled decay to the scaled gradient.
+// The backward ops before it (a matmul with the forward weight, relu_grad
+// with a forward activation) keep the scale and are fine.
+
+func.func @hand_weight_decay_on_scaled(%w: tensor<8x4xf32>, %x: tensor<2x8xf32>, %y: tensor<2xi32>, %s: tensor<f32>)
+    -> tensor<8x4xf32> {
+  %h = mpt.matmul %x, %w : tensor<2x8xf32>, tensor<8x4xf32> -> tensor<2x4xf32>
+  %a = mpt.relu %h : tensor<2x4xf32>
+  %loss = mpt.softmax_cross_entropy %a, %y : tensor<2x4xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss scale %s
+  %da = mpt.softmax_cross_entropy_grad %seed, %a, %y : tensor<2x4xf32>, tensor<2xi32>
+  %dh = mpt.relu_grad %da, %h : tensor<2x4xf32>
+  %dx = mpt.matmul %dh, %w {transpose_b} : tensor<2x4xf32>, tensor<8x4xf32> -> tensor<2x8xf32>
+  %dw = mpt.matmul %x, %dh {transpose_a} : tensor<2x8xf32>, tensor<2x4xf32> -> tensor<8x4xf32>
+  %wd = arith.constant dense<1.0e-2> : tensor<8x4xf32>
+  %decay = arith.mulf %wd, %w : tensor<8x4xf32>
+  // expected-error @+1 {{reads operand #0, which is still multiplied by the loss scale, in a way that does not scale with it (e.g. adds an unscaled value such as weight decay or an accumulation buffer); unscale it first (mpt.unscale)}}
+  %g = arith.addf %dw, %decay : tensor<8x4xf32>
+  %w2 = mpt.sgd %w, %g {lr = 1.0e-01 : f32} : tensor<8x4xf32>
+  return %w2 : tensor<8x4xf32>
+}
+
+// -----
+
+// An accumulation buffer of scaled gradients, and clipping by value.
+
+func.func @accumulate_and_clip_scaled(%acc: tensor<4xf32>, %x: tensor<2x4xf32>, %y: tensor<2xi32>, %s: tensor<f32>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %loss = mpt.softmax_cross_entropy %x, %y : tensor<2x4xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss scale %s
+  %dx = mpt.softmax_cross_entropy_grad %seed, %x, %y : tensor<2x4xf32>, tensor<2xi32>
+  %db = mpt.reduce_sum %dx [0] : tensor<2x4xf32> -> tensor<4xf32>
+  // expected-error @+1 {{reads operand #1, which is still multiplied by the loss scale}}
+  %acc2 = arith.addf %acc, %db : tensor<4xf32>
+  %t = arith.constant dense<1.0> : tensor<4xf32>
+  // expected-error @+1 {{clips or thresholds operand #0, which is still multiplied by the loss scale: the threshold is off by the scale; unscale it first (mpt.unscale)}}
+  %clipped = arith.minimumf %db, %t : tensor<4xf32>
+  // expected-error @+1 {{clips or thresholds operand #0, which is still multiplied by the loss scale}}
+  %over = arith.cmpf ogt, %db, %t : tensor<4xf32>
+  %u = mpt.unscale %db, %s : tensor<4xf32> -> tensor<4xf32>
+  // Negative: unscaled first.
+  %clipped2 = arith.minimumf %u, %t : tensor<4xf32>
+  return %acc2, %clipped, %clipped2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Scaledness flows through scf.if: a scaled gradient chosen in a region
+// reaches the optimizer still scaled, and clipping inside a region is seen.
+
+func.func @scaled_through_if(%w: tensor<4xf32>, %x: tensor<2x4xf32>, %y: tensor<2xi32>, %s: tensor<f32>, %c: i1)
+    -> tensor<4xf32> {
+  %loss = mpt.softmax_cross_entropy %x, %y : tensor<2x4xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss scale %s
+  %dx = mpt.softmax_cross_entropy_grad %seed, %x, %y : tensor<2x4xf32>, tensor<2xi32>
+  %db = mpt.reduce_sum %dx [0] : tensor<2x4xf32> -> tensor<4xf32>
+  %g = scf.if %c -> tensor<4xf32> {
+    %t = arith.constant dense<1.0> : tensor<4xf32>
+    // expected-error @+1 {{clips or thresholds operand #0, which is still multiplied by the loss scale}}
+    %clipped = arith.minimumf %db, %t : tensor<4xf32>
+    scf.yield %clipped : tensor<4xf32>
+  } else {
+    %two = arith.constant dense<2.0> : tensor<4xf32>
+    %doubled = arith.mulf %db, %two : tensor<4xf32>
+    scf.yield %doubled : tensor<4xf32>
+  }
+  // expected-error @+1 {{updates from a gradient that is still multiplied by the loss scale; unscale it first (mpt.unscale)}}
+  %w2 = mpt.sgd %w, %g {lr = 1.0e-01 : f32} : tensor<4xf32>
+  return %w2 : tensor<4xf32>
+}
+
+// -----
+
+// Scaling by hand: the seed multiplied by a constant instead of the `scale`
+// operand. Gradients are never unscaled and overflowing steps are not skipped.
+
+func.func @hand_scaled_seed(%w: tensor<4xf32>, %x: tensor<2x4xf32>, %y: tensor<2xi32>) -> tensor<4xf32> {
+  %loss = mpt.softmax_cross_entropy %x, %y : tensor<2x4xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss
+  %big = arith.constant dense<1024.0> : tensor<f32>
+  // expected-error @+1 {{scales the backward seed by hand: gradients stay multiplied by the factor, and non-finite steps are not skipped; give mpt.loss_grad a `scale` operand (mpt-loss-scaling) instead}}
+  %scaled = arith.mulf %seed, %big : tensor<f32>
+  %dx = mpt.softmax_cross_entropy_grad %scaled, %x, %y : tensor<2x4xf32>, tensor<2xi32>
+  %db = mpt.reduce_sum %dx [0] : tensor<2x4xf32> -> tensor<4xf32>
+  %w2 = mpt.sgd %w, %db {lr = 1.0e-01 : f32} : tensor<4xf32>
+  return %w2 : tensor<4xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// State updated by hand in low precision.
+//===----------------------------------------------------------------------===//
+
+// A running mean kept in f16 and updated by hand (0.9 m + 0.1 mean).
+
+func.func @hand_running_mean_f16(%x: tensor<2x4xf16> {mpt.data}, %rm: tensor<4xf16> {mpt.state})
+    -> (tensor<4xf16> {mpt.next = 1}) attributes {mpt.train_step} {
+  %x32 = arith.extf %x : tensor<2x4xf16> to tensor<2x4xf32>
+  %sum = mpt.reduce_sum %x32 [0] : tensor<2x4xf32> -> tensor<4xf32>
+  %sum16 = arith.truncf %sum : tensor<4xf32> to tensor<4xf16>
+  %a = arith.constant dense<0.9> : tensor<4xf16>
+  %b = arith.constant dense<0.05> : tensor<4xf16>
+  %old = arith.mulf %a, %rm : tensor<4xf16>
+  %new = arith.mulf %b, %sum16 : tensor<4xf16>
+  // expected-error @+1 {{updates state argument #1 (result #0) by hand in 'f16': running statistics and buffers accumulated in low precision lose every update smaller than half their spacing; keep the state in f32}}
+  %rm2 = arith.addf %old, %new : tensor<4xf16>
+  return %rm2 : tensor<4xf16>
+}
+
+// -----
+
+// Negative: the same update in f32, and an f16 working copy produced from the
+// updated f32 master (not from its own previous value), are fine.
+
+func.func @f32_running_mean_and_working_copy(%x: tensor<2x4xf16> {mpt.data}, %rm: tensor<4xf32> {mpt.state},
+                                             %w: tensor<4xf32> {mpt.param},
+                                             %w16: tensor<4xf16> {mpt.state, mpt.working_copy_of = 2})
+    -> (tensor<4xf32> {mpt.next = 1}, tensor<4xf32> {mpt.next = 2}, tensor<4xf16> {mpt.next = 3})
+    attributes {mpt.train_step} {
+  %x32 = arith.extf %x : tensor<2x4xf16> to tensor<2x4xf32>
+  %sum = mpt.reduce_sum %x32 [0] : tensor<2x4xf32> -> tensor<4xf32>
+  %a = arith.constant dense<0.9> : tensor<4xf32>
+  %old = arith.mulf %a, %rm : tensor<4xf32>
+  %rm2 = arith.addf %old, %sum : tensor<4xf32>
+  %g16 = arith.mulf %w16, %w16 : tensor<4xf16>
+  %g = arith.extf %g16 : tensor<4xf16> to tensor<4xf32>
+  %w2 = mpt.sgd %w, %g {lr = 1.0e-01 : f32} : tensor<4xf32>
+  %w2c = arith.truncf %w2 : tensor<4xf32> to tensor<4xf16>
+  return %rm2, %w2, %w2c : tensor<4xf32>, tensor<4xf32>, tensor<4xf16>
+}

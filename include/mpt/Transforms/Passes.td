@@ -129,8 +129,15 @@ def MPTCheckMixedPrecision : Pass<"mpt-check-mixed-precision", "::mlir::func::Fu
   let description = [{
     Errors:
     - a gradient that is still multiplied by the loss scale reaches clipping, an optimizer or
-      the function's results;
-    - optimizer state or running statistics in f16/bf16;
+      the function's results, or an op that does not scale with it: a clamp or comparison
+      against a threshold, or arithmetic with unscaled values (weight decay or an
+      accumulation buffer written by hand). Scaledness is tracked from the scaled seed
+      through the whole function, across `scf.if` results and loop-carried values, through
+      the ops that are scale-equivariant in it (`ScaleEquivariantOpInterface`);
+    - the unscaled seed multiplied or divided by hand (loss scaling without the `scale`
+      operand of `mpt.loss_grad`);
+    - optimizer state or running statistics in f16/bf16, including carried f16/bf16 state
+      that the step updates from its previous value by hand;
     - an optimizer updating a non-f32 parameter (no f32 master).
     Warnings: loss scaling in a bf16 graph; a `lower` op left in f32 in a low-precision graph
     without a pin. Remark: a `lower` op pinned to f32.
