@@ -152,6 +152,36 @@ func.func @pure_bf16(%w: tensor<8x4xbf16> {mpt.param}, %x: tensor<2x8xbf16> {mpt
 
 // -----
 
+// Promoting an f16 parameter and its momentum buffer converts the buffer's
+// mpt.init to f32, and the evaluation step that reads the parameter
+// (mpt.state_of) now reads the f32 master, converted to f16 at its entry.
+
+// CHECK-LABEL: func @promoted_with_init_and_eval
+// CHECK-SAME: (%[[W:.*]]: tensor<2xf32> {mpt.param}, %[[M:.*]]: tensor<2xf32> {mpt.init = dense<[5.000000e-01, -2.500000e-01]> : tensor<2xf32>, mpt.state}
+// CHECK: mpt.sgd %[[W]], %{{.*}}, %[[M]]
+// CHECK-LABEL: func @promoted_eval
+// CHECK-SAME: (%[[EW:.*]]: tensor<2xf32> {mpt.state_of = 0 : i64}, %[[EM:.*]]: tensor<2xf32> {mpt.state_of = 1 : i64}, %[[EX:.*]]: tensor<2xf16> {mpt.data})
+// CHECK-SAME: -> tensor<2xf16>
+// CHECK-DAG: %[[EW16:.*]] = arith.truncf %[[EW]] : tensor<2xf32> to tensor<2xf16>
+// CHECK-DAG: %[[EM16:.*]] = arith.truncf %[[EM]] : tensor<2xf32> to tensor<2xf16>
+// CHECK: %[[P:.*]] = arith.mulf %[[EX]], %[[EW16]] : tensor<2xf16>
+// CHECK: arith.addf %[[P]], %[[EM16]] : tensor<2xf16>
+func.func @promoted_with_init_and_eval(%w: tensor<2xf16> {mpt.param},
+                                       %m: tensor<2xf16> {mpt.state, mpt.init = dense<[0.5, -0.25]> : tensor<2xf16>},
+                                       %g: tensor<2xf16> {mpt.data})
+    -> (tensor<2xf16> {mpt.next = 0}, tensor<2xf16> {mpt.next = 1}) attributes {mpt.train_step} {
+  %w2, %m2 = mpt.sgd %w, %g, %m {lr = 1.0e-01 : f32, momentum = 9.0e-01 : f32} : tensor<2xf16>
+  return %w2, %m2 : tensor<2xf16>, tensor<2xf16>
+}
+func.func @promoted_eval(%w: tensor<2xf16> {mpt.state_of = 0}, %m: tensor<2xf16> {mpt.state_of = 1},
+                         %x: tensor<2xf16> {mpt.data}) -> tensor<2xf16> attributes {mpt.eval_step} {
+  %p = arith.mulf %x, %w : tensor<2xf16>
+  %q = arith.addf %p, %m : tensor<2xf16>
+  return %q : tensor<2xf16>
+}
+
+// -----
+
 // CASE: no-working-copy
 
 // Negative: a function that is not a training step is left alone.

@@ -135,3 +135,33 @@ func.func @already_f32(%x: tensor<2x4xf16> {mpt.data}, %g: tensor<4xf32> {mpt.pa
   %b2 = mpt.sgd %b, %b {lr = 1.0e-01 : f32} : tensor<4xf32>
   return %g2, %b2, %rm2, %rv2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// The evaluation step reads the running statistics as the training step
+// stores them: promoted to f32 with them (the variance's initial ones
+// converted too), and read by batch_norm_inference in f32 directly.
+
+// CHECK-LABEL: func @bn_step_with_eval
+// CHECK-SAME: %[[RV:arg4]]: tensor<4xf32> {mpt.init = dense<1.000000e+00> : tensor<4xf32>, mpt.state}
+// CHECK-LABEL: func @bn_eval
+// CHECK-SAME: (%[[X:.*]]: tensor<2x4xf16> {mpt.data}, %[[G:.*]]: tensor<4xf16> {mpt.state_of = 1 : i64}, %[[B:.*]]: tensor<4xf16> {mpt.state_of = 2 : i64}, %[[RM:.*]]: tensor<4xf32> {mpt.state_of = 3 : i64}, %[[RV:.*]]: tensor<4xf32> {mpt.state_of = 4 : i64})
+// CHECK-DAG: %[[G32:.*]] = arith.extf %[[G]]
+// CHECK-DAG: %[[B32:.*]] = arith.extf %[[B]]
+// CHECK: mpt.batch_norm_inference %[[X]], %[[G32]], %[[B32]], %[[RM]], %[[RV]] {{.*}}: tensor<2x4xf16>, tensor<4xf32>
+func.func @bn_step_with_eval(%x: tensor<2x4xf16> {mpt.data}, %g: tensor<4xf16> {mpt.param}, %b: tensor<4xf16> {mpt.param},
+                             %rm: tensor<4xf16> {mpt.state}, %rv: tensor<4xf16> {mpt.state, mpt.init = dense<1.0> : tensor<4xf16>},
+                             %dg: tensor<4xf16> {mpt.data})
+    -> (tensor<4xf16> {mpt.next = 1}, tensor<4xf16> {mpt.next = 2}, tensor<4xf16> {mpt.next = 3}, tensor<4xf16> {mpt.next = 4})
+    attributes {mpt.train_step} {
+  %y, %mean, %invstd, %rm2, %rv2 = mpt.batch_norm %x, %g, %b, %rm, %rv : tensor<2x4xf16>, tensor<4xf16>
+  %g2 = mpt.sgd %g, %dg {lr = 1.0e-01 : f32} : tensor<4xf16>
+  %b2 = mpt.sgd %b, %dg {lr = 1.0e-01 : f32} : tensor<4xf16>
+  return %g2, %b2, %rm2, %rv2 : tensor<4xf16>, tensor<4xf16>, tensor<4xf16>, tensor<4xf16>
+}
+func.func @bn_eval(%x: tensor<2x4xf16> {mpt.data}, %g: tensor<4xf16> {mpt.state_of = 1}, %b: tensor<4xf16> {mpt.state_of = 2},
+                   %rm: tensor<4xf16> {mpt.state_of = 3}, %rv: tensor<4xf16> {mpt.state_of = 4})
+    -> tensor<2x4xf16> attributes {mpt.eval_step} {
+  %y = mpt.batch_norm_inference %x, %g, %b, %rm, %rv : tensor<2x4xf16>, tensor<4xf16>
+  return %y : tensor<2x4xf16>
+}
