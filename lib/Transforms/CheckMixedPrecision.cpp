@@ -9,6 +9,7 @@
 #include "mpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -41,9 +42,11 @@ static bool readsScaleOnPurpose(Operation *op) {
   return isa<UnscaleOp, AllFiniteOp, GradientStatsOp>(op);
 }
 
-/// Readers of scaled values that the pass reports with their own message.
-static bool isReportedReader(Operation *op) {
-  return isa<OptimizerOpInterface, ClipGradNormOp, func::ReturnOp>(op);
+/// Readers of scaled values that the pass reports with their own message, or
+/// that pass them on to their parent (scf.yield) or their regions (loops).
+static bool isReportedOrForwarding(Operation *op) {
+  return isa<OptimizerOpInterface, ClipGradNormOp, LoopLikeOpInterface>(op) ||
+         op->hasTrait<mlir::OpTrait::ReturnLike>();
 }
 
 /// Values still multiplied by the loss scale: everything computed from a
@@ -106,8 +109,7 @@ static bool isThresholding(Operation *op) {
 /// something that does not scale with it.
 static bool checkScaleBoundary(Operation *op,
                                const llvm::DenseSet<Value> &scaled) {
-  if (isa<LossGradOp>(op) || readsScaleOnPurpose(op) || isReportedReader(op) ||
-      op->hasTrait<mlir::OpTrait::ReturnLike>() || isa<LoopLikeOpInterface>(op))
+  if (readsScaleOnPurpose(op) || isReportedOrForwarding(op))
     return false;
   llvm::SmallBitVector scaledOperands = getScaledOperands(op, scaled);
   if (scaledOperands.none() || propagatesScale(op, scaledOperands))
@@ -133,6 +135,23 @@ static bool checkScaleBoundary(Operation *op,
 static bool checkHandScaling(LossGradOp seed) {
   if (seed.getScale())
     return false;
+  // A loss multiplied by a constant above 1 may be a weighted loss, or loss
+  // scaling by hand: only warn.
+  if (auto product = seed.getLoss().getDefiningOp<arith::MulFOp>())
+    for (Value factor : product->getOperands()) {
+      DenseFPElementsAttr constant;
+      if (!matchPattern(factor, m_Constant(&constant)) || !constant.isSplat() ||
+          constant.getSplatValue<APFloat>().convertToDouble() <= 1.0)
+        continue;
+      SmallString<16> text;
+      constant.getSplatValue<APFloat>().toString(text);
+      product.emitWarning("multiplies the loss by ")
+          << text
+          << " before mpt.loss_grad: if this scales the loss by hand, the "
+             "gradients stay multiplied by it and non-finite steps are not "
+             "skipped; give mpt.loss_grad a `scale` operand "
+             "(mpt-loss-scaling) instead";
+    }
   bool reported = false;
   for (Operation *user : seed.getSeed().getUsers()) {
     if (!isa<arith::MulFOp, arith::DivFOp>(user))

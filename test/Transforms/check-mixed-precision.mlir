@@ -387,6 +387,26 @@ func.func @hand_scaled_seed(%w: tensor<4xf32>, %x: tensor<2x4xf32>, %y: tensor<2
 
 // -----
 
+// The loss multiplied by a constant above 1 right before the seed may be loss
+// scaling by hand or a weighted loss: a warning. Averaging (0.5) is not.
+
+func.func @hand_scaled_loss(%w: tensor<4xf32>, %x: tensor<2x4xf32>, %y: tensor<2xi32>) -> (tensor<4xf32>, tensor<f32>) {
+  %loss = mpt.softmax_cross_entropy %x, %y : tensor<2x4xf32>, tensor<2xi32>
+  %big = arith.constant dense<1024.0> : tensor<f32>
+  // expected-warning @+1 {{multiplies the loss by 1024 before mpt.loss_grad: if this scales the loss by hand, the gradients stay multiplied by it and non-finite steps are not skipped; give mpt.loss_grad a `scale` operand (mpt-loss-scaling) instead}}
+  %scaled = arith.mulf %loss, %big : tensor<f32>
+  %seed = mpt.loss_grad %scaled
+  %dx = mpt.softmax_cross_entropy_grad %seed, %x, %y : tensor<2x4xf32>, tensor<2xi32>
+  %db = mpt.reduce_sum %dx [0] : tensor<2x4xf32> -> tensor<4xf32>
+  %w2 = mpt.sgd %w, %db {lr = 1.0e-01 : f32} : tensor<4xf32>
+  %half = arith.constant dense<0.5> : tensor<f32>
+  %mean = arith.mulf %loss, %half : tensor<f32>
+  %seed2 = mpt.loss_grad %mean
+  return %w2, %seed2 : tensor<4xf32>, tensor<f32>
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // State updated by hand in low precision.
 //===----------------------------------------------------------------------===//

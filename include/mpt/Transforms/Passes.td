@@ -140,7 +140,8 @@ def MPTCheckMixedPrecision : Pass<"mpt-check-mixed-precision", "::mlir::func::Fu
       that the step updates from its previous value by hand;
     - an optimizer updating a non-f32 parameter (no f32 master).
     Warnings: loss scaling in a bf16 graph; a `lower` op left in f32 in a low-precision graph
-    without a pin. Remark: a `lower` op pinned to f32.
+    without a pin; the loss multiplied by a constant above 1 right before an unscaled
+    `mpt.loss_grad` (loss scaling by hand, or a weighted loss). Remark: a `lower` op pinned to f32.
   }];
 }
 
