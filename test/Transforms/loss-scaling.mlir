@@ -17,7 +17,8 @@
 // CHECK: %[[SEED:.*]] = mpt.loss_grad %[[LOSS]] scale %[[S]]
 // CHECK: %[[DO:.*]] = mpt.softmax_cross_entropy_grad %[[SEED]]
 // CHECK: %[[DW:.*]] = mpt.matmul %{{.*}} {transpose_a} : tensor<2x8xf16>, tensor<2x4xf16> -> tensor<8x4xf16>
-// The f16 gradient is unscaled in f32 right where it is produced.
+// The f16 gradient leaves the backward pass at the clipping: it is unscaled
+// in f32 from the f16 value, right after it is produced.
 // CHECK-NEXT: %[[DWU:.*]] = mpt.unscale %[[DW]], %[[S]] : tensor<8x4xf16> -> tensor<8x4xf32>
 // CHECK-NEXT: %[[DB:.*]] = mpt.reduce_sum %[[DO]]
 // CHECK-NEXT: %[[DBU:.*]] = mpt.unscale %[[DB]], %[[S]] : tensor<4xf32> -> tensor<4xf32>
