@@ -135,9 +135,10 @@ void checkTensor(const std::string &name, const std::vector<float> &values,
   EXPECT_GE(largest, bound * std::pow(1e-9, 1.0 / n))
       << name << ": largest |value| " << largest << " does not fill the bound "
       << bound;
-  if (values.size() >= 1000)
+  if (values.size() >= 1000) {
     EXPECT_NEAR(sum / n, bound / 2, 6 * bound / std::sqrt(12.0 * n))
         << name << ": mean |value| of a uniform tensor";
+  }
 }
 
 /// Compiles `example` and checks every parameter and state tensor against
@@ -159,12 +160,16 @@ void checkExample(const char *example, mpt_precision_t precision,
       FAIL() << takeMessage(status);
     size_t checked = 0;
     for (int64_t i = 0, e = mpt_session_num_state(session); i < e; ++i) {
-      std::string name = mpt_session_state_name(session, i);
+      mpt_tensor_info_t info;
+      if (mpt_status_t status = mpt_session_state_info(session, i, &info))
+        FAIL() << takeMessage(status);
+      std::string name = info.name;
       auto it = expected.find(name);
       if (it == expected.end()) {
         EXPECT_TRUE(mastersOnly) << example << ": unexpected state " << name;
         continue;
       }
+      EXPECT_EQ(info.num_elements, it->second.count) << example << " " << name;
       std::vector<float> values(it->second.count);
       if (mpt_status_t status = mpt_session_read_state(
               session, name.c_str(), values.data(), int64_t(values.size())))
