@@ -365,14 +365,6 @@ MPTExportSignature::describeEval(func::FuncOp eval, func::FuncOp train,
     } else {
       std::string name =
           sourceName(arg).value_or("input" + std::to_string(index));
-      // The training step's data argument of the same name, if any.
-      auto match = llvm::find(trainNames, name);
-      if (match != trainNames.end() &&
-          !train.getArgAttr(match - trainNames.begin(),
-                            MPTDialect::kDataAttrName))
-        match = trainNames.end();
-      if (match != trainNames.end())
-        info->insert({"train_argument", int64_t(match - trainNames.begin())});
       info->insert({"name", name});
       info->insert({"role", "data"});
     }

@@ -1,4 +1,14 @@
 // RUN: mpt-opt %s --split-input-file --mpt-export-signature --verify-diagnostics | FileCheck %s
+// RUN: mpt-opt %examples/mlp.mlir --mpt-mixed-precision="compute-type=f16 persistent-working-copy=1" --mpt-export-signature | FileCheck %s --check-prefix=COPY
+
+// After the rewrite the forward pass reads f16 working copies, not the f32
+// masters: the masters' fan-in comes through their copies (w3: 128 inputs),
+// and the copies start as their master, rounded. The loss scale and its
+// counter are named after what the rewrite added them for.
+// COPY: \22init\22:{\22bound\22:0.088388347648318433,\22fan_in\22:128,\22kind\22:\22uniform\22},\22name\22:\22arg4\22,\22role\22:\22param\22,\22shape\22:[128,10]}
+// COPY-SAME: {\22dtype\22:\22F16\22,\22init\22:{\22kind\22:\22copy\22},\22name\22:\22arg4.working_copy\22,\22role\22:\22state\22,\22shape\22:[128,10],\22working_copy_of\22:4}
+// COPY-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[65536]},\22name\22:\22loss_scale\22,\22role\22:\22state\22,\22shape\22:[]}
+// COPY-SAME: {\22dtype\22:\22I64\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[0]},\22name\22:\22loss_scale_growth_tracker\22
 
 // PyTorch-layout weights: nn.Linear stores (out, in) and computes x*W^T, so
 // fan_in is the contraction size (in = 3), not dim 0 (out = 4); the backward
