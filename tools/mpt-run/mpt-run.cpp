@@ -112,8 +112,8 @@ static cl::opt<bool> quiet("quiet", cl::desc("No progress bar"),
 static cl::opt<std::string> onNonFinite(
     "on-nonfinite",
     cl::desc("When the loss is not finite, or the loss scale cannot avoid "
-             "overflow: stop (exit 1, the default), warn (exit 1 at the end) "
-             "or continue"),
+             "overflow: stop (exit 1, the default), warn (say so once and "
+             "train on) or continue"),
     cl::init("stop"), cl::cat(category));
 static cl::opt<std::string>
     dumpPrefix("dump-ir",
@@ -597,9 +597,9 @@ int main(int argc, char **argv) {
         llvm::errs() << "mpt-run: "
                      << (policy == NonFinitePolicy::Stop ? "error" : "warning")
                      << ": " << problem << "\n";
-        errors.push_back("the run met a non-finite loss or gradients (see "
-                         "above)");
         if (policy == NonFinitePolicy::Stop) {
+          errors.push_back("the run met a non-finite loss or gradients (see "
+                           "above)");
           llvm::errs() << "mpt-run: stopped after step " << record.step
                        << " (--on-nonfinite=warn or continue trains on)\n";
           stopped = true;
