@@ -22,7 +22,8 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.mpt_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
-    ["mpt-opt", "mpt-run", "mpt-runtime-unittests", "not", "count",
+    ["mpt-opt", "mpt-run", "mpt-runtime-unittests", "mpt-runtime-c-api-test",
+     "not", "count",
      "split-file", "mlir-runner"],
     tool_dirs)
 config.substitutions.append(("%python", sys.executable))

@@ -19,6 +19,7 @@ using namespace mlir;
 
 void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
                                   const LowerToCPUOptions &options) {
+  pm.addPass(createMPTExportSignature()); // reads the mpt ops: runs first
   pm.addPass(createConvertMPTToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());

@@ -1,4 +1,11 @@
 //===- Runtime.cpp - the mpt runtime C API ----------------------*- C++ -*-===//
+//
+// The C boundary: checks every argument, never lets an exception or a failed
+// allocation escape, and turns problems into statuses that name their cause.
+// Sessions keep their state in backend (device) memory and follow the step's
+// signature; nothing here knows the model.
+//
+//===----------------------------------------------------------------------===//
 
 #include "mpt/runtime.h"
 
@@ -6,11 +13,13 @@
 #include "Program.h"
 #include "Safetensors.h"
 
+#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -23,27 +32,186 @@ struct mpt_status_s {
 
 namespace {
 
+/// Returned when even a status cannot be allocated; mpt_status_free ignores
+/// it.
+mpt_status_s outOfMemoryStatus{MPT_STATUS_OUT_OF_MEMORY,
+                               "out of memory (allocating a status)"};
+
 mpt_status_t makeStatus(mpt_status_code_t code, std::string message) {
-  return new mpt_status_s{code, std::move(message)};
+  mpt_status_t status = new (std::nothrow) mpt_status_s{code, {}};
+  if (!status)
+    return &outOfMemoryStatus;
+  status->message = std::move(message);
+  return status;
 }
 
-/// A 64-byte aligned buffer: vectorized compiled code may assume alignment.
-class Buffer {
-public:
-  explicit Buffer(size_t bytes)
-      : data(static_cast<uint8_t *>(
-                 std::aligned_alloc(64, ((bytes + 63) / 64) * 64 + 64)),
-             &std::free),
-        size(bytes) {
-    std::memset(data.get(), 0, size);
-  }
-  uint8_t *get() const { return data.get(); }
-  size_t bytes() const { return size; }
+mpt_status_t nullArgument(const char *function, const char *argument) {
+  return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                    std::string(function) + ": " + argument + " is NULL");
+}
 
-private:
-  std::unique_ptr<uint8_t, decltype(&std::free)> data;
-  size_t size;
-};
+/// Runs `body`, turning a failed allocation into a status: the library is
+/// built without exceptions, but the standard library's allocations may still
+/// throw std::bad_alloc where exceptions are enabled; nothing crosses the C
+/// boundary either way.
+template <typename Body> mpt_status_t guarded(const char *function, Body body) {
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+  try {
+    return body();
+  } catch (const std::bad_alloc &) {
+    return makeStatus(MPT_STATUS_OUT_OF_MEMORY,
+                      std::string(function) + ": out of memory");
+  } catch (...) {
+    return makeStatus(MPT_STATUS_INTERNAL,
+                      std::string(function) + ": unexpected exception");
+  }
+#else
+  (void)function;
+  return body();
+#endif
+}
+
+std::optional<ElementKind> toKind(mpt_dtype_t dtype) {
+  switch (dtype) {
+  case MPT_DTYPE_F32:
+    return ElementKind::F32;
+  case MPT_DTYPE_F16:
+    return ElementKind::F16;
+  case MPT_DTYPE_BF16:
+    return ElementKind::BF16;
+  case MPT_DTYPE_I64:
+    return ElementKind::I64;
+  case MPT_DTYPE_I32:
+    return ElementKind::I32;
+  case MPT_DTYPE_BOOL:
+    return ElementKind::I1;
+  }
+  return std::nullopt;
+}
+
+mpt_dtype_t toDtype(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32:
+    return MPT_DTYPE_F32;
+  case ElementKind::F16:
+    return MPT_DTYPE_F16;
+  case ElementKind::BF16:
+    return MPT_DTYPE_BF16;
+  case ElementKind::I64:
+    return MPT_DTYPE_I64;
+  case ElementKind::I32:
+    return MPT_DTYPE_I32;
+  case ElementKind::I1:
+    return MPT_DTYPE_BOOL;
+  }
+  return MPT_DTYPE_F32;
+}
+
+double loadValue(const uint8_t *data, ElementKind kind, int64_t i) {
+  switch (kind) {
+  case ElementKind::F32:
+    return reinterpret_cast<const float *>(data)[i];
+  case ElementKind::F16:
+    return f16ToFloat(reinterpret_cast<const uint16_t *>(data)[i]);
+  case ElementKind::BF16:
+    return bf16ToFloat(reinterpret_cast<const uint16_t *>(data)[i]);
+  case ElementKind::I64:
+    return double(reinterpret_cast<const int64_t *>(data)[i]);
+  case ElementKind::I32:
+    return reinterpret_cast<const int32_t *>(data)[i];
+  case ElementKind::I1:
+    return data[i] ? 1.0 : 0.0;
+  }
+  return 0.0;
+}
+
+int64_t loadInteger(const uint8_t *data, ElementKind kind, int64_t i) {
+  switch (kind) {
+  case ElementKind::I64:
+    return reinterpret_cast<const int64_t *>(data)[i];
+  case ElementKind::I32:
+    return reinterpret_cast<const int32_t *>(data)[i];
+  case ElementKind::I1:
+    return data[i] != 0;
+  default:
+    return int64_t(loadValue(data, kind, i));
+  }
+}
+
+/// Stores a float into a float element (rounding to nearest even).
+void storeFloat(uint8_t *data, ElementKind kind, int64_t i, double value) {
+  switch (kind) {
+  case ElementKind::F32:
+    reinterpret_cast<float *>(data)[i] = float(value);
+    return;
+  case ElementKind::F16:
+    reinterpret_cast<uint16_t *>(data)[i] = floatToF16(float(value));
+    return;
+  case ElementKind::BF16:
+    reinterpret_cast<uint16_t *>(data)[i] = floatToBF16(float(value));
+    return;
+  default:
+    return;
+  }
+}
+
+/// The range of an integer element type.
+std::pair<int64_t, int64_t> integerRange(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::I32:
+    return {std::numeric_limits<int32_t>::min(),
+            std::numeric_limits<int32_t>::max()};
+  case ElementKind::I1:
+    return {0, 1};
+  default:
+    return {std::numeric_limits<int64_t>::min(),
+            std::numeric_limits<int64_t>::max()};
+  }
+}
+
+void storeInteger(uint8_t *data, ElementKind kind, int64_t i, int64_t value) {
+  switch (kind) {
+  case ElementKind::I64:
+    reinterpret_cast<int64_t *>(data)[i] = value;
+    return;
+  case ElementKind::I32:
+    reinterpret_cast<int32_t *>(data)[i] = int32_t(value);
+    return;
+  case ElementKind::I1:
+    data[i] = value != 0;
+    return;
+  default:
+    return;
+  }
+}
+
+/// Converts `count` elements from `fromKind` to `toKind`: floats among
+/// floats, integers among integers (checked against the target's range).
+/// Returns an empty string or what does not convert.
+std::string convert(const uint8_t *from, ElementKind fromKind, uint8_t *to,
+                    ElementKind toKind, int64_t count) {
+  if (fromKind == toKind) {
+    std::memcpy(to, from, count * elementBytes(toKind));
+    return {};
+  }
+  if (isFloatKind(fromKind) != isFloatKind(toKind))
+    return std::string("cannot convert ") + elementName(fromKind) + " to " +
+           elementName(toKind);
+  if (isFloatKind(toKind)) {
+    for (int64_t i = 0; i < count; ++i)
+      storeFloat(to, toKind, i, loadValue(from, fromKind, i));
+    return {};
+  }
+  auto [low, high] = integerRange(toKind);
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t value = loadInteger(from, fromKind, i);
+    if (value < low || value > high)
+      return "value " + std::to_string(value) + " at index " +
+             std::to_string(i) + " does not fit " + elementName(toKind);
+    storeInteger(to, toKind, i, value);
+  }
+  return {};
+}
 
 /// splitmix64: a small, fully specified generator, so that initial state is
 /// the same on every platform for a given seed.
@@ -63,87 +231,316 @@ private:
   uint64_t state;
 };
 
-float loadFloat(const uint8_t *data, ElementKind kind, int64_t i) {
-  switch (kind) {
-  case ElementKind::F32:
-    return reinterpret_cast<const float *>(data)[i];
-  case ElementKind::F16:
-    return f16ToFloat(reinterpret_cast<const uint16_t *>(data)[i]);
-  case ElementKind::BF16:
-    return bf16ToFloat(reinterpret_cast<const uint16_t *>(data)[i]);
-  case ElementKind::I64:
-    return float(reinterpret_cast<const int64_t *>(data)[i]);
-  case ElementKind::I32:
-    return float(reinterpret_cast<const int32_t *>(data)[i]);
-  case ElementKind::I1:
-    return data[i] ? 1.0f : 0.0f;
+/// One tensor in backend memory, released with it.
+class DeviceBuffer {
+public:
+  DeviceBuffer() = default;
+  DeviceBuffer(Backend *backend, void *data, size_t bytes)
+      : backend(backend), data(data), size(bytes) {}
+  DeviceBuffer(DeviceBuffer &&other) noexcept { *this = std::move(other); }
+  DeviceBuffer &operator=(DeviceBuffer &&other) noexcept {
+    std::swap(backend, other.backend);
+    std::swap(data, other.data);
+    std::swap(size, other.size);
+    return *this;
   }
-  return 0.0f;
-}
-
-void storeFloat(uint8_t *data, ElementKind kind, int64_t i, float value) {
-  switch (kind) {
-  case ElementKind::F32:
-    reinterpret_cast<float *>(data)[i] = value;
-    return;
-  case ElementKind::F16:
-    reinterpret_cast<uint16_t *>(data)[i] = floatToF16(value);
-    return;
-  case ElementKind::BF16:
-    reinterpret_cast<uint16_t *>(data)[i] = floatToBF16(value);
-    return;
-  case ElementKind::I64:
-    reinterpret_cast<int64_t *>(data)[i] = int64_t(value);
-    return;
-  case ElementKind::I32:
-    reinterpret_cast<int32_t *>(data)[i] = int32_t(value);
-    return;
-  case ElementKind::I1:
-    data[i] = value != 0.0f;
-    return;
+  ~DeviceBuffer() {
+    if (data)
+      backend->deallocate(data);
   }
+  void *get() const { return data; }
+  size_t bytes() const { return size; }
+
+private:
+  Backend *backend = nullptr;
+  void *data = nullptr;
+  size_t size = 0;
+};
+
+/// Host memory for one tensor, allocated without aborting on failure.
+class HostBuffer {
+public:
+  bool allocate(size_t bytes) {
+    data.reset(static_cast<uint8_t *>(std::calloc(bytes ? bytes : 1, 1)));
+    size = bytes;
+    return data != nullptr;
+  }
+  uint8_t *get() const { return data.get(); }
+  size_t bytes() const { return size; }
+
+private:
+  struct Free {
+    void operator()(uint8_t *pointer) const { std::free(pointer); }
+  };
+  std::unique_ptr<uint8_t, Free> data;
+  size_t size = 0;
+};
+
+mpt_status_t outOfHostMemory(const char *caller, const TensorShape &shape) {
+  return makeStatus(MPT_STATUS_OUT_OF_MEMORY, std::string(caller) +
+                                                  ": out of host memory for " +
+                                                  shape.describe());
 }
 
-bool isFloatKind(ElementKind kind) {
-  return kind == ElementKind::F32 || kind == ElementKind::F16 ||
-         kind == ElementKind::BF16;
-}
+/// What the C API shows of one tensor: its name and shape, with the storage
+/// the returned info borrows.
+struct PublicTensor {
+  std::string name;
+  TensorShape shape;
+  int64_t classes = 0;
+  int64_t index = -1; // argument or result index in its function
+};
 
-std::string describe(const TensorShape &shape) {
-  std::string text = elementName(shape.kind);
-  text += "[";
-  for (size_t i = 0; i < shape.dims.size(); ++i)
-    text += (i ? "x" : "") + std::to_string(shape.dims[i]);
-  return text + "]";
+mpt_status_t fillInfo(const PublicTensor &tensor, mpt_tensor_info_t *info) {
+  if (tensor.shape.dims.size() > MPT_MAX_RANK)
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      "'" + tensor.name + "' has rank " +
+                          std::to_string(tensor.shape.dims.size()) +
+                          ", more than MPT_MAX_RANK");
+  std::memset(info, 0, sizeof(*info));
+  info->name = tensor.name.c_str();
+  info->dtype = toDtype(tensor.shape.kind);
+  info->rank = int64_t(tensor.shape.dims.size());
+  for (size_t d = 0; d < tensor.shape.dims.size(); ++d)
+    info->shape[d] = tensor.shape.dims[d];
+  info->num_elements = tensor.shape.numElements();
+  info->num_bytes = tensor.shape.bytes();
+  info->num_classes = tensor.classes;
+  return nullptr;
 }
 
 } // namespace
 
-struct mpt_program_s {
+/// The compiled program and its public views, shared by the handle and the
+/// sessions created from it.
+struct ProgramData {
   std::unique_ptr<Program> program;
-  mpt_batch_info_t info{};
-  int64_t examplesArg = -1, labelsArg = -1, evalExamplesArg = -1;
+  std::vector<PublicTensor> trainInputs, trainOutputs, evalInputs, evalOutputs,
+      state;
   int64_t lossResult = -1, scaleResult = -1, skippedResult = -1;
   int64_t gradZeroResult = -1, gradNonFiniteResult = -1;
+
+  const Signature &signature() const { return program->signature; }
+  const std::vector<PublicTensor> &inputs(mpt_function_t function) const {
+    return function == MPT_FUNCTION_EVAL ? evalInputs : trainInputs;
+  }
+  const std::vector<PublicTensor> &outputs(mpt_function_t function) const {
+    return function == MPT_FUNCTION_EVAL ? evalOutputs : trainOutputs;
+  }
+};
+
+struct mpt_program_s {
+  std::shared_ptr<ProgramData> data;
 };
 
 struct mpt_session_s {
-  mpt_program_s *program;
-  std::vector<Buffer> args, results, evalArgs;
-  std::unique_ptr<Buffer> logits;
-  std::vector<int64_t> stateArgs; // param and state arguments, in order
+  std::shared_ptr<ProgramData> program;
+  Backend *backend = nullptr;
+  std::vector<DeviceBuffer> args, results, evalInputs, evalResults;
+  std::vector<bool> trainBound, evalBound;
+  bool evalRan = false, trainRan = false;
 };
+
+namespace {
+
+bool isFunction(mpt_function_t function) {
+  return function == MPT_FUNCTION_TRAIN || function == MPT_FUNCTION_EVAL;
+}
+
+mpt_status_t checkFunction(const ProgramData &program, mpt_function_t function,
+                           const char *caller) {
+  if (!isFunction(function))
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      std::string(caller) + ": unknown function " +
+                          std::to_string(int(function)));
+  if (function == MPT_FUNCTION_EVAL && !program.signature().hasEval())
+    return makeStatus(MPT_STATUS_NOT_FOUND,
+                      std::string(caller) +
+                          ": the module has no function marked "
+                          "'mpt.eval_step'");
+  return nullptr;
+}
+
+/// Builds the public views of a freshly compiled program.
+mpt_status_t describe(ProgramData &data, const std::string &path) {
+  const Signature &signature = data.signature();
+  for (size_t i = 0; i < signature.trainArgs.size(); ++i) {
+    const ArgInfo &arg = signature.trainArgs[i];
+    PublicTensor tensor{arg.name, arg.shape, arg.classes, int64_t(i)};
+    if (arg.role == Role::Data)
+      data.trainInputs.push_back(tensor);
+    else
+      data.state.push_back(tensor);
+  }
+  for (size_t r = 0; r < signature.trainResults.size(); ++r) {
+    const ResultInfo &result = signature.trainResults[r];
+    if (result.metric.empty())
+      continue;
+    data.trainOutputs.push_back({result.metric, result.shape, 0, int64_t(r)});
+    bool scalar = result.shape.numElements() == 1;
+    auto expect = [&](const char *metric, ElementKind kind, int64_t &slot) {
+      if (result.metric == metric && scalar && result.shape.kind == kind)
+        slot = int64_t(r);
+    };
+    expect("loss", ElementKind::F32, data.lossResult);
+    expect("loss_scale", ElementKind::F32, data.scaleResult);
+    expect("skipped", ElementKind::I1, data.skippedResult);
+    expect("grad_zero", ElementKind::I64, data.gradZeroResult);
+    expect("grad_nonfinite", ElementKind::I64, data.gradNonFiniteResult);
+  }
+  for (size_t i = 0; i < signature.evalArgs.size(); ++i) {
+    const EvalArgInfo &arg = signature.evalArgs[i];
+    if (arg.stateOf < 0)
+      data.evalInputs.push_back({arg.name, arg.shape, 0, int64_t(i)});
+  }
+  for (size_t r = 0; r < signature.evalResults.size(); ++r)
+    data.evalOutputs.push_back({signature.evalResults[r].name,
+                                signature.evalResults[r].shape, 0, int64_t(r)});
+  for (const auto *list : {&data.trainInputs, &data.trainOutputs,
+                           &data.evalInputs, &data.evalOutputs, &data.state})
+    for (const PublicTensor &tensor : *list)
+      if (tensor.shape.dims.size() > MPT_MAX_RANK)
+        return makeStatus(MPT_STATUS_COMPILE_ERROR,
+                          path + ": '" + tensor.name + "' has rank " +
+                              std::to_string(tensor.shape.dims.size()) +
+                              "; the C API holds at most " +
+                              std::to_string(MPT_MAX_RANK));
+  return nullptr;
+}
+
+const PublicTensor *findNamed(const std::vector<PublicTensor> &tensors,
+                              const char *name) {
+  for (const PublicTensor &tensor : tensors)
+    if (tensor.name == name)
+      return &tensor;
+  return nullptr;
+}
+
+std::string namesOf(const std::vector<PublicTensor> &tensors) {
+  std::string names;
+  for (const PublicTensor &tensor : tensors)
+    names += (names.empty() ? "'" : ", '") + tensor.name + "'";
+  return names.empty() ? "none" : names;
+}
+
+const char *functionName(mpt_function_t function) {
+  return function == MPT_FUNCTION_EVAL ? "eval step" : "training step";
+}
+
+/// Allocates one zeroed device buffer per shape.
+mpt_status_t allocateAll(Backend *backend,
+                         const std::vector<const TensorShape *> &shapes,
+                         std::vector<DeviceBuffer> &buffers) {
+  for (const TensorShape *shape : shapes) {
+    void *data = backend->allocate(shape->bytes());
+    if (!data)
+      return makeStatus(MPT_STATUS_OUT_OF_MEMORY,
+                        "out of device memory allocating " + shape->describe());
+    buffers.emplace_back(backend, data, shape->bytes());
+  }
+  return nullptr;
+}
+
+/// The initial host value of every parameter and state argument.
+void initialize(const ArgInfo &arg, size_t index, uint64_t seed,
+                HostBuffer &host) {
+  int64_t count = arg.shape.numElements();
+  auto store = [&](int64_t e, double value) {
+    if (isFloatKind(arg.shape.kind))
+      storeFloat(host.get(), arg.shape.kind, e, value);
+    else
+      storeInteger(host.get(), arg.shape.kind, e, int64_t(value));
+  };
+  switch (arg.init) {
+  case InitKind::Zeros:
+  case InitKind::Copy: // filled from the master afterwards
+    return;
+  case InitKind::Ones:
+    for (int64_t e = 0; e < count; ++e)
+      store(e, 1.0);
+    return;
+  case InitKind::Value:
+    for (int64_t e = 0; e < count; ++e)
+      store(e, arg.initValues[arg.initValues.size() == 1 ? 0 : e]);
+    return;
+  case InitKind::Uniform: {
+    // Each tensor has its own stream, so adding a tensor leaves the others.
+    Random random(seed * 0x100000001b3ull + index);
+    for (int64_t e = 0; e < count; ++e)
+      store(e, float((2.0 * random.uniform() - 1.0) * arg.bound));
+    return;
+  }
+  }
+}
+
+std::vector<DeviceTensor> trainTensors(mpt_session_t session) {
+  const Signature &signature = session->program->signature();
+  std::vector<DeviceTensor> tensors;
+  for (size_t i = 0; i < signature.trainArgs.size(); ++i)
+    tensors.push_back({session->args[i].get(), &signature.trainArgs[i].shape});
+  for (size_t r = 0; r < signature.trainResults.size(); ++r)
+    tensors.push_back(
+        {session->results[r].get(), &signature.trainResults[r].shape});
+  return tensors;
+}
+
+/// A state tensor by name with `count` elements, or an error saying which
+/// does not match.
+mpt_status_t findState(mpt_session_t session, const char *name,
+                       const void *values, int64_t count, const char *caller,
+                       const PublicTensor *&found) {
+  if (!session)
+    return nullArgument(caller, "session");
+  if (!name)
+    return nullArgument(caller, "name");
+  if (!values)
+    return nullArgument(caller, "values");
+  found = findNamed(session->program->state, name);
+  if (!found)
+    return makeStatus(MPT_STATUS_NOT_FOUND,
+                      std::string(caller) + ": no parameter or state named '" +
+                          name + "'");
+  if (count != found->shape.numElements())
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      std::string(caller) + ": '" + name + "' is " +
+                          found->shape.describe() + " with " +
+                          std::to_string(found->shape.numElements()) +
+                          " elements, not " + std::to_string(count));
+  return nullptr;
+}
+
+} // namespace
 
 extern "C" {
 
-mpt_status_code_t mpt_status_code(mpt_status_t status) { return status->code; }
-const char *mpt_status_message(mpt_status_t status) {
-  return status->message.c_str();
+mpt_status_code_t mpt_status_code(mpt_status_t status) {
+  return status ? status->code : MPT_STATUS_OK;
 }
-void mpt_status_free(mpt_status_t status) { delete status; }
+
+const char *mpt_status_message(mpt_status_t status) {
+  return status ? status->message.c_str() : "";
+}
+
+void mpt_status_free(mpt_status_t status) {
+  if (status != &outOfMemoryStatus)
+    delete status;
+}
+
+size_t mpt_dtype_size(mpt_dtype_t dtype) {
+  std::optional<ElementKind> kind = toKind(dtype);
+  return kind ? elementBytes(*kind) : 0;
+}
+
+const char *mpt_dtype_name(mpt_dtype_t dtype) {
+  std::optional<ElementKind> kind = toKind(dtype);
+  return kind ? elementName(*kind) : "";
+}
 
 void mpt_compile_options_init(mpt_compile_options_t *options) {
+  if (!options)
+    return;
   options->precision = MPT_PRECISION_FP32;
+  options->device = MPT_DEVICE_CPU;
   options->loss_scale = "auto";
   options->init_scale = 65536.0;
   options->growth_interval = 2000;
@@ -153,426 +550,562 @@ void mpt_compile_options_init(mpt_compile_options_t *options) {
 mpt_status_t mpt_program_compile(const char *mlirPath,
                                  const mpt_compile_options_t *options,
                                  mpt_program_t *out) {
-  if (!mlirPath || !options || !out)
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      "mpt_program_compile: null argument");
-  CompileOptions compile;
-  switch (options->precision) {
-  case MPT_PRECISION_FP32:
-    compile.computeType = "f32";
-    break;
-  case MPT_PRECISION_F16:
-    compile.computeType = "f16";
-    break;
-  case MPT_PRECISION_BF16:
-    compile.computeType = "bf16";
-    break;
-  default:
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      "unknown precision " +
-                          std::to_string(int(options->precision)));
-  }
-  compile.lossScale = options->loss_scale ? options->loss_scale : "auto";
-  compile.initScale = options->init_scale;
-  compile.growthInterval = options->growth_interval;
-  if (options->dump_prefix)
-    compile.dumpPrefix = options->dump_prefix;
-
-  std::string error;
-  bool isCompileError = false;
-  auto result = std::make_unique<mpt_program_s>();
-  result->program = Program::compile(mlirPath, compile, error, isCompileError);
-  if (!result->program)
-    return makeStatus(isCompileError ? MPT_STATUS_COMPILE_ERROR
-                                     : MPT_STATUS_NOT_FOUND,
-                      error);
-
-  // Bind the data arguments: one float tensor of examples, one integer
-  // tensor of labels, with the batch as their leading dimension.
-  const std::vector<ArgInfo> &args = result->program->args();
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].role != Role::Data)
-      continue;
-    bool isFloat = isFloatKind(args[i].shape.kind);
-    int64_t &slot = isFloat ? result->examplesArg : result->labelsArg;
-    if (slot >= 0 || args[i].shape.dims.empty() ||
-        (isFloat && args[i].shape.kind != ElementKind::F32) ||
-        (!isFloat && (args[i].shape.dims.size() != 1 ||
-                      (args[i].shape.kind != ElementKind::I32 &&
-                       args[i].shape.kind != ElementKind::I64))))
-      return makeStatus(
-          MPT_STATUS_INVALID_ARGUMENT,
-          std::string(mlirPath) +
-              ": the runtime binds one f32 data argument (a batch of "
-              "examples) and one i32 or i64 vector (their labels); data "
-              "argument '" +
-              args[i].name + "' is " + describe(args[i].shape));
-    slot = int64_t(i);
-  }
-  if (result->examplesArg < 0 || result->labelsArg < 0)
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      std::string(mlirPath) +
-                          ": the training step needs an f32 data argument "
-                          "(examples) and an integer one (labels)");
-  const TensorShape &examples = args[result->examplesArg].shape;
-  result->info.batch_size = examples.dims[0];
-  result->info.example_size = examples.numElements() / examples.dims[0];
-  if (args[result->labelsArg].shape.dims[0] != result->info.batch_size)
-    return makeStatus(
-        MPT_STATUS_INVALID_ARGUMENT,
-        std::string(mlirPath) + ": the labels argument holds " +
-            std::to_string(args[result->labelsArg].shape.dims[0]) +
-            " labels for a batch of " +
-            std::to_string(result->info.batch_size));
-
-  const std::vector<ResultInfo> &results = result->program->results();
-  for (size_t r = 0; r < results.size(); ++r) {
-    if (results[r].metric == "loss")
-      result->lossResult = int64_t(r);
-    else if (results[r].metric == "loss_scale")
-      result->scaleResult = int64_t(r);
-    else if (results[r].metric == "skipped")
-      result->skippedResult = int64_t(r);
-    else if (results[r].metric == "grad_zero")
-      result->gradZeroResult = int64_t(r);
-    else if (results[r].metric == "grad_nonfinite")
-      result->gradNonFiniteResult = int64_t(r);
-  }
-  if (result->lossResult < 0 ||
-      results[result->lossResult].shape.kind != ElementKind::F32)
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      std::string(mlirPath) +
-                          ": the training step must return an f32 metric "
-                          "named \"loss\"");
-
-  if (result->program->hasEval()) {
-    const auto &evalArgs = result->program->evalArguments();
-    for (size_t i = 0; i < evalArgs.size(); ++i) {
-      if (!evalArgs[i].isData)
-        continue;
-      if (evalArgs[i].shape.kind != ElementKind::F32 ||
-          evalArgs[i].shape.numElements() != examples.numElements())
-        return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                          std::string(mlirPath) +
-                              ": the eval step's data argument must hold a "
-                              "batch of examples like the training step's (" +
-                              describe(examples) + "), got " +
-                              describe(evalArgs[i].shape));
-      result->evalExamplesArg = int64_t(i);
-    }
-    const TensorShape &logits = result->program->evalResult();
-    if (result->evalExamplesArg < 0 || logits.kind != ElementKind::F32 ||
-        logits.dims.size() != 2 || logits.dims[0] != result->info.batch_size)
+  static const char *kCaller = "mpt_program_compile";
+  if (!mlirPath)
+    return nullArgument(kCaller, "mlir_path");
+  if (!options)
+    return nullArgument(kCaller, "options");
+  if (!out)
+    return nullArgument(kCaller, "program");
+  *out = nullptr;
+  return guarded(kCaller, [&]() -> mpt_status_t {
+    CompileOptions compile;
+    switch (options->precision) {
+    case MPT_PRECISION_FP32:
+      compile.computeType = "f32";
+      break;
+    case MPT_PRECISION_F16:
+      compile.computeType = "f16";
+      break;
+    case MPT_PRECISION_BF16:
+      compile.computeType = "bf16";
+      break;
+    default:
       return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                        std::string(mlirPath) +
-                            ": the eval step must take one batch of examples "
-                            "and return f32 logits of shape batch x classes, "
-                            "got " +
-                            describe(logits));
-    result->info.num_classes = logits.dims[1];
-  }
-  *out = result.release();
-  return nullptr;
+                        "mpt_program_compile: unknown precision " +
+                            std::to_string(int(options->precision)));
+    }
+    if (options->device != MPT_DEVICE_CPU)
+      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                        "mpt_program_compile: unknown device " +
+                            std::to_string(int(options->device)));
+    compile.lossScale = options->loss_scale ? options->loss_scale : "auto";
+    compile.initScale = options->init_scale;
+    compile.growthInterval = options->growth_interval;
+    if (options->dump_prefix)
+      compile.dumpPrefix = options->dump_prefix;
+
+    std::string error;
+    bool isCompileError = false;
+    auto data = std::make_shared<ProgramData>();
+    data->program = Program::compile(mlirPath, compile, error, isCompileError);
+    if (!data->program)
+      return makeStatus(isCompileError ? MPT_STATUS_COMPILE_ERROR
+                                       : MPT_STATUS_NOT_FOUND,
+                        error);
+    if (mpt_status_t status = describe(*data, mlirPath))
+      return status;
+    *out = new mpt_program_s{std::move(data)};
+    return nullptr;
+  });
 }
 
 void mpt_program_free(mpt_program_t program) { delete program; }
 
-mpt_status_t mpt_program_batch_info(mpt_program_t program,
-                                    mpt_batch_info_t *info) {
-  if (!program || !info)
+int mpt_program_has_eval(mpt_program_t program) {
+  return program && program->data->signature().hasEval();
+}
+
+int64_t mpt_program_num_inputs(mpt_program_t program, mpt_function_t function) {
+  if (!program || !isFunction(function))
+    return 0;
+  return int64_t(program->data->inputs(function).size());
+}
+
+int64_t mpt_program_num_outputs(mpt_program_t program,
+                                mpt_function_t function) {
+  if (!program || !isFunction(function))
+    return 0;
+  return int64_t(program->data->outputs(function).size());
+}
+
+static mpt_status_t tensorInfo(mpt_program_t program, mpt_function_t function,
+                               int64_t index, mpt_tensor_info_t *info,
+                               bool input, const char *caller) {
+  if (!program)
+    return nullArgument(caller, "program");
+  if (!info)
+    return nullArgument(caller, "info");
+  if (mpt_status_t status = checkFunction(*program->data, function, caller))
+    return status;
+  const std::vector<PublicTensor> &tensors =
+      input ? program->data->inputs(function)
+            : program->data->outputs(function);
+  if (index < 0 || index >= int64_t(tensors.size()))
     return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      "mpt_program_batch_info: null argument");
-  *info = program->info;
-  return nullptr;
+                      std::string(caller) + ": index " + std::to_string(index) +
+                          " is outside the " + functionName(function) + "'s " +
+                          std::to_string(tensors.size()) +
+                          (input ? " inputs" : " outputs"));
+  return fillInfo(tensors[index], info);
+}
+
+mpt_status_t mpt_program_input_info(mpt_program_t program,
+                                    mpt_function_t function, int64_t index,
+                                    mpt_tensor_info_t *info) {
+  return tensorInfo(program, function, index, info, true,
+                    "mpt_program_input_info");
+}
+
+mpt_status_t mpt_program_output_info(mpt_program_t program,
+                                     mpt_function_t function, int64_t index,
+                                     mpt_tensor_info_t *info) {
+  return tensorInfo(program, function, index, info, false,
+                    "mpt_program_output_info");
 }
 
 mpt_status_t mpt_session_create(mpt_program_t program, uint64_t seed,
                                 mpt_session_t *out) {
-  if (!program || !out)
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      "mpt_session_create: null argument");
-  auto session = std::make_unique<mpt_session_s>();
-  session->program = program;
-  const std::vector<ArgInfo> &args = program->program->args();
-  for (size_t i = 0; i < args.size(); ++i) {
-    const ArgInfo &arg = args[i];
-    session->args.emplace_back(arg.shape.bytes());
-    if (arg.role == Role::Data)
-      continue;
-    session->stateArgs.push_back(int64_t(i));
-    uint8_t *data = session->args.back().get();
-    int64_t count = arg.shape.numElements();
-    switch (arg.init) {
-    case InitKind::Zeros:
-      break;
-    case InitKind::Ones:
-      for (int64_t e = 0; e < count; ++e)
-        storeFloat(data, arg.shape.kind, e, 1.0f);
-      break;
-    case InitKind::Value:
-      std::memcpy(data, arg.initValue.data(),
-                  std::min(arg.initValue.size(), arg.shape.bytes()));
-      break;
-    case InitKind::KaimingUniform: {
-      // Each tensor has its own stream, so adding a tensor leaves the others.
-      Random random(seed * 0x100000001b3ull + i);
-      double bound = 1.0 / std::sqrt(double(std::max<int64_t>(arg.fanIn, 1)));
-      for (int64_t e = 0; e < count; ++e)
-        storeFloat(data, arg.shape.kind, e,
-                   float((2.0 * random.uniform() - 1.0) * bound));
-      break;
+  static const char *kCaller = "mpt_session_create";
+  if (!program)
+    return nullArgument(kCaller, "program");
+  if (!out)
+    return nullArgument(kCaller, "session");
+  *out = nullptr;
+  return guarded(kCaller, [&]() -> mpt_status_t {
+    auto session = std::make_unique<mpt_session_s>();
+    session->program = program->data;
+    Backend *backend = program->data->program->backend.get();
+    session->backend = backend;
+    const Signature &signature = program->data->signature();
+
+    std::vector<const TensorShape *> argShapes, resultShapes, evalInputShapes,
+        evalResultShapes;
+    for (const ArgInfo &arg : signature.trainArgs)
+      argShapes.push_back(&arg.shape);
+    for (const ResultInfo &result : signature.trainResults)
+      resultShapes.push_back(&result.shape);
+    for (const EvalArgInfo &arg : signature.evalArgs)
+      evalInputShapes.push_back(&arg.shape);
+    for (const NamedTensor &result : signature.evalResults)
+      evalResultShapes.push_back(&result.shape);
+    // Eval arguments that read state use the session's state buffers; the
+    // extra buffers they get here stay unused and cost one shape each.
+    for (auto [shapes, buffers] :
+         {std::pair(&argShapes, &session->args),
+          std::pair(&resultShapes, &session->results),
+          std::pair(&evalInputShapes, &session->evalInputs),
+          std::pair(&evalResultShapes, &session->evalResults)})
+      if (mpt_status_t status = allocateAll(backend, *shapes, *buffers))
+        return status;
+    session->trainBound.assign(signature.trainArgs.size(), false);
+    session->evalBound.assign(signature.evalArgs.size(), false);
+
+    std::vector<HostBuffer> host(signature.trainArgs.size());
+    for (size_t i = 0; i < signature.trainArgs.size(); ++i) {
+      const ArgInfo &arg = signature.trainArgs[i];
+      if (arg.role == Role::Data)
+        continue;
+      if (!host[i].allocate(arg.shape.bytes()))
+        return outOfHostMemory(kCaller, arg.shape);
+      initialize(arg, i, seed, host[i]);
     }
+    // Working copies start as their master, rounded.
+    for (size_t i = 0; i < signature.trainArgs.size(); ++i) {
+      const ArgInfo &arg = signature.trainArgs[i];
+      if (arg.init != InitKind::Copy)
+        continue;
+      const ArgInfo &master = signature.trainArgs[arg.workingCopyOf];
+      std::string error =
+          convert(host[arg.workingCopyOf].get(), master.shape.kind,
+                  host[i].get(), arg.shape.kind, arg.shape.numElements());
+      if (!error.empty() || master.shape.dims != arg.shape.dims)
+        return makeStatus(MPT_STATUS_INTERNAL, "working copy '" + arg.name +
+                                                   "' of '" + master.name +
+                                                   "': " + error);
     }
-  }
-  // Working copies start as their master, rounded.
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].workingCopyOf < 0)
-      continue;
-    const ArgInfo &master = args[args[i].workingCopyOf];
-    for (int64_t e = 0, n = args[i].shape.numElements(); e < n; ++e)
-      storeFloat(session->args[i].get(), args[i].shape.kind, e,
-                 loadFloat(session->args[args[i].workingCopyOf].get(),
-                           master.shape.kind, e));
-  }
-  for (const ResultInfo &result : program->program->results())
-    session->results.emplace_back(result.shape.bytes());
-  if (program->program->hasEval()) {
-    for (const EvalArgInfo &arg : program->program->evalArguments())
-      session->evalArgs.emplace_back(arg.isData ? arg.shape.bytes() : 0);
-    session->logits =
-        std::make_unique<Buffer>(program->program->evalResult().bytes());
-  }
-  *out = session.release();
-  return nullptr;
+    for (size_t i = 0; i < signature.trainArgs.size(); ++i)
+      if (signature.trainArgs[i].role != Role::Data)
+        backend->copyToDevice(session->args[i].get(), host[i].get(),
+                              host[i].bytes());
+    *out = session.release();
+    return nullptr;
+  });
 }
 
 void mpt_session_free(mpt_session_t session) { delete session; }
 
-mpt_status_t mpt_session_step(mpt_session_t session, const float *examples,
-                              const int32_t *labels,
-                              mpt_step_metrics_t *metrics) {
-  if (!session || !examples || !labels)
+mpt_status_t mpt_session_bind_input(mpt_session_t session,
+                                    mpt_function_t function, const char *name,
+                                    mpt_dtype_t dtype, const void *data,
+                                    size_t bytes) {
+  static const char *kCaller = "mpt_session_bind_input";
+  if (!session)
+    return nullArgument(kCaller, "session");
+  if (!name)
+    return nullArgument(kCaller, "name");
+  if (!data)
+    return nullArgument(kCaller, "data");
+  if (mpt_status_t status = checkFunction(*session->program, function, kCaller))
+    return status;
+  std::optional<ElementKind> kind = toKind(dtype);
+  if (!kind)
     return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      "mpt_session_step: null argument");
-  mpt_program_s *program = session->program;
-  const std::vector<ArgInfo> &args = program->program->args();
-  int64_t batch = program->info.batch_size;
-  std::memcpy(session->args[program->examplesArg].get(), examples,
-              args[program->examplesArg].shape.bytes());
-  uint8_t *labelData = session->args[program->labelsArg].get();
-  if (args[program->labelsArg].shape.kind == ElementKind::I32)
-    std::memcpy(labelData, labels, batch * sizeof(int32_t));
-  else
-    for (int64_t i = 0; i < batch; ++i)
-      reinterpret_cast<int64_t *>(labelData)[i] = labels[i];
-
-  std::vector<void *> buffers;
-  for (Buffer &buffer : session->args)
-    buffers.push_back(buffer.get());
-  for (Buffer &buffer : session->results)
-    buffers.push_back(buffer.get());
-  std::string error;
-  if (!program->program->runTrain(buffers, error))
-    return makeStatus(MPT_STATUS_INTERNAL, "training step failed: " + error);
-
-  // The next step reads what this one produced.
-  const std::vector<ResultInfo> &results = program->program->results();
-  for (size_t r = 0; r < results.size(); ++r)
-    if (results[r].next >= 0)
-      std::swap(session->args[results[r].next], session->results[r]);
-  if (metrics) {
-    metrics->loss = *reinterpret_cast<const float *>(
-        session->results[program->lossResult].get());
-    metrics->loss_scale =
-        program->scaleResult >= 0
-            ? *reinterpret_cast<const float *>(
-                  session->results[program->scaleResult].get())
-            : 1.0f;
-    metrics->skipped = program->skippedResult >= 0 &&
-                       session->results[program->skippedResult].get()[0] != 0;
-    auto count = [&](int64_t result) {
-      return result >= 0 ? *reinterpret_cast<const int64_t *>(
-                               session->results[result].get())
-                         : int64_t{-1};
-    };
-    metrics->grad_zero = count(program->gradZeroResult);
-    metrics->grad_nonfinite = count(program->gradNonFiniteResult);
-  }
-  return nullptr;
+                      std::string(kCaller) + ": unknown dtype " +
+                          std::to_string(int(dtype)));
+  const std::vector<PublicTensor> &inputs = session->program->inputs(function);
+  const PublicTensor *input = findNamed(inputs, name);
+  if (!input)
+    return makeStatus(MPT_STATUS_NOT_FOUND,
+                      std::string(kCaller) + ": the " + functionName(function) +
+                          " has no input named '" + name +
+                          "'; its inputs are " + namesOf(inputs));
+  int64_t count = input->shape.numElements();
+  if (bytes != size_t(count) * elementBytes(*kind))
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      std::string(kCaller) + ": input '" + name + "' is " +
+                          input->shape.describe() + ": " +
+                          std::to_string(count) + " " + elementName(*kind) +
+                          " elements are " +
+                          std::to_string(count * elementBytes(*kind)) +
+                          " bytes, got " + std::to_string(bytes));
+  return guarded(kCaller, [&]() -> mpt_status_t {
+    const auto *source = static_cast<const uint8_t *>(data);
+    if (input->classes > 0) {
+      if (isFloatKind(*kind))
+        return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                          std::string(kCaller) + ": input '" + name +
+                              "' holds class labels; bind integers, not " +
+                              elementName(*kind));
+      for (int64_t i = 0; i < count; ++i) {
+        int64_t label = loadInteger(source, *kind, i);
+        if (label < 0 || label >= input->classes)
+          return makeStatus(
+              MPT_STATUS_INVALID_ARGUMENT,
+              std::string(kCaller) + ": input '" + name + "': label " +
+                  std::to_string(label) + " at index " + std::to_string(i) +
+                  " is outside [0, " + std::to_string(input->classes) +
+                  "): the loss has " + std::to_string(input->classes) +
+                  " classes");
+      }
+    }
+    HostBuffer host;
+    if (!host.allocate(input->shape.bytes()))
+      return outOfHostMemory(kCaller, input->shape);
+    std::string error =
+        convert(source, *kind, host.get(), input->shape.kind, count);
+    if (!error.empty())
+      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                        std::string(kCaller) + ": input '" + name + "' is " +
+                            input->shape.describe() + ": " + error);
+    bool eval = function == MPT_FUNCTION_EVAL;
+    DeviceBuffer &buffer =
+        eval ? session->evalInputs[input->index] : session->args[input->index];
+    session->backend->copyToDevice(buffer.get(), host.get(), host.bytes());
+    (eval ? session->evalBound : session->trainBound)[input->index] = true;
+    return nullptr;
+  });
 }
 
-mpt_status_t mpt_session_predict(mpt_session_t session, const float *examples,
-                                 float *logits) {
-  if (!session || !examples || !logits)
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      "mpt_session_predict: null argument");
-  mpt_program_s *program = session->program;
-  if (!program->program->hasEval())
-    return makeStatus(MPT_STATUS_NOT_FOUND,
-                      "the module has no function marked 'mpt.eval_step'");
-  const auto &evalArgs = program->program->evalArguments();
-  std::vector<void *> buffers;
-  for (size_t i = 0; i < evalArgs.size(); ++i) {
-    if (evalArgs[i].isData) {
-      std::memcpy(session->evalArgs[i].get(), examples,
-                  evalArgs[i].shape.bytes());
-      buffers.push_back(session->evalArgs[i].get());
-    } else {
-      buffers.push_back(session->args[evalArgs[i].stateOf].get());
+mpt_status_t mpt_session_step(mpt_session_t session,
+                              mpt_step_metrics_t *metrics) {
+  static const char *kCaller = "mpt_session_step";
+  if (!session)
+    return nullArgument(kCaller, "session");
+  for (const PublicTensor &input : session->program->trainInputs)
+    if (!session->trainBound[input.index])
+      return makeStatus(MPT_STATUS_FAILED_PRECONDITION,
+                        std::string(kCaller) + ": input '" + input.name +
+                            "' of the training step is not bound");
+  return guarded(kCaller, [&]() -> mpt_status_t {
+    const ProgramData &program = *session->program;
+    const Signature &signature = program.signature();
+    std::string error;
+    if (!session->backend->run(signature.trainFunction, trainTensors(session),
+                               error))
+      return makeStatus(MPT_STATUS_INTERNAL,
+                        "the training step failed: " + error);
+    session->trainRan = true;
+    // The next step reads what this one produced.
+    for (size_t r = 0; r < signature.trainResults.size(); ++r)
+      if (signature.trainResults[r].next >= 0)
+        std::swap(session->args[signature.trainResults[r].next],
+                  session->results[r]);
+    if (!metrics)
+      return nullptr;
+    auto scalar = [&](int64_t result, auto fallback) {
+      using T = decltype(fallback);
+      if (result < 0)
+        return fallback;
+      T value{};
+      session->backend->copyToHost(&value, session->results[result].get(),
+                                   sizeof(T));
+      return value;
+    };
+    metrics->loss = scalar(program.lossResult, float(NAN));
+    metrics->loss_scale = scalar(program.scaleResult, 1.0f);
+    metrics->skipped = scalar(program.skippedResult, uint8_t(0)) != 0;
+    metrics->grad_zero = scalar(program.gradZeroResult, int64_t(-1));
+    metrics->grad_nonfinite = scalar(program.gradNonFiniteResult, int64_t(-1));
+    return nullptr;
+  });
+}
+
+mpt_status_t mpt_session_eval(mpt_session_t session) {
+  static const char *kCaller = "mpt_session_eval";
+  if (!session)
+    return nullArgument(kCaller, "session");
+  if (mpt_status_t status =
+          checkFunction(*session->program, MPT_FUNCTION_EVAL, kCaller))
+    return status;
+  for (const PublicTensor &input : session->program->evalInputs)
+    if (!session->evalBound[input.index])
+      return makeStatus(MPT_STATUS_FAILED_PRECONDITION,
+                        std::string(kCaller) + ": input '" + input.name +
+                            "' of the eval step is not bound");
+  return guarded(kCaller, [&]() -> mpt_status_t {
+    const Signature &signature = session->program->signature();
+    std::vector<DeviceTensor> tensors;
+    for (size_t i = 0; i < signature.evalArgs.size(); ++i) {
+      const EvalArgInfo &arg = signature.evalArgs[i];
+      void *data = arg.stateOf >= 0 ? session->args[arg.stateOf].get()
+                                    : session->evalInputs[i].get();
+      tensors.push_back({data, &arg.shape});
     }
-  }
-  buffers.push_back(session->logits->get());
-  std::string error;
-  if (!program->program->runEval(buffers, error))
-    return makeStatus(MPT_STATUS_INTERNAL, "eval step failed: " + error);
-  std::memcpy(logits, session->logits->get(), session->logits->bytes());
-  return nullptr;
+    for (size_t r = 0; r < signature.evalResults.size(); ++r)
+      tensors.push_back(
+          {session->evalResults[r].get(), &signature.evalResults[r].shape});
+    std::string error;
+    if (!session->backend->run(signature.evalFunction, tensors, error))
+      return makeStatus(MPT_STATUS_INTERNAL, "the eval step failed: " + error);
+    session->evalRan = true;
+    return nullptr;
+  });
+}
+
+mpt_status_t mpt_session_read_output(mpt_session_t session,
+                                     mpt_function_t function, const char *name,
+                                     mpt_dtype_t dtype, void *data,
+                                     size_t bytes) {
+  static const char *kCaller = "mpt_session_read_output";
+  if (!session)
+    return nullArgument(kCaller, "session");
+  if (!name)
+    return nullArgument(kCaller, "name");
+  if (!data)
+    return nullArgument(kCaller, "data");
+  if (mpt_status_t status = checkFunction(*session->program, function, kCaller))
+    return status;
+  std::optional<ElementKind> kind = toKind(dtype);
+  if (!kind)
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      std::string(kCaller) + ": unknown dtype " +
+                          std::to_string(int(dtype)));
+  const std::vector<PublicTensor> &outputs =
+      session->program->outputs(function);
+  const PublicTensor *output = findNamed(outputs, name);
+  if (!output)
+    return makeStatus(MPT_STATUS_NOT_FOUND,
+                      std::string(kCaller) + ": the " + functionName(function) +
+                          " has no output named '" + name +
+                          "'; its outputs are " + namesOf(outputs));
+  bool eval = function == MPT_FUNCTION_EVAL;
+  if (!(eval ? session->evalRan : session->trainRan))
+    return makeStatus(MPT_STATUS_FAILED_PRECONDITION,
+                      std::string(kCaller) + ": the " + functionName(function) +
+                          " has not run yet");
+  int64_t count = output->shape.numElements();
+  if (bytes != size_t(count) * elementBytes(*kind))
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      std::string(kCaller) + ": output '" + name + "' is " +
+                          output->shape.describe() + ": " +
+                          std::to_string(count) + " " + elementName(*kind) +
+                          " elements are " +
+                          std::to_string(count * elementBytes(*kind)) +
+                          " bytes, got " + std::to_string(bytes));
+  return guarded(kCaller, [&]() -> mpt_status_t {
+    const DeviceBuffer &buffer = eval ? session->evalResults[output->index]
+                                      : session->results[output->index];
+    HostBuffer host;
+    if (!host.allocate(output->shape.bytes()))
+      return outOfHostMemory(kCaller, output->shape);
+    session->backend->copyToHost(host.get(), buffer.get(), host.bytes());
+    std::string error = convert(host.get(), output->shape.kind,
+                                static_cast<uint8_t *>(data), *kind, count);
+    if (!error.empty())
+      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                        std::string(kCaller) + ": output '" + name + "' is " +
+                            output->shape.describe() + ": " + error);
+    return nullptr;
+  });
 }
 
 int64_t mpt_session_num_state(mpt_session_t session) {
-  return int64_t(session->stateArgs.size());
+  return session ? int64_t(session->program->state.size()) : 0;
 }
 
-const char *mpt_session_state_name(mpt_session_t session, int64_t index) {
-  if (index < 0 || index >= int64_t(session->stateArgs.size()))
-    return nullptr;
-  return session->program->program->args()[session->stateArgs[index]]
-      .name.c_str();
-}
-
-namespace {
-/// The argument index of state tensor `name` holding `count` elements, or an
-/// error naming what does not match.
-mpt_status_t findState(mpt_session_t session, const char *name,
-                       const void *values, int64_t count, const char *caller,
-                       int64_t &index) {
-  if (!session || !name || !values)
+mpt_status_t mpt_session_state_info(mpt_session_t session, int64_t index,
+                                    mpt_tensor_info_t *info) {
+  static const char *kCaller = "mpt_session_state_info";
+  if (!session)
+    return nullArgument(kCaller, "session");
+  if (!info)
+    return nullArgument(kCaller, "info");
+  const std::vector<PublicTensor> &state = session->program->state;
+  if (index < 0 || index >= int64_t(state.size()))
     return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      std::string(caller) + ": null argument");
-  index = -1;
-  for (int64_t candidate : session->stateArgs)
-    if (session->program->program->args()[candidate].name == name)
-      index = candidate;
-  if (index < 0)
-    return makeStatus(MPT_STATUS_NOT_FOUND,
-                      std::string("no parameter or state named '") + name +
-                          "'");
-  const TensorShape &shape = session->program->program->args()[index].shape;
-  if (count != shape.numElements())
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      std::string("'") + name + "' has " +
-                          std::to_string(shape.numElements()) +
-                          " elements, not " + std::to_string(count));
-  return nullptr;
+                      std::string(kCaller) + ": index " +
+                          std::to_string(index) + " is outside the " +
+                          std::to_string(state.size()) + " state tensors");
+  return fillInfo(state[index], info);
 }
-} // namespace
 
 mpt_status_t mpt_session_read_state(mpt_session_t session, const char *name,
                                     float *values, int64_t count) {
-  int64_t index;
-  if (mpt_status_t status = findState(session, name, values, count,
-                                      "mpt_session_read_state", index))
+  static const char *kCaller = "mpt_session_read_state";
+  const PublicTensor *state = nullptr;
+  if (mpt_status_t status =
+          findState(session, name, values, count, kCaller, state))
     return status;
-  const TensorShape &shape = session->program->program->args()[index].shape;
-  for (int64_t e = 0; e < count; ++e)
-    values[e] = loadFloat(session->args[index].get(), shape.kind, e);
-  return nullptr;
+  return guarded(kCaller, [&]() -> mpt_status_t {
+    HostBuffer host;
+    if (!host.allocate(state->shape.bytes()))
+      return outOfHostMemory(kCaller, state->shape);
+    session->backend->copyToHost(host.get(), session->args[state->index].get(),
+                                 host.bytes());
+    for (int64_t e = 0; e < count; ++e)
+      values[e] = float(loadValue(host.get(), state->shape.kind, e));
+    return nullptr;
+  });
 }
 
 mpt_status_t mpt_session_write_state(mpt_session_t session, const char *name,
                                      const float *values, int64_t count) {
-  int64_t index;
-  if (mpt_status_t status = findState(session, name, values, count,
-                                      "mpt_session_write_state", index))
+  static const char *kCaller = "mpt_session_write_state";
+  const PublicTensor *state = nullptr;
+  if (mpt_status_t status =
+          findState(session, name, values, count, kCaller, state))
     return status;
-  const TensorShape &shape = session->program->program->args()[index].shape;
-  for (int64_t e = 0; e < count; ++e)
-    storeFloat(session->args[index].get(), shape.kind, e, values[e]);
-  return nullptr;
+  return guarded(kCaller, [&]() -> mpt_status_t {
+    ElementKind kind = state->shape.kind;
+    HostBuffer host;
+    if (!host.allocate(state->shape.bytes()))
+      return outOfHostMemory(kCaller, state->shape);
+    if (isFloatKind(kind)) {
+      for (int64_t e = 0; e < count; ++e)
+        storeFloat(host.get(), kind, e, values[e]);
+    } else {
+      auto [low, high] = integerRange(kind);
+      for (int64_t e = 0; e < count; ++e) {
+        double value = values[e];
+        // double(high) + 1 is exact: 2^63, 2^31 or 2, the first value past.
+        if (!std::isfinite(value) || value != std::trunc(value) ||
+            value < double(low) || value >= double(high) + 1.0)
+          return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                            std::string(kCaller) + ": '" + name + "' is " +
+                                state->shape.describe() + "; value " +
+                                std::to_string(values[e]) + " at index " +
+                                std::to_string(e) + " is not an integer in [" +
+                                std::to_string(low) + ", " +
+                                std::to_string(high) + "]");
+        storeInteger(host.get(), kind, e, int64_t(value));
+      }
+    }
+    session->backend->copyToDevice(session->args[state->index].get(),
+                                   host.get(), host.bytes());
+    return nullptr;
+  });
 }
 
 static const char *const kCheckpointFormat = "mpt-checkpoint-1";
 
 mpt_status_t mpt_session_save(mpt_session_t session, const char *path,
                               int64_t position) {
-  if (!session || !path)
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      "mpt_session_save: null argument");
-  std::vector<TensorRecord> tensors;
-  for (int64_t index : session->stateArgs) {
-    const ArgInfo &arg = session->program->program->args()[index];
-    TensorRecord record;
-    record.name = arg.name;
-    record.dtype = elementName(arg.shape.kind);
-    record.shape = arg.shape.dims;
-    const uint8_t *data = session->args[index].get();
-    record.data.assign(data, data + arg.shape.bytes());
-    tensors.push_back(std::move(record));
-  }
-  std::map<std::string, std::string> metadata = {
-      {"format", kCheckpointFormat}, {"position", std::to_string(position)}};
-  std::string error;
-  if (!writeSafetensors(path, tensors, metadata, error))
-    return makeStatus(MPT_STATUS_INTERNAL, error);
-  return nullptr;
+  static const char *kCaller = "mpt_session_save";
+  if (!session)
+    return nullArgument(kCaller, "session");
+  if (!path)
+    return nullArgument(kCaller, "path");
+  return guarded(kCaller, [&]() -> mpt_status_t {
+    std::vector<TensorRecord> tensors;
+    for (const PublicTensor &state : session->program->state) {
+      TensorRecord record;
+      record.name = state.name;
+      record.dtype = elementName(state.shape.kind);
+      record.shape = state.shape.dims;
+      record.data.resize(state.shape.bytes());
+      session->backend->copyToHost(record.data.data(),
+                                   session->args[state.index].get(),
+                                   record.data.size());
+      tensors.push_back(std::move(record));
+    }
+    std::map<std::string, std::string> metadata = {
+        {"format", kCheckpointFormat}, {"position", std::to_string(position)}};
+    std::string error;
+    if (!writeSafetensors(path, tensors, metadata, error))
+      return makeStatus(MPT_STATUS_IO_ERROR, error);
+    return nullptr;
+  });
 }
 
 mpt_status_t mpt_session_load(mpt_session_t session, const char *path,
                               int64_t *position) {
-  if (!session || !path)
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      "mpt_session_load: null argument");
-  std::vector<TensorRecord> tensors;
-  std::map<std::string, std::string> metadata;
-  std::string error;
-  if (!readSafetensors(path, tensors, metadata, error))
-    return makeStatus(MPT_STATUS_DATA_LOSS, error);
-  auto format = metadata.find("format");
-  auto savedPosition = metadata.find("position");
-  if (format == metadata.end() || format->second != kCheckpointFormat ||
-      savedPosition == metadata.end())
-    return makeStatus(MPT_STATUS_DATA_LOSS,
-                      std::string(path) +
-                          ": not an mpt checkpoint (no \"format\": \"" +
-                          kCheckpointFormat + "\" metadata)");
-  // Check everything before changing anything.
-  std::map<std::string, const TensorRecord *> byName;
-  for (const TensorRecord &record : tensors)
-    byName[record.name] = &record;
-  for (int64_t index : session->stateArgs) {
-    const ArgInfo &arg = session->program->program->args()[index];
-    auto it = byName.find(arg.name);
-    if (it == byName.end())
+  static const char *kCaller = "mpt_session_load";
+  if (!session)
+    return nullArgument(kCaller, "session");
+  if (!path)
+    return nullArgument(kCaller, "path");
+  return guarded(kCaller, [&]() -> mpt_status_t {
+    std::vector<TensorRecord> tensors;
+    std::map<std::string, std::string> metadata;
+    std::string error;
+    if (!readSafetensors(path, tensors, metadata, error))
+      return makeStatus(MPT_STATUS_DATA_LOSS, error);
+    auto format = metadata.find("format");
+    auto savedPosition = metadata.find("position");
+    if (format == metadata.end() || format->second != kCheckpointFormat ||
+        savedPosition == metadata.end())
+      return makeStatus(MPT_STATUS_DATA_LOSS,
+                        std::string(path) +
+                            ": not an mpt checkpoint (no \"format\": \"" +
+                            kCheckpointFormat + "\" metadata)");
+    // Check everything before changing anything.
+    const std::string &positionText = savedPosition->second;
+    char *end = nullptr;
+    errno = 0;
+    long long parsed = std::strtoll(positionText.c_str(), &end, 10);
+    if (positionText.empty() || !end || *end != '\0' || errno == ERANGE ||
+        parsed < 0)
+      return makeStatus(MPT_STATUS_DATA_LOSS,
+                        std::string(path) + ": bad \"position\" metadata '" +
+                            positionText +
+                            "' (expected a non-negative integer)");
+    std::map<std::string, const TensorRecord *> byName;
+    for (const TensorRecord &record : tensors)
+      byName[record.name] = &record;
+    const std::vector<PublicTensor> &state = session->program->state;
+    for (const PublicTensor &tensor : state) {
+      auto it = byName.find(tensor.name);
+      if (it == byName.end())
+        return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                          std::string(path) + ": no tensor '" + tensor.name +
+                              "' (a checkpoint of another model or "
+                              "precision?)");
+      const TensorRecord &record = *it->second;
+      if (record.dtype != elementName(tensor.shape.kind) ||
+          record.shape != tensor.shape.dims)
+        return makeStatus(
+            MPT_STATUS_INVALID_ARGUMENT,
+            std::string(path) + ": tensor '" + tensor.name + "' is " +
+                TensorShape{
+                    elementKindNamed(record.dtype).value_or(ElementKind::F32),
+                    record.shape}
+                    .describe() +
+                ", the program's is " + tensor.shape.describe());
+    }
+    if (byName.size() != state.size())
       return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                        std::string(path) + ": no tensor '" + arg.name +
-                            "' (a checkpoint of another model or precision?)");
-    const TensorRecord &record = *it->second;
-    if (record.dtype != elementName(arg.shape.kind) ||
-        record.shape != arg.shape.dims)
-      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                        std::string(path) + ": tensor '" + arg.name +
-                            "' does not match the program's " +
-                            describe(arg.shape));
-  }
-  if (byName.size() != session->stateArgs.size())
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      std::string(path) +
-                          ": holds tensors the program does not have");
-  char *end = nullptr;
-  long long parsed = std::strtoll(savedPosition->second.c_str(), &end, 10);
-  if (!end || *end != '\0')
-    return makeStatus(MPT_STATUS_DATA_LOSS, std::string(path) +
-                                                ": bad position metadata '" +
-                                                savedPosition->second + "'");
-  for (int64_t index : session->stateArgs) {
-    const ArgInfo &arg = session->program->program->args()[index];
-    const TensorRecord &record = *byName[arg.name];
-    std::memcpy(session->args[index].get(), record.data.data(),
-                record.data.size());
-  }
-  if (position)
-    *position = parsed;
-  return nullptr;
+                        std::string(path) +
+                            ": holds tensors the program does not have");
+    for (const PublicTensor &tensor : state) {
+      const TensorRecord &record = *byName[tensor.name];
+      session->backend->copyToDevice(session->args[tensor.index].get(),
+                                     record.data.data(), record.data.size());
+    }
+    if (position)
+      *position = parsed;
+    return nullptr;
+  });
 }
 
 } // extern "C"

@@ -17,7 +17,9 @@
 #include <limits>
 #include <memory>
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -383,6 +385,36 @@ int64_t mpt::runtime::safetensorsDtypeSize(const std::string &dtype) {
   return it == kSizes.end() ? 0 : it->second;
 }
 
+namespace {
+/// Removes "<path>.tmp.<pid>" files that writers killed mid-save left behind:
+/// those of processes that no longer exist. A live writer's temporary (or
+/// ours) is left alone.
+void removeStaleTemporaries(const std::string &path) {
+  std::string directory = ".", prefix = path + ".tmp.";
+  if (size_t slash = path.rfind('/'); slash != std::string::npos)
+    directory = slash == 0 ? "/" : path.substr(0, slash);
+  std::string base = prefix.substr(prefix.rfind('/') + 1);
+  std::unique_ptr<DIR, int (*)(DIR *)> dir(::opendir(directory.c_str()),
+                                           &::closedir);
+  if (!dir)
+    return;
+  while (struct dirent *entry = ::readdir(dir.get())) {
+    std::string name = entry->d_name;
+    if (name.compare(0, base.size(), base) != 0 || name.size() == base.size())
+      continue;
+    std::string pidText = name.substr(base.size());
+    if (pidText.find_first_not_of("0123456789") != std::string::npos ||
+        pidText.size() > 9)
+      continue;
+    pid_t pid = pid_t(std::stol(pidText));
+    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH)
+      continue;
+    std::string stale = directory + "/" + name;
+    ::unlink(stale.c_str());
+  }
+}
+} // namespace
+
 bool mpt::runtime::writeSafetensors(
     const std::string &path, const std::vector<TensorRecord> &tensors,
     const std::map<std::string, std::string> &metadata, std::string &error) {
@@ -393,6 +425,7 @@ bool mpt::runtime::writeSafetensors(
   for (int i = 0; i < 8; ++i)
     length[i] = static_cast<unsigned char>(uint64_t(header.size()) >> (8 * i));
 
+  removeStaleTemporaries(path);
   TemporaryFile temporary(path + ".tmp." + std::to_string(::getpid()));
   auto fail = [&](const std::string &what) {
     error = systemError(path + ": " + what + " " + temporary.path);

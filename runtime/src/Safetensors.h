@@ -30,7 +30,8 @@ int64_t safetensorsDtypeSize(const std::string &dtype);
 /// Writes `tensors` in the given order (offsets increasing) and `metadata`
 /// (the "__metadata__" entry, omitted when empty) to `path`. The file is
 /// written as "<path>.tmp.<pid>", flushed and fsync'ed, renamed over `path`,
-/// and the directory is fsync'ed. On failure returns false with an error
+/// and the directory is fsync'ed. Temporaries of `path` left by writers that
+/// no longer run (killed mid-save) are removed first. On failure returns false with an error
 /// naming the path (and the tensor, if one is at fault); unless the failure is
 /// the final directory sync, the previous file at `path` is intact and no
 /// temporary file remains.

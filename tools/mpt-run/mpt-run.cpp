@@ -21,6 +21,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -108,6 +109,12 @@ static cl::opt<bool> noEval("no-eval", cl::desc("Skip test evaluation"),
                             cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("No progress bar"),
                            cl::cat(category));
+static cl::opt<std::string> onNonFinite(
+    "on-nonfinite",
+    cl::desc("When the loss is not finite, or the loss scale cannot avoid "
+             "overflow: stop (exit 1, the default), warn (say so once and "
+             "train on) or continue"),
+    cl::init("stop"), cl::cat(category));
 static cl::opt<std::string>
     dumpPrefix("dump-ir",
                cl::desc("Write <prefix>.mixed.mlir and <prefix>.llvm.mlir"),
@@ -135,22 +142,113 @@ struct StepRecord {
   int64_t gradZero, gradNonFinite;
 };
 
+/// The step's data inputs as mpt-run's data sources fill them: a batch of
+/// examples (the float input) and their class labels (the integer input a
+/// loss reads).
+struct DataBinding {
+  std::string examples, labels, evalExamples;
+  int64_t batchSize = 0, exampleSize = 0, numClasses = 0;
+  bool hasEval = false;
+};
+
+std::string describe(const mpt_tensor_info_t &info) {
+  std::string text = mpt_dtype_name(info.dtype);
+  text += "[";
+  for (int64_t d = 0; d < info.rank; ++d)
+    text += (d ? "x" : "") + std::to_string(info.shape[d]);
+  return text + "]";
+}
+
+/// Maps the data inputs the signature declares to the data source.
+DataBinding bindDataInputs(mpt_program_t program) {
+  DataBinding binding;
+  std::string examplesShape;
+  for (int64_t i = 0, e = mpt_program_num_inputs(program, MPT_FUNCTION_TRAIN);
+       i < e; ++i) {
+    mpt_tensor_info_t info;
+    check(mpt_program_input_info(program, MPT_FUNCTION_TRAIN, i, &info));
+    bool isFloat = info.dtype == MPT_DTYPE_F32 || info.dtype == MPT_DTYPE_F16 ||
+                   info.dtype == MPT_DTYPE_BF16;
+    if (isFloat && binding.examples.empty() && info.rank >= 1) {
+      binding.examples = info.name;
+      binding.batchSize = info.shape[0];
+      binding.exampleSize = info.num_elements / info.shape[0];
+      examplesShape = describe(info);
+    } else if (info.num_classes > 0 && binding.labels.empty() &&
+               info.rank == 1) {
+      binding.labels = info.name;
+      binding.numClasses = info.num_classes;
+      if (binding.batchSize && info.shape[0] != binding.batchSize)
+        fail(inputFile + ": labels '" + info.name + "' hold " +
+             llvm::Twine(info.shape[0]) + " values for a batch of " +
+             llvm::Twine(binding.batchSize));
+      binding.batchSize = info.shape[0];
+    } else {
+      fail(inputFile +
+           ": mpt-run feeds a training step one float input (a "
+           "batch of examples) and one vector of class labels "
+           "that a loss reads; input '" +
+           info.name + "' is " + describe(info) +
+           (info.num_classes ? " (labels)" : "") + " and has no such role");
+    }
+  }
+  if (binding.examples.empty() || binding.labels.empty())
+    fail(inputFile +
+         ": mpt-run needs a float input (examples) and a vector "
+         "of class labels read by a loss; the training step has " +
+         (binding.examples.empty() ? "no examples" : "no labels"));
+  binding.hasEval = mpt_program_has_eval(program);
+  if (!binding.hasEval)
+    return binding;
+  for (int64_t i = 0, e = mpt_program_num_inputs(program, MPT_FUNCTION_EVAL);
+       i < e; ++i) {
+    mpt_tensor_info_t info;
+    check(mpt_program_input_info(program, MPT_FUNCTION_EVAL, i, &info));
+    if (!binding.evalExamples.empty() ||
+        info.num_elements != binding.batchSize * binding.exampleSize)
+      fail(inputFile +
+           ": the eval step's inputs must be one batch of "
+           "examples like the training step's (" +
+           examplesShape + "); input '" + info.name + "' is " + describe(info));
+    binding.evalExamples = info.name;
+  }
+  mpt_tensor_info_t logits;
+  if (binding.evalExamples.empty() ||
+      mpt_program_num_outputs(program, MPT_FUNCTION_EVAL) != 1)
+    fail(inputFile + ": the eval step must take a batch of examples and "
+                     "return the logits");
+  check(mpt_program_output_info(program, MPT_FUNCTION_EVAL, 0, &logits));
+  if (logits.rank != 2 || logits.shape[0] != binding.batchSize ||
+      logits.shape[1] != binding.numClasses)
+    fail(inputFile + ": the eval step returns " + describe(logits) +
+         "; mpt-run expects logits of batch x classes (" +
+         llvm::Twine(binding.batchSize) + "x" +
+         llvm::Twine(binding.numClasses) + ")");
+  return binding;
+}
+
 /// Accuracy on every example of `data`; the last partial batch is padded.
-double evaluate(mpt_session_t session, const mpt_batch_info_t &info,
+double evaluate(mpt_session_t session, const DataBinding &binding,
                 const Dataset &data) {
   int64_t correct = 0;
-  std::vector<float> examples(info.batch_size * info.example_size);
-  std::vector<float> logits(info.batch_size * info.num_classes);
-  for (int64_t start = 0; start < data.count; start += info.batch_size) {
-    int64_t n = std::min(info.batch_size, data.count - start);
+  int64_t batch = binding.batchSize, size = binding.exampleSize;
+  std::vector<float> examples(batch * size);
+  std::vector<float> logits(batch * binding.numClasses);
+  for (int64_t start = 0; start < data.count; start += batch) {
+    int64_t n = std::min(batch, data.count - start);
     std::fill(examples.begin(), examples.end(), 0.0f);
-    std::copy(data.images.begin() + start * info.example_size,
-              data.images.begin() + (start + n) * info.example_size,
-              examples.begin());
-    check(mpt_session_predict(session, examples.data(), logits.data()));
+    std::copy(data.images.begin() + start * size,
+              data.images.begin() + (start + n) * size, examples.begin());
+    check(mpt_session_bind_input(
+        session, MPT_FUNCTION_EVAL, binding.evalExamples.c_str(), MPT_DTYPE_F32,
+        examples.data(), examples.size() * sizeof(float)));
+    check(mpt_session_eval(session));
+    check(mpt_session_read_output(session, MPT_FUNCTION_EVAL, "logits",
+                                  MPT_DTYPE_F32, logits.data(),
+                                  logits.size() * sizeof(float)));
     for (int64_t i = 0; i < n; ++i) {
-      const float *row = logits.data() + i * info.num_classes;
-      int64_t best = std::max_element(row, row + info.num_classes) - row;
+      const float *row = logits.data() + i * binding.numClasses;
+      int64_t best = std::max_element(row, row + binding.numClasses) - row;
       correct += best == data.labels[start + i];
     }
   }
@@ -207,6 +305,113 @@ void writePlots(const std::vector<StepRecord> &records) {
     fail("gnuplot failed on '" + scriptPath + "': " + message);
 }
 
+/// Fails unless `path` can be written: its directory exists and is writable
+/// and the path is not a directory.
+void checkWritable(const std::string &path, const char *what) {
+  llvm::StringRef parent = llvm::sys::path::parent_path(path);
+  std::string directory = parent.empty() ? "." : parent.str();
+  if (!llvm::sys::fs::is_directory(directory))
+    fail("cannot write " + llvm::Twine(what) + " '" + path + "': directory '" +
+         directory + "' does not exist");
+  if (llvm::sys::fs::is_directory(path))
+    fail("cannot write " + llvm::Twine(what) + " '" + path +
+         "': it is a directory");
+  if (access(directory.c_str(), W_OK) != 0)
+    fail("cannot write " + llvm::Twine(what) + " '" + path + "': directory '" +
+         directory + "' is not writable: " + std::strerror(errno));
+}
+
+/// Writes `text` to `path`; on failure removes what was written of a regular
+/// file and returns an error naming the file.
+std::string writeFile(const std::string &path, const std::string &text) {
+  std::error_code ec;
+  {
+    llvm::raw_fd_ostream out(path, ec);
+    if (ec)
+      return "cannot write '" + path + "': " + ec.message();
+    out << text;
+    out.close();
+    ec = out.error();
+    out.clear_error();
+  }
+  if (!ec)
+    return {};
+  if (llvm::sys::fs::is_regular_file(path))
+    llvm::sys::fs::remove(path);
+  return "cannot write '" + path + "': " + ec.message();
+}
+
+/// Overwrites state with the F32 tensors of a safetensors file, which must
+/// have the shapes of the state they replace.
+void loadInitialState(mpt_session_t session, const std::string &path) {
+  std::vector<TensorRecord> tensors;
+  std::map<std::string, std::string> metadata;
+  std::string error;
+  if (!readSafetensors(path, tensors, metadata, error))
+    fail(error);
+  std::map<std::string, mpt_tensor_info_t> state;
+  for (int64_t i = 0, e = mpt_session_num_state(session); i < e; ++i) {
+    mpt_tensor_info_t info;
+    check(mpt_session_state_info(session, i, &info));
+    state[info.name] = info;
+  }
+  for (const TensorRecord &tensor : tensors) {
+    auto it = state.find(tensor.name);
+    if (it == state.end())
+      fail(path + ": no parameter or state named '" + tensor.name + "'");
+    const mpt_tensor_info_t &info = it->second;
+    std::string shape = tensor.dtype + "[";
+    for (size_t d = 0; d < tensor.shape.size(); ++d)
+      shape += (d ? "x" : "") + std::to_string(tensor.shape[d]);
+    shape += "]";
+    if (tensor.shape !=
+        std::vector<int64_t>(info.shape, info.shape + info.rank))
+      fail(path + ": tensor '" + tensor.name + "' is " + shape +
+           ", but the state it initializes is " + describe(info) +
+           " (a transposed or flattened tensor?)");
+    if (tensor.dtype != "F32")
+      fail(path + ": tensor '" + tensor.name + "' is " + shape +
+           "; --init-state reads F32 tensors");
+    std::vector<float> values(tensor.data.size() / sizeof(float));
+    std::memcpy(values.data(), tensor.data.data(), tensor.data.size());
+    mpt_status_t status = mpt_session_write_state(
+        session, tensor.name.c_str(), values.data(), int64_t(values.size()));
+    if (status) {
+      std::string message = mpt_status_message(status);
+      mpt_status_free(status);
+      fail(path + ": " + message);
+    }
+  }
+}
+
+/// What went wrong when a step's loss or gradients are not finite, with what
+/// to try; empty when the step is healthy. A skipped step at a scale above 1
+/// is loss scaling doing its job.
+std::string diagnoseNonFinite(const StepRecord &record) {
+  std::string step = "step " + std::to_string(record.step) + ": ";
+  std::string loss = llvm::formatv("{0}", record.loss).str();
+  if (!std::isfinite(record.loss) && !record.skipped)
+    return step + "the loss is " + loss +
+           ": training diverged and the parameters are no longer finite. "
+           "Try a smaller learning rate or gradient clipping" +
+           (precision == "fp32"
+                ? std::string(".")
+                : ", or --precision fp32 (or f16 with loss scaling).");
+  if (!std::isfinite(record.loss))
+    return step + "the loss is " + loss +
+           " already in the forward pass (values beyond the range of " +
+           precision.getValue() +
+           "), which loss scaling cannot fix; the step was skipped. Try a "
+           "smaller learning rate, --precision bf16 or --precision fp32.";
+  if (record.skipped && record.lossScale <= 1.0f)
+    return step + "the gradients are not finite even at loss scale " +
+           llvm::formatv("{0}", record.lossScale).str() +
+           ", the lowest; the step was skipped and later ones will be too. "
+           "Try a smaller learning rate, --precision bf16 or --precision "
+           "fp32.";
+  return {};
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -235,12 +440,35 @@ int main(int argc, char **argv) {
   if (!dumpPrefix.empty())
     options.dump_prefix = dumpPrefix.c_str();
 
+  if (checkpointEvery > 0 && checkpointPath.empty())
+    fail("--checkpoint-every " + llvm::Twine(checkpointEvery) +
+         " needs --checkpoint <file> to say where to save");
+  if (checkpointEvery < 0)
+    fail("--checkpoint-every must be 0 or more, got " +
+         llvm::Twine(checkpointEvery));
+  enum class NonFinitePolicy { Stop, Warn, Continue };
+  NonFinitePolicy policy = NonFinitePolicy::Stop;
+  if (onNonFinite == "warn")
+    policy = NonFinitePolicy::Warn;
+  else if (onNonFinite == "continue")
+    policy = NonFinitePolicy::Continue;
+  else if (onNonFinite != "stop")
+    fail("unknown --on-nonfinite '" + onNonFinite +
+         "'; expected stop, warn or continue");
+  // Outputs are checked before the run, so that hours of training are not
+  // lost to a typo in a path.
+  if (!checkpointPath.empty())
+    checkWritable(checkpointPath, "--checkpoint");
+  for (const std::string *path :
+       {&metricsCsv.getValue(), &metricsJson.getValue()})
+    if (!path->empty())
+      checkWritable(*path, "metrics");
+
   mpt_program_t program;
   check(mpt_program_compile(inputFile.c_str(), &options, &program));
-  mpt_batch_info_t info;
-  check(mpt_program_batch_info(program, &info));
-  if (batchSize && batchSize != info.batch_size)
-    fail(inputFile + " is written for batch " + llvm::Twine(info.batch_size) +
+  DataBinding binding = bindDataInputs(program);
+  if (batchSize && batchSize != binding.batchSize)
+    fail(inputFile + " is written for batch " + llvm::Twine(binding.batchSize) +
          ", got --batch " + llvm::Twine(batchSize));
 
   Dataset train, test;
@@ -249,23 +477,38 @@ int main(int argc, char **argv) {
     if (!loadFashionMnist(dataDir, "train", train, error) ||
         !loadFashionMnist(dataDir, "test", test, error))
       fail(error);
-    if (info.example_size != train.height * train.width)
-      fail(inputFile + " takes examples of " + llvm::Twine(info.example_size) +
+    if (binding.exampleSize != train.height * train.width)
+      fail(inputFile + " takes examples of " +
+           llvm::Twine(binding.exampleSize) +
            " values; Fashion-MNIST has 784 (28x28): use --data synthetic");
   } else if (dataSource == "synthetic") {
-    if (syntheticExamples < info.batch_size)
+    if (syntheticExamples < binding.batchSize)
       fail("--synthetic-examples must be at least one batch (" +
-           llvm::Twine(info.batch_size) + ")");
-    int64_t classes = info.num_classes ? info.num_classes : 10;
-    train = makeSyntheticDataset(syntheticExamples, 1, info.example_size,
-                                 classes, seed);
+           llvm::Twine(binding.batchSize) + ")");
+    // The training set, and the held-out quarter made with it, live in memory
+    // twice while the sets are built.
+    double bytes = double(syntheticExamples) * 2.25 *
+                   double(binding.exampleSize) * sizeof(float);
+    double memory = double(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+    if (bytes > memory / 2)
+      fail("--synthetic-examples " + llvm::Twine(syntheticExamples) + " of " +
+           llvm::Twine(binding.exampleSize) + " values needs " +
+           llvm::Twine(int64_t(bytes / (1 << 20))) +
+           " MiB, more than half of this machine's " +
+           llvm::Twine(int64_t(memory / (1 << 20))) + " MiB; at most " +
+           llvm::Twine(int64_t(memory / 2 /
+                               (2.25 * binding.exampleSize * sizeof(float)))) +
+           " fit");
+    train = makeSyntheticDataset(syntheticExamples, 1, binding.exampleSize,
+                                 binding.numClasses, seed);
     // Held-out examples of the same classes: the set is seeded by example.
-    Dataset all = makeSyntheticDataset(syntheticExamples * 5 / 4, 1,
-                                       info.example_size, classes, seed);
+    Dataset all =
+        makeSyntheticDataset(syntheticExamples * 5 / 4, 1, binding.exampleSize,
+                             binding.numClasses, seed);
     test.count = all.count - train.count;
     test.height = 1;
-    test.width = info.example_size;
-    test.images.assign(all.images.begin() + train.count * info.example_size,
+    test.width = binding.exampleSize;
+    test.images.assign(all.images.begin() + train.count * binding.exampleSize,
                        all.images.end());
     test.labels.assign(all.labels.begin() + train.count, all.labels.end());
   } else {
@@ -275,34 +518,16 @@ int main(int argc, char **argv) {
 
   mpt_session_t session;
   check(mpt_session_create(program, seed, &session));
-  int64_t stepsPerEpoch = train.count / info.batch_size;
+  int64_t stepsPerEpoch = train.count / binding.batchSize;
   int64_t totalSteps = stepsPerEpoch * epochs;
   if (maxSteps > 0)
     totalSteps = std::min<int64_t>(totalSteps, maxSteps);
   int64_t step = 0;
-  if (!initStatePath.empty()) {
-    std::vector<TensorRecord> tensors;
-    std::map<std::string, std::string> metadata;
-    if (!readSafetensors(initStatePath, tensors, metadata, error))
-      fail(error);
-    for (const TensorRecord &tensor : tensors) {
-      if (tensor.dtype != "F32")
-        fail(initStatePath + ": tensor '" + tensor.name + "' is " +
-             tensor.dtype + "; --init-state reads F32 tensors");
-      std::vector<float> values(tensor.data.size() / sizeof(float));
-      std::memcpy(values.data(), tensor.data.data(), tensor.data.size());
-      mpt_status_t status = mpt_session_write_state(
-          session, tensor.name.c_str(), values.data(), int64_t(values.size()));
-      if (status) {
-        std::string message = mpt_status_message(status);
-        mpt_status_free(status);
-        fail(initStatePath + ": " + message);
-      }
-    }
-  }
+  if (!initStatePath.empty())
+    loadInitialState(session, initStatePath);
   if (!resumePath.empty()) {
     check(mpt_session_load(session, resumePath.c_str(), &step));
-    if (step < 0 || step > stepsPerEpoch * epochs)
+    if (step > stepsPerEpoch * epochs)
       fail(resumePath + ": position " + llvm::Twine(step) +
            " is outside this run's " + llvm::Twine(stepsPerEpoch * epochs) +
            " steps");
@@ -311,27 +536,45 @@ int main(int argc, char **argv) {
 
   std::vector<StepRecord> records;
   std::vector<double> accuracies;
-  std::vector<float> examples(info.batch_size * info.example_size);
-  std::vector<int32_t> labels(info.batch_size);
+  std::vector<float> examples(binding.batchSize * binding.exampleSize);
+  std::vector<int32_t> labels(binding.batchSize);
   int64_t skipped = 0;
   bool tty = !quiet && isatty(STDERR_FILENO);
   auto start = std::chrono::steady_clock::now();
   int64_t firstStep = step;
   std::vector<int64_t> order;
   int64_t orderEpoch = -1;
-  while (step < totalSteps) {
+  // Problems that end the run with a non-zero exit once metrics are written.
+  std::vector<std::string> errors;
+  bool nonFiniteReported = false, stopped = false;
+  while (step < totalSteps && !stopped) {
     int64_t epoch = step / stepsPerEpoch, batch = step % stepsPerEpoch;
     if (epoch != orderEpoch) {
       order = epochOrder(train.count, seed, epoch);
       orderEpoch = epoch;
     }
-    gatherBatch(train, order, batch, info.batch_size, examples.data(),
+    gatherBatch(train, order, batch, binding.batchSize, examples.data(),
                 labels.data());
-    if (inject.count(step))
+    bool injected = inject.count(step);
+    if (injected)
       for (float &value : examples)
         value *= INFINITY;
+    mpt_status_t status = mpt_session_bind_input(
+        session, MPT_FUNCTION_TRAIN, binding.examples.c_str(), MPT_DTYPE_F32,
+        examples.data(), examples.size() * sizeof(float));
+    if (!status)
+      status = mpt_session_bind_input(
+          session, MPT_FUNCTION_TRAIN, binding.labels.c_str(), MPT_DTYPE_I32,
+          labels.data(), labels.size() * sizeof(int32_t));
+    if (status) {
+      std::string message = mpt_status_message(status);
+      mpt_status_free(status);
+      fail("step " + llvm::Twine(step) + " (" + dataSource + " batch " +
+           llvm::Twine(batch) + " of epoch " + llvm::Twine(epoch + 1) +
+           "): " + message);
+    }
     mpt_step_metrics_t metrics;
-    check(mpt_session_step(session, examples.data(), labels.data(), &metrics));
+    check(mpt_session_step(session, &metrics));
     StepRecord record{step,
                       epoch,
                       metrics.loss,
@@ -344,11 +587,35 @@ int main(int argc, char **argv) {
     ++step;
     if (tty && (step % 10 == 0 || batch + 1 == stepsPerEpoch))
       drawProgress(epoch, batch + 1, stepsPerEpoch, record, skipped);
-    if (checkpointEvery > 0 && step % checkpointEvery == 0 &&
-        !checkpointPath.empty())
-      check(mpt_session_save(session, checkpointPath.c_str(), step));
+
+    if (!injected && policy != NonFinitePolicy::Continue) {
+      std::string problem = diagnoseNonFinite(record);
+      if (!problem.empty() && !nonFiniteReported) {
+        nonFiniteReported = true;
+        if (tty)
+          llvm::errs() << "\n";
+        llvm::errs() << "mpt-run: "
+                     << (policy == NonFinitePolicy::Stop ? "error" : "warning")
+                     << ": " << problem << "\n";
+        if (policy == NonFinitePolicy::Stop) {
+          errors.push_back("the run met a non-finite loss or gradients (see "
+                           "above)");
+          llvm::errs() << "mpt-run: stopped after step " << record.step
+                       << " (--on-nonfinite=warn or continue trains on)\n";
+          stopped = true;
+        }
+      }
+    }
+    if (!stopped && checkpointEvery > 0 && step % checkpointEvery == 0) {
+      if (mpt_status_t status =
+              mpt_session_save(session, checkpointPath.c_str(), step)) {
+        errors.push_back(mpt_status_message(status));
+        mpt_status_free(status);
+        stopped = true;
+      }
+    }
     bool epochDone = step % stepsPerEpoch == 0 || step == totalSteps;
-    if (!epochDone)
+    if (!epochDone || stopped)
       continue;
     if (tty)
       llvm::errs() << "\n";
@@ -356,8 +623,8 @@ int main(int argc, char **argv) {
                  << llvm::format("%.4f", record.loss) << ", loss scale "
                  << llvm::format("%g", record.lossScale) << ", skipped "
                  << skipped;
-    if (info.num_classes && !noEval) {
-      double accuracy = evaluate(session, info, test);
+    if (binding.hasEval && !noEval) {
+      double accuracy = evaluate(session, binding, test);
       accuracies.push_back(accuracy);
       llvm::outs() << ", test accuracy " << llvm::format("%.4f", accuracy);
     }
@@ -372,19 +639,26 @@ int main(int argc, char **argv) {
                << llvm::format("%.2f", seconds) << " s ("
                << llvm::format("%.3f", ran ? 1000.0 * seconds / ran : 0.0)
                << " ms/step), skipped " << skipped << "\n";
+  llvm::outs().flush();
 
-  if (!checkpointPath.empty())
-    check(mpt_session_save(session, checkpointPath.c_str(), step));
+  // A failed final save must not lose the metrics: they are written anyway.
+  if (!checkpointPath.empty() && !stopped) {
+    if (mpt_status_t status =
+            mpt_session_save(session, checkpointPath.c_str(), step)) {
+      errors.push_back(mpt_status_message(status));
+      mpt_status_free(status);
+    }
+  }
   if (!metricsCsv.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream csv(metricsCsv, ec);
-    if (ec)
-      fail("cannot write '" + metricsCsv + "': " + ec.message());
+    std::string text;
+    llvm::raw_string_ostream csv(text);
     csv << "step,epoch,loss,loss_scale,skipped,grad_zero,grad_nonfinite\n";
     for (const StepRecord &r : records)
       csv << r.step << "," << r.epoch << "," << llvm::format("%.9g", r.loss)
           << "," << llvm::format("%.9g", r.lossScale) << "," << int(r.skipped)
           << "," << r.gradZero << "," << r.gradNonFinite << "\n";
+    if (std::string problem = writeFile(metricsCsv, text); !problem.empty())
+      errors.push_back(problem);
   }
   if (!metricsJson.empty()) {
     llvm::json::Array steps;
@@ -402,23 +676,25 @@ int main(int argc, char **argv) {
     llvm::json::Object summary{
         {"model", inputFile},
         {"precision", precision},
-        {"batch", info.batch_size},
+        {"batch", binding.batchSize},
         {"steps", ran},
         {"skipped", skipped},
         {"seconds", seconds},
         {"ms_per_step", ran ? 1000.0 * seconds / ran : 0.0},
         {"test_accuracy", std::move(accuracyArray)},
         {"metrics", std::move(steps)}};
-    std::error_code ec;
-    llvm::raw_fd_ostream json(metricsJson, ec);
-    if (ec)
-      fail("cannot write '" + metricsJson + "': " + ec.message());
+    std::string text;
+    llvm::raw_string_ostream json(text);
     json << llvm::formatv("{0:2}", llvm::json::Value(std::move(summary)))
          << "\n";
+    if (std::string problem = writeFile(metricsJson, text); !problem.empty())
+      errors.push_back(problem);
   }
   if (!plotDir.empty())
     writePlots(records);
   mpt_session_free(session);
   mpt_program_free(program);
-  return 0;
+  for (const std::string &message : errors)
+    llvm::errs() << "mpt-run: error: " << message << "\n";
+  return errors.empty() ? 0 : 1;
 }

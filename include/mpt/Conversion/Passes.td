@@ -5,6 +5,35 @@
 
 include "mlir/Pass/PassBase.td"
 
+def MPTExportSignature : Pass<"mpt-export-signature", "::mlir::ModuleOp"> {
+  let summary = "Records the training step's signature for the runtime";
+  let description = [{
+    Describes the module's `mpt.train_step` function (and its `mpt.eval_step`, if any) as
+    JSON, the contract between compiler and runtime, so that the runtime never inspects the
+    step itself: for every argument its name, role (param, state, data), dtype, shape and
+    initializer; for every result the argument it replaces (`mpt.next`) or the metric it
+    reports; for every data argument read as class labels by a loss, the class count; for the
+    eval step, which training-step state or data each argument takes and its outputs.
+
+    Initializers follow PyTorch's module defaults. A weight is Kaiming-uniform with bound
+    1/sqrt(fan_in), where fan_in is the number of inputs each output of its forward matmul or
+    convolution sums over (`nn.Linear`'s in_features, `nn.Conv2d`'s C_in*kh*kw); a use that
+    depends on the loss seed (the backward `dX = dY*W^T`) never counts. A bias takes the bound
+    of the layer it is added to; normalization scales start at one, shifts at zero; batch-norm
+    running variances at one; other state at zero or its `mpt.init`; working copies copy
+    their master. Names come from the arguments' `NameLoc` locations (the runtime's parser
+    attaches the source names), else from what the mixed-precision rewrite added them for
+    (`loss_scale`, `<param>.working_copy`), else `arg<N>`.
+
+    The JSON is stored as the module attribute `mpt.signature` and as the constant global
+    `__mpt_signature` (a NUL-terminated string), which survives lowering to the LLVM dialect
+    and is looked up in the JIT-compiled code. Modules without a training step are left
+    unchanged. Errors: a second training or eval step, an eval step whose logits width differs
+    from the loss's class count, a tensor the runtime cannot hold.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ConvertMPTToLinalg : Pass<"convert-mpt-to-linalg", "::mlir::ModuleOp"> {
   let summary = "Lowers mpt ops to linalg, tensor, arith and math on tensors";
   let description = [{

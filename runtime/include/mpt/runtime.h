@@ -1,10 +1,22 @@
 /*===- runtime.h - the mpt runtime C API ------------------------*- C -*-===*\
 |*                                                                            *|
 |* Compiles an mpt training step (FP32, or rewritten to f16/bf16 mixed        *|
-|* precision), initializes its state, runs steps on batches, evaluates, and   *|
-|* checkpoints. State threading is generic: the runtime follows the step's    *|
-|* mpt.param / mpt.state / mpt.data / mpt.next / mpt.metric conventions and   *|
-|* never knows the model. No MLIR types appear here.                          *|
+|* precision), initializes its state, binds data by name, runs steps,         *|
+|* evaluates, and checkpoints. Everything model-specific (names, roles,       *|
+|* dtypes, shapes, initializers, carried state, metrics, class counts) comes  *|
+|* from the signature the compiler records in the lowered module; the         *|
+|* runtime never knows the model. No MLIR types appear here.                  *|
+|*                                                                            *|
+|* Conventions (after IREE's):                                                *|
+|* - Every fallible call returns an mpt_status_t: NULL means success          *|
+|*   (mpt_status_code(NULL) == MPT_STATUS_OK); any other status is owned by   *|
+|*   the caller and released with mpt_status_free.                            *|
+|* - Handles are opaque. "Owned" means the caller must release it with the    *|
+|*   named function; "borrowed" means it stays owned by the handle it came    *|
+|*   from and is valid until that handle is released.                        *|
+|* - Every entry point accepts NULL handles and pointers and reports them as  *|
+|*   MPT_STATUS_INVALID_ARGUMENT; nothing throws across this boundary, and    *|
+|*   out-of-memory is reported as MPT_STATUS_OUT_OF_MEMORY.                   *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -18,20 +30,63 @@
 extern "C" {
 #endif
 
-/* Every call returns NULL on success or a status the caller frees. */
+/*===-- Status ------------------------------------------------------------===*/
+
 typedef enum mpt_status_code_t {
-  MPT_STATUS_INVALID_ARGUMENT = 1, /* bad option, shape or dtype */
+  MPT_STATUS_OK = 0,
+  MPT_STATUS_INVALID_ARGUMENT = 1, /* bad option, name, dtype, size or value */
   MPT_STATUS_NOT_FOUND = 2,        /* missing file, function or tensor */
   MPT_STATUS_DATA_LOSS = 3,        /* truncated or corrupt file */
   MPT_STATUS_COMPILE_ERROR = 4,    /* invalid MLIR or a rejected graph */
-  MPT_STATUS_INTERNAL = 5,
+  MPT_STATUS_INTERNAL = 5,         /* a compiled step failed to run */
+  MPT_STATUS_OUT_OF_MEMORY = 6,
+  MPT_STATUS_FAILED_PRECONDITION = 7, /* e.g. a step with an unbound input */
+  MPT_STATUS_IO_ERROR = 8,            /* a file could not be written */
 } mpt_status_code_t;
 
+/* NULL is success. A non-NULL status is owned by the caller. */
 typedef struct mpt_status_s *mpt_status_t;
+/* MPT_STATUS_OK for NULL. */
 mpt_status_code_t mpt_status_code(mpt_status_t status);
-/* The message names the problem and the input that caused it. */
+/* Names the problem and the input that caused it; "" for NULL. Borrowed from
+   `status`. */
 const char *mpt_status_message(mpt_status_t status);
+/* Releases a status; NULL is a no-op. */
 void mpt_status_free(mpt_status_t status);
+
+/*===-- Tensors -----------------------------------------------------------===*/
+
+typedef enum mpt_dtype_t {
+  MPT_DTYPE_F32 = 0,
+  MPT_DTYPE_F16 = 1,
+  MPT_DTYPE_BF16 = 2,
+  MPT_DTYPE_I64 = 3,
+  MPT_DTYPE_I32 = 4,
+  MPT_DTYPE_BOOL = 5, /* one byte per element */
+} mpt_dtype_t;
+
+/* Bytes per element; 0 for a value outside the enum. */
+size_t mpt_dtype_size(mpt_dtype_t dtype);
+/* The safetensors name ("F32", "F16", "BF16", "I64", "I32", "BOOL"); "" for a
+   value outside the enum. Static storage. */
+const char *mpt_dtype_name(mpt_dtype_t dtype);
+
+#define MPT_MAX_RANK 8
+
+typedef struct mpt_tensor_info_t {
+  /* Borrowed: valid while the program or a session created from it lives. */
+  const char *name;
+  mpt_dtype_t dtype;
+  int64_t rank;
+  int64_t shape[MPT_MAX_RANK]; /* row-major; the first `rank` entries */
+  int64_t num_elements;
+  size_t num_bytes;
+  /* For a data input that a loss reads as class labels: the class count
+     (values must lie in [0, num_classes)); 0 otherwise. */
+  int64_t num_classes;
+} mpt_tensor_info_t;
+
+/*===-- Programs ----------------------------------------------------------===*/
 
 typedef enum mpt_precision_t {
   MPT_PRECISION_FP32 = 0,
@@ -39,9 +94,15 @@ typedef enum mpt_precision_t {
   MPT_PRECISION_BF16 = 2,
 } mpt_precision_t;
 
+typedef enum mpt_device_t {
+  MPT_DEVICE_CPU = 0,
+} mpt_device_t;
+
 typedef struct mpt_compile_options_t {
   mpt_precision_t precision;
-  /* "auto" (dynamic for f16, none otherwise), "dynamic", "static", "none". */
+  mpt_device_t device;
+  /* "auto" (dynamic for f16, none otherwise), "dynamic", "static", "none".
+     Borrowed for the duration of mpt_program_compile. */
   const char *loss_scale;
   double init_scale;       /* initial loss scale */
   int64_t growth_interval; /* finite steps before the scale grows */
@@ -50,39 +111,69 @@ typedef struct mpt_compile_options_t {
   const char *dump_prefix;
 } mpt_compile_options_t;
 
-/* FP32, loss scaling "auto", init scale 65536, growth interval 2000. */
+/* FP32 on the CPU, loss scaling "auto", init scale 65536, growth interval
+   2000. NULL is a no-op. */
 void mpt_compile_options_init(mpt_compile_options_t *options);
 
 /* A compiled module: its function marked mpt.train_step and, optionally, the
    one marked mpt.eval_step. */
 typedef struct mpt_program_s *mpt_program_t;
+
+typedef enum mpt_function_t {
+  MPT_FUNCTION_TRAIN = 0, /* the training step */
+  MPT_FUNCTION_EVAL = 1,  /* the eval step */
+} mpt_function_t;
+
+/* On success `*program` is owned by the caller (mpt_program_free). */
 mpt_status_t mpt_program_compile(const char *mlir_path,
                                  const mpt_compile_options_t *options,
                                  mpt_program_t *program);
+/* Releases the caller's reference; sessions keep the program alive. NULL is a
+   no-op. */
 void mpt_program_free(mpt_program_t program);
 
-/* What a batch looks like: the float data argument holds batch_size examples
-   of example_size values each, the integer data argument batch_size labels;
-   evaluation returns batch_size x num_classes logits. */
-typedef struct mpt_batch_info_t {
-  int64_t batch_size;
-  int64_t example_size;
-  int64_t num_classes; /* 0 without an eval step */
-} mpt_batch_info_t;
-mpt_status_t mpt_program_batch_info(mpt_program_t program,
-                                    mpt_batch_info_t *info);
+/* 1 if the module has an eval step; 0 otherwise or for NULL. */
+int mpt_program_has_eval(mpt_program_t program);
+
+/* The data inputs of a function, which the caller binds by name before each
+   step: count (0 for NULL or a missing eval step), then each one's info. */
+int64_t mpt_program_num_inputs(mpt_program_t program, mpt_function_t function);
+mpt_status_t mpt_program_input_info(mpt_program_t program,
+                                    mpt_function_t function, int64_t index,
+                                    mpt_tensor_info_t *info);
+/* The outputs of a function: the training step's metrics ("loss",
+   "loss_scale", "skipped", "grad_zero", "grad_nonfinite", ...) or the eval
+   step's results ("logits" when it has one). */
+int64_t mpt_program_num_outputs(mpt_program_t program, mpt_function_t function);
+mpt_status_t mpt_program_output_info(mpt_program_t program,
+                                     mpt_function_t function, int64_t index,
+                                     mpt_tensor_info_t *info);
+
+/*===-- Sessions ----------------------------------------------------------===*/
 
 /* The state of one training run: parameters from seeded initializers
-   (Kaiming-uniform weights and biases as PyTorch's Linear and Conv2d, ones
-   and zeros for normalization scales and shifts), state from its mpt.init
-   value or zeros. */
+   (PyTorch's module defaults, as the signature describes them), state from
+   its recorded initial value. On success `*session` is owned by the caller
+   (mpt_session_free) and holds a reference to `program`. */
 typedef struct mpt_session_s *mpt_session_t;
 mpt_status_t mpt_session_create(mpt_program_t program, uint64_t seed,
                                 mpt_session_t *session);
+/* NULL is a no-op. */
 void mpt_session_free(mpt_session_t session);
 
+/* Copies `bytes` bytes of `dtype` elements into the input `name` of
+   `function`. `bytes` must be the input's element count times the size of
+   `dtype`; floats convert to the input's float type (rounding to nearest
+   even) and integers to its integer type (in range). Class labels outside
+   [0, num_classes) are rejected, naming the value and its index. An input
+   stays bound until it is bound again. */
+mpt_status_t mpt_session_bind_input(mpt_session_t session,
+                                    mpt_function_t function, const char *name,
+                                    mpt_dtype_t dtype, const void *data,
+                                    size_t bytes);
+
 typedef struct mpt_step_metrics_t {
-  float loss;
+  float loss;       /* NAN if the step reports no "loss" */
   float loss_scale; /* 1 without loss scaling */
   int skipped; /* the step found non-finite gradients and changed nothing */
   /* Gradient elements, as the backward pass produced them, that are zero
@@ -91,35 +182,47 @@ typedef struct mpt_step_metrics_t {
   int64_t grad_nonfinite;
 } mpt_step_metrics_t;
 
-/* Runs one training step on a batch (see mpt_program_batch_info). */
-mpt_status_t mpt_session_step(mpt_session_t session, const float *examples,
-                              const int32_t *labels,
+/* Runs one training step on the bound inputs (every input must have been
+   bound) and carries its state to the next. `metrics` may be NULL. */
+mpt_status_t mpt_session_step(mpt_session_t session,
                               mpt_step_metrics_t *metrics);
 
-/* Runs the eval step on a batch, writing batch_size x num_classes logits. */
-mpt_status_t mpt_session_predict(mpt_session_t session, const float *examples,
-                                 float *logits);
+/* Runs the eval step on its bound inputs and the current state. */
+mpt_status_t mpt_session_eval(mpt_session_t session);
 
-/* The number of parameter and state tensors, and their names (the argument
-   names of the source, or loss_scale, loss_scale_growth_tracker, ...). */
+/* Copies output `name` of the last run of `function` out as `dtype` (same
+   conversions as binding); `bytes` must match. */
+mpt_status_t mpt_session_read_output(mpt_session_t session,
+                                     mpt_function_t function, const char *name,
+                                     mpt_dtype_t dtype, void *data,
+                                     size_t bytes);
+
+/* The parameters and state of the session (source argument names, or
+   loss_scale, loss_scale_growth_tracker, <param>.working_copy, ...): count
+   (0 for NULL), then each one's info. */
 int64_t mpt_session_num_state(mpt_session_t session);
-const char *mpt_session_state_name(mpt_session_t session, int64_t index);
+mpt_status_t mpt_session_state_info(mpt_session_t session, int64_t index,
+                                    mpt_tensor_info_t *info);
 
 /* Copies a state tensor out as f32 (converting f16, bf16 and integers);
    `count` must be its number of elements. */
 mpt_status_t mpt_session_read_state(mpt_session_t session, const char *name,
                                     float *values, int64_t count);
-/* Overwrites a state tensor from f32 values (rounded to its type). */
+/* Overwrites a state tensor from f32 values (rounded to its type; integer
+   state takes only finite integral values in its range). Nothing changes on
+   error. */
 mpt_status_t mpt_session_write_state(mpt_session_t session, const char *name,
                                      const float *values, int64_t count);
 
 /* Writes every parameter and state tensor, bit for bit, plus `position` (the
    caller's place in its data order) to a safetensors file, atomically: the
-   previous file stays intact if anything fails. */
+   previous file stays intact if anything fails. Temporaries that killed
+   writers left for the same path are removed. */
 mpt_status_t mpt_session_save(mpt_session_t session, const char *path,
                               int64_t position);
 /* Loads a checkpoint written by mpt_session_save for the same program and
-   precision; nothing changes if the file is missing, corrupt or mismatched. */
+   precision; nothing changes if the file is missing, corrupt or mismatched.
+   `position` may be NULL. */
 mpt_status_t mpt_session_load(mpt_session_t session, const char *path,
                               int64_t *position);
 

@@ -124,6 +124,54 @@ def cmd_skipped(args):
         fail(f"loss did not halve: {losses[0]} -> {losses[-1]}")
 
 
+def write_safetensors(path, tensors, metadata):
+    """tensors: list of (name, dtype, shape, raw bytes)."""
+    header, offset, body = {}, 0, b""
+    for name, dtype, shape, data in tensors:
+        header[name] = {"dtype": dtype, "shape": shape,
+                        "data_offsets": [offset, offset + len(data)]}
+        offset += len(data)
+        body += data
+    if metadata:
+        header["__metadata__"] = metadata
+    encoded = json.dumps(header).encode()
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(encoded)) + encoded + body)
+
+
+def cmd_write_tensor(args):
+    """An F32 tensor filled with one value (for --init-state tests)."""
+    shape = [int(d) for d in args.shape.split("x")] if args.shape else []
+    count = 1
+    for d in shape:
+        count *= d
+    data = struct.pack(f"<{count}f", *([args.value] * count))
+    write_safetensors(args.path, [(args.name, "F32", shape, data)], {})
+
+
+def cmd_set_metadata(args):
+    """Copies a safetensors file with one metadata entry replaced."""
+    tensors, metadata = read_safetensors(args.source)
+    metadata[args.key] = args.value
+    write_safetensors(args.path, [(n, d, s, b) for n, (d, s, b) in tensors.items()],
+                      metadata)
+
+
+def cmd_write_idx(args):
+    """Fashion-MNIST-format IDX files (train and t10k) of `count` examples
+    with labels i % 10 and pixels i % 256."""
+    import gzip
+    import os
+    for split in ("train", "t10k"):
+        images = struct.pack(">IIII", 0x803, args.count, 28, 28) + bytes(
+            (i % 256) for i in range(args.count * 784))
+        labels = struct.pack(">II", 0x801, args.count) + bytes(
+            i % 10 for i in range(args.count))
+        for kind, data in (("images-idx3", images), ("labels-idx1", labels)):
+            with gzip.open(os.path.join(args.dir, f"{split}-{kind}-ubyte.gz"), "wb") as f:
+                f.write(data)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -166,6 +214,22 @@ def main():
     p.add_argument("--at-most", type=int)
     p.add_argument("--learns", action="store_true")
     p.set_defaults(run=cmd_skipped)
+    p = sub.add_parser("write-tensor")
+    p.add_argument("path")
+    p.add_argument("name")
+    p.add_argument("shape", help="e.g. 16x8, or '' for a scalar")
+    p.add_argument("value", type=float)
+    p.set_defaults(run=cmd_write_tensor)
+    p = sub.add_parser("set-metadata")
+    p.add_argument("source")
+    p.add_argument("path")
+    p.add_argument("key")
+    p.add_argument("value")
+    p.set_defaults(run=cmd_set_metadata)
+    p = sub.add_parser("write-idx")
+    p.add_argument("dir")
+    p.add_argument("count", type=int)
+    p.set_defaults(run=cmd_write_idx)
     args = parser.parse_args()
     args.run(args)
 

@@ -421,6 +421,12 @@ LogicalResult MPTDialect::verifyOperationAttribute(Operation *op,
              << op->getName() << "' has no precision policy";
     return success();
   }
+  if (name == kSignatureAttrName) {
+    if (!isa<ModuleOp>(op) || !isa<StringAttr>(attribute.getValue()))
+      return op->emitError("'")
+             << name << "' must be a string attribute on a module";
+    return success();
+  }
   return op->emitError("unknown mpt attribute '")
          << name << "' on an operation";
 }

@@ -56,6 +56,8 @@ def MPT_Dialect : Dialect {
         "mpt.working_copy_of";
     // Pins one op to a precision class, overriding its policy.
     static constexpr ::llvm::StringLiteral kPrecisionAttrName = "mpt.precision";
+    // On a module: the training step's signature as JSON (mpt-export-signature).
+    static constexpr ::llvm::StringLiteral kSignatureAttrName = "mpt.signature";
   }];
 }
 

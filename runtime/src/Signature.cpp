@@ -1,0 +1,251 @@
+//===- Signature.cpp - the compiled step's contract -------------*- C++ -*-===//
+
+#include "Signature.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <numeric>
+
+namespace mpt::runtime {
+
+size_t elementBytes(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32:
+  case ElementKind::I32:
+    return 4;
+  case ElementKind::F16:
+  case ElementKind::BF16:
+    return 2;
+  case ElementKind::I64:
+    return 8;
+  case ElementKind::I1:
+    return 1;
+  }
+  return 0;
+}
+
+const char *elementName(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32:
+    return "F32";
+  case ElementKind::F16:
+    return "F16";
+  case ElementKind::BF16:
+    return "BF16";
+  case ElementKind::I64:
+    return "I64";
+  case ElementKind::I32:
+    return "I32";
+  case ElementKind::I1:
+    return "BOOL";
+  }
+  return "";
+}
+
+std::optional<ElementKind> elementKindNamed(const std::string &name) {
+  for (ElementKind kind :
+       {ElementKind::F32, ElementKind::F16, ElementKind::BF16, ElementKind::I64,
+        ElementKind::I32, ElementKind::I1})
+    if (name == elementName(kind))
+      return kind;
+  return std::nullopt;
+}
+
+bool isFloatKind(ElementKind kind) {
+  return kind == ElementKind::F32 || kind == ElementKind::F16 ||
+         kind == ElementKind::BF16;
+}
+
+int64_t TensorShape::numElements() const {
+  return std::accumulate(dims.begin(), dims.end(), int64_t{1},
+                         std::multiplies<int64_t>());
+}
+
+std::string TensorShape::describe() const {
+  std::string text = elementName(kind);
+  text += "[";
+  for (size_t i = 0; i < dims.size(); ++i)
+    text += (i ? "x" : "") + std::to_string(dims[i]);
+  return text + "]";
+}
+
+namespace {
+
+/// Reads one JSON object field by field, remembering the first problem.
+class Reader {
+public:
+  explicit Reader(std::string &error) : error(error) {}
+
+  bool fail(const std::string &message) {
+    if (error.empty())
+      error = "malformed step signature: " + message;
+    return false;
+  }
+
+  bool shape(const llvm::json::Object &object, const std::string &what,
+             TensorShape &shape) {
+    std::optional<llvm::StringRef> dtype = object.getString("dtype");
+    std::optional<ElementKind> kind =
+        dtype ? elementKindNamed(dtype->str()) : std::nullopt;
+    const llvm::json::Array *dims = object.getArray("shape");
+    if (!kind || !dims)
+      return fail(what + " has no valid dtype and shape");
+    shape.kind = *kind;
+    shape.dims.clear();
+    for (const llvm::json::Value &dim : *dims) {
+      std::optional<int64_t> size = dim.getAsInteger();
+      if (!size || *size < 0)
+        return fail(what + " has a bad dimension");
+      shape.dims.push_back(*size);
+    }
+    return true;
+  }
+
+  bool argument(const llvm::json::Object &object, size_t index, ArgInfo &arg) {
+    std::string what = "argument #" + std::to_string(index);
+    std::optional<llvm::StringRef> name = object.getString("name");
+    std::optional<llvm::StringRef> role = object.getString("role");
+    if (!name || !role || !shape(object, what, arg.shape))
+      return fail(what + " needs a name, role, dtype and shape");
+    arg.name = name->str();
+    if (*role == "param")
+      arg.role = Role::Param;
+    else if (*role == "state")
+      arg.role = Role::State;
+    else if (*role == "data")
+      arg.role = Role::Data;
+    else
+      return fail(what + " has unknown role '" + role->str() + "'");
+    arg.classes = object.getInteger("classes").value_or(0);
+    arg.workingCopyOf = object.getInteger("working_copy_of").value_or(-1);
+    if (arg.role == Role::Data)
+      return true;
+    const llvm::json::Object *init = object.getObject("init");
+    std::optional<llvm::StringRef> kind =
+        init ? init->getString("kind") : std::nullopt;
+    if (!kind)
+      return fail(what + " has no initializer");
+    if (*kind == "zeros") {
+      arg.init = InitKind::Zeros;
+    } else if (*kind == "ones") {
+      arg.init = InitKind::Ones;
+    } else if (*kind == "uniform") {
+      arg.init = InitKind::Uniform;
+      std::optional<double> bound = init->getNumber("bound");
+      if (!bound || !(*bound > 0))
+        return fail(what + " has a uniform initializer without a bound");
+      arg.bound = *bound;
+    } else if (*kind == "value") {
+      arg.init = InitKind::Value;
+      const llvm::json::Array *values = init->getArray("values");
+      if (!values)
+        return fail(what + " has a value initializer without values");
+      for (const llvm::json::Value &value : *values) {
+        std::optional<double> number = value.getAsNumber();
+        if (!number)
+          return fail(what + " has a non-numeric initial value");
+        arg.initValues.push_back(*number);
+      }
+      if (arg.initValues.size() != 1 &&
+          int64_t(arg.initValues.size()) != arg.shape.numElements())
+        return fail(what + " has " + std::to_string(arg.initValues.size()) +
+                    " initial values for " + arg.shape.describe());
+    } else if (*kind == "copy") {
+      arg.init = InitKind::Copy;
+    } else {
+      return fail(what + " has unknown initializer '" + kind->str() + "'");
+    }
+    return true;
+  }
+
+private:
+  std::string &error;
+};
+
+} // namespace
+
+bool parseSignature(const std::string &json, Signature &signature,
+                    std::string &error) {
+  Reader reader(error);
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  if (!parsed)
+    return reader.fail(llvm::toString(parsed.takeError()));
+  const llvm::json::Object *root = parsed->getAsObject();
+  if (!root || root->getString("format") != "mpt-signature-1")
+    return reader.fail("not an mpt-signature-1 object");
+  const llvm::json::Object *train = root->getObject("train");
+  const llvm::json::Array *args =
+      train ? train->getArray("arguments") : nullptr;
+  const llvm::json::Array *results =
+      train ? train->getArray("results") : nullptr;
+  std::optional<llvm::StringRef> function =
+      train ? train->getString("function") : std::nullopt;
+  if (!args || !results || !function)
+    return reader.fail("no training step");
+  signature.trainFunction = function->str();
+  for (size_t i = 0; i < args->size(); ++i) {
+    const llvm::json::Object *object = (*args)[i].getAsObject();
+    ArgInfo arg;
+    if (!object || !reader.argument(*object, i, arg))
+      return reader.fail("argument #" + std::to_string(i));
+    signature.trainArgs.push_back(std::move(arg));
+  }
+  int64_t numArgs = int64_t(signature.trainArgs.size());
+  for (size_t r = 0; r < results->size(); ++r) {
+    const llvm::json::Object *object = (*results)[r].getAsObject();
+    ResultInfo result;
+    std::string what = "result #" + std::to_string(r);
+    if (!object || !reader.shape(*object, what, result.shape))
+      return reader.fail(what);
+    result.next = object->getInteger("next").value_or(-1);
+    result.metric = object->getString("metric").value_or("").str();
+    if (result.next >= numArgs ||
+        (result.next >= 0 &&
+         signature.trainArgs[result.next].shape.dims != result.shape.dims))
+      return reader.fail(what + " replaces no matching argument");
+    signature.trainResults.push_back(std::move(result));
+  }
+  for (const ArgInfo &arg : signature.trainArgs)
+    if (arg.init == InitKind::Copy &&
+        (arg.workingCopyOf < 0 || arg.workingCopyOf >= numArgs))
+      return reader.fail("'" + arg.name + "' copies no argument");
+
+  const llvm::json::Object *eval = root->getObject("eval");
+  if (!eval)
+    return true;
+  const llvm::json::Array *evalArgs = eval->getArray("arguments");
+  const llvm::json::Array *evalResults = eval->getArray("results");
+  std::optional<llvm::StringRef> evalFunction = eval->getString("function");
+  if (!evalArgs || !evalResults || !evalFunction)
+    return reader.fail("eval step without arguments, results or function");
+  signature.evalFunction = evalFunction->str();
+  for (size_t i = 0; i < evalArgs->size(); ++i) {
+    const llvm::json::Object *object = (*evalArgs)[i].getAsObject();
+    EvalArgInfo arg;
+    std::string what = "eval argument #" + std::to_string(i);
+    if (!object || !reader.shape(*object, what, arg.shape) ||
+        !object->getString("name"))
+      return reader.fail(what);
+    arg.name = object->getString("name")->str();
+    arg.stateOf = object->getInteger("state_of").value_or(-1);
+    if (arg.stateOf >= numArgs ||
+        (arg.stateOf >= 0 &&
+         (signature.trainArgs[arg.stateOf].shape.dims != arg.shape.dims ||
+          signature.trainArgs[arg.stateOf].shape.kind != arg.shape.kind)))
+      return reader.fail(what + " reads no matching training-step argument");
+    signature.evalArgs.push_back(std::move(arg));
+  }
+  for (size_t r = 0; r < evalResults->size(); ++r) {
+    const llvm::json::Object *object = (*evalResults)[r].getAsObject();
+    NamedTensor result;
+    std::string what = "eval result #" + std::to_string(r);
+    if (!object || !reader.shape(*object, what, result.shape) ||
+        !object->getString("name"))
+      return reader.fail(what);
+    result.name = object->getString("name")->str();
+    signature.evalResults.push_back(std::move(result));
+  }
+  return true;
+}
+
+} // namespace mpt::runtime

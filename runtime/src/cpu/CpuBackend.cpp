@@ -1,0 +1,124 @@
+//===- CpuBackend.cpp - JIT-compiled steps on the host ----------*- C++ -*-===//
+
+#include "CpuBackend.h"
+
+#include "../CpuKernels.h"
+
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace mlir;
+
+namespace mpt::runtime {
+namespace {
+
+/// Lowered modules record their signature in this constant C string.
+constexpr const char *kSignatureSymbol = "__mpt_signature";
+
+class CpuBackend : public Backend {
+public:
+  explicit CpuBackend(std::unique_ptr<ExecutionEngine> jit)
+      : jit(std::move(jit)) {}
+
+  // 64-byte aligned: vectorized compiled code may assume alignment.
+  void *allocate(size_t bytes) override {
+    size_t rounded = ((bytes + 63) / 64) * 64 + 64;
+    void *buffer = std::aligned_alloc(64, rounded);
+    if (buffer)
+      std::memset(buffer, 0, rounded);
+    return buffer;
+  }
+  void deallocate(void *buffer) override { std::free(buffer); }
+  void copyToDevice(void *device, const void *host, size_t bytes) override {
+    std::memcpy(device, host, bytes);
+  }
+  void copyToHost(void *host, const void *device, size_t bytes) override {
+    std::memcpy(host, device, bytes);
+  }
+
+  bool run(const std::string &function,
+           const std::vector<DeviceTensor> &tensors,
+           std::string &error) override {
+    // One memref descriptor per tensor: {allocated, aligned, offset, sizes,
+    // strides}, row-major.
+    std::vector<std::vector<int64_t>> descriptors(tensors.size());
+    std::vector<void *> descriptorPointers(tensors.size());
+    std::vector<void *> packed(tensors.size());
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      const std::vector<int64_t> &dims = tensors[i].shape->dims;
+      std::vector<int64_t> &descriptor = descriptors[i];
+      descriptor.resize(3 + 2 * dims.size());
+      auto pointer = reinterpret_cast<int64_t>(tensors[i].data);
+      descriptor[0] = pointer;
+      descriptor[1] = pointer;
+      descriptor[2] = 0;
+      int64_t stride = 1;
+      for (size_t d = dims.size(); d-- > 0;) {
+        descriptor[3 + d] = dims[d];
+        descriptor[3 + dims.size() + d] = stride;
+        stride *= dims[d];
+      }
+      descriptorPointers[i] = descriptor.data();
+      packed[i] = &descriptorPointers[i];
+    }
+    llvm::Error result = jit->invokePacked("_mlir_ciface_" + function, packed);
+    if (result) {
+      error = llvm::toString(std::move(result));
+      return false;
+    }
+    return true;
+  }
+
+private:
+  std::unique_ptr<ExecutionEngine> jit;
+};
+
+} // namespace
+
+std::unique_ptr<Backend> createCpuBackend(ModuleOp module,
+                                          std::string &signatureJson,
+                                          std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  ExecutionEngineOptions engineOptions;
+  auto transformer = makeOptimizingTransformer(3, 0, nullptr);
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  engineOptions.enableGDBNotificationListener = false;
+  engineOptions.enablePerfNotificationListener = false;
+  auto jit = ExecutionEngine::create(module, engineOptions);
+  if (!jit) {
+    error = "JIT compilation failed: " + llvm::toString(jit.takeError());
+    return nullptr;
+  }
+  (*jit)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    for (const CpuKernel &kernel : cpuKernels())
+      symbols[interner(kernel.name)] = {
+          llvm::orc::ExecutorAddr::fromPtr(kernel.address),
+          llvm::JITSymbolFlags::Exported};
+    // Copies between non-contiguous memrefs lower to this runner utility.
+    symbols[interner("memrefCopy")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&memrefCopy),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
+  (*jit)->initialize();
+  llvm::Expected<void *> signature = (*jit)->lookup(kSignatureSymbol);
+  if (!signature) {
+    error = std::string("the lowered module has no '") + kSignatureSymbol +
+            "' (mpt-export-signature did not run): " +
+            llvm::toString(signature.takeError());
+    return nullptr;
+  }
+  signatureJson = static_cast<const char *>(*signature);
+  return std::make_unique<CpuBackend>(std::move(*jit));
+}
+
+} // namespace mpt::runtime

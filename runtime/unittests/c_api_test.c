@@ -1,0 +1,368 @@
+/*===- c_api_test.c - every entry point of the runtime's C API, from C ----===*\
+|*                                                                            *|
+|* Plain C (compiled as C11), so the header stays C. Calls every entry point  *|
+|* on the MLP example, with the error paths: NULL handles and pointers,       *|
+|* wrong names, wrong sizes, wrong dtypes, labels outside the classes,        *|
+|* unbound inputs. Numbers are checked against closed forms: with all         *|
+|* parameters zero the logits are zero, the loss is ln(10), and one SGD step  *|
+|* (lr 0.02, fresh momentum) moves only the last bias, by                     *|
+|* -lr * (softmax - onehot) averaged over the batch.                          *|
+|* Usage: mpt-runtime-c-api-test <examples dir> <scratch dir>                 *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include "mpt/runtime.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int checks = 0, failures = 0;
+
+static void expectTrue(int condition, const char *what, int line) {
+  ++checks;
+  if (!condition) {
+    ++failures;
+    printf("FAIL line %d: %s\n", line, what);
+  }
+}
+#define EXPECT(condition) expectTrue((condition), #condition, __LINE__)
+
+/* The call succeeds (a NULL status). */
+static void expectOk(mpt_status_t status, const char *what, int line) {
+  ++checks;
+  if (status) {
+    ++failures;
+    printf("FAIL line %d: %s: %s\n", line, what, mpt_status_message(status));
+    mpt_status_free(status);
+  }
+}
+#define EXPECT_OK(call) expectOk((call), #call, __LINE__)
+
+/* The call fails with `code` and a message containing `text`, which is
+   printed for FileCheck. */
+static void expectError(mpt_status_t status, mpt_status_code_t code,
+                        const char *text, const char *what, int line) {
+  ++checks;
+  if (!status) {
+    ++failures;
+    printf("FAIL line %d: %s succeeded\n", line, what);
+    return;
+  }
+  if (mpt_status_code(status) != code ||
+      !strstr(mpt_status_message(status), text)) {
+    ++failures;
+    printf("FAIL line %d: %s: code %d, message '%s'; expected code %d, '%s'\n",
+           line, what, (int)mpt_status_code(status), mpt_status_message(status),
+           (int)code, text);
+  } else {
+    printf("error: %s\n", mpt_status_message(status));
+  }
+  mpt_status_free(status);
+}
+#define EXPECT_ERROR(call, code, text)                                         \
+  expectError((call), (code), (text), #call, __LINE__)
+
+enum { kBatch = 128, kPixels = 784, kClasses = 10 };
+
+static void checkStatusAccessors(void) {
+  EXPECT(mpt_status_code(NULL) == MPT_STATUS_OK);
+  EXPECT(strcmp(mpt_status_message(NULL), "") == 0);
+  mpt_status_free(NULL);
+  EXPECT(mpt_dtype_size(MPT_DTYPE_F32) == 4 &&
+         mpt_dtype_size(MPT_DTYPE_BF16) == 2 &&
+         mpt_dtype_size(MPT_DTYPE_I64) == 8 &&
+         mpt_dtype_size(MPT_DTYPE_BOOL) == 1);
+  EXPECT(mpt_dtype_size((mpt_dtype_t)42) == 0);
+  EXPECT(strcmp(mpt_dtype_name(MPT_DTYPE_F16), "F16") == 0);
+  EXPECT(strcmp(mpt_dtype_name((mpt_dtype_t)42), "") == 0);
+  mpt_compile_options_init(NULL);
+}
+
+static mpt_program_t compileMlp(const char *examples) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/mlp.mlir", examples);
+  mpt_compile_options_t options;
+  mpt_compile_options_init(&options);
+  EXPECT(options.precision == MPT_PRECISION_FP32 &&
+         options.device == MPT_DEVICE_CPU);
+  mpt_program_t program = NULL;
+  EXPECT_ERROR(mpt_program_compile(NULL, &options, &program),
+               MPT_STATUS_INVALID_ARGUMENT, "mlir_path is NULL");
+  EXPECT_ERROR(mpt_program_compile(path, NULL, &program),
+               MPT_STATUS_INVALID_ARGUMENT, "options is NULL");
+  EXPECT_ERROR(mpt_program_compile(path, &options, NULL),
+               MPT_STATUS_INVALID_ARGUMENT, "program is NULL");
+  EXPECT_ERROR(
+      mpt_program_compile("/nonexistent/step.mlir", &options, &program),
+      MPT_STATUS_NOT_FOUND, "/nonexistent/step.mlir: cannot read");
+  options.precision = (mpt_precision_t)7;
+  EXPECT_ERROR(mpt_program_compile(path, &options, &program),
+               MPT_STATUS_INVALID_ARGUMENT, "unknown precision 7");
+  options.precision = MPT_PRECISION_FP32;
+  options.device = (mpt_device_t)3;
+  EXPECT_ERROR(mpt_program_compile(path, &options, &program),
+               MPT_STATUS_INVALID_ARGUMENT, "unknown device 3");
+  options.device = MPT_DEVICE_CPU;
+  EXPECT_OK(mpt_program_compile(path, &options, &program));
+  return program;
+}
+
+static void checkProgramQueries(mpt_program_t program) {
+  mpt_tensor_info_t info;
+  EXPECT(mpt_program_has_eval(NULL) == 0);
+  EXPECT(mpt_program_has_eval(program) == 1);
+  EXPECT(mpt_program_num_inputs(NULL, MPT_FUNCTION_TRAIN) == 0);
+  EXPECT(mpt_program_num_inputs(program, (mpt_function_t)5) == 0);
+  EXPECT(mpt_program_num_inputs(program, MPT_FUNCTION_TRAIN) == 2);
+  EXPECT(mpt_program_num_inputs(program, MPT_FUNCTION_EVAL) == 1);
+
+  EXPECT_OK(mpt_program_input_info(program, MPT_FUNCTION_TRAIN, 0, &info));
+  printf("train input 0: %s %s rank %lld [%lld, %lld] classes %lld\n",
+         info.name, mpt_dtype_name(info.dtype), (long long)info.rank,
+         (long long)info.shape[0], (long long)info.shape[1],
+         (long long)info.num_classes);
+  EXPECT(info.num_elements == kBatch * kPixels &&
+         info.num_bytes == kBatch * kPixels * 4);
+  EXPECT_OK(mpt_program_input_info(program, MPT_FUNCTION_TRAIN, 1, &info));
+  printf("train input 1: %s %s rank %lld [%lld] classes %lld\n", info.name,
+         mpt_dtype_name(info.dtype), (long long)info.rank,
+         (long long)info.shape[0], (long long)info.num_classes);
+  EXPECT_OK(mpt_program_input_info(program, MPT_FUNCTION_EVAL, 0, &info));
+  printf("eval input 0: %s %s\n", info.name, mpt_dtype_name(info.dtype));
+  EXPECT_ERROR(mpt_program_input_info(NULL, MPT_FUNCTION_TRAIN, 0, &info),
+               MPT_STATUS_INVALID_ARGUMENT, "program is NULL");
+  EXPECT_ERROR(mpt_program_input_info(program, MPT_FUNCTION_TRAIN, 0, NULL),
+               MPT_STATUS_INVALID_ARGUMENT, "info is NULL");
+  EXPECT_ERROR(mpt_program_input_info(program, MPT_FUNCTION_TRAIN, 2, &info),
+               MPT_STATUS_INVALID_ARGUMENT, "index 2 is outside");
+  EXPECT_ERROR(mpt_program_input_info(program, (mpt_function_t)5, 0, &info),
+               MPT_STATUS_INVALID_ARGUMENT, "unknown function 5");
+
+  EXPECT(mpt_program_num_outputs(NULL, MPT_FUNCTION_EVAL) == 0);
+  EXPECT(mpt_program_num_outputs(program, MPT_FUNCTION_TRAIN) == 1);
+  EXPECT(mpt_program_num_outputs(program, MPT_FUNCTION_EVAL) == 1);
+  EXPECT_OK(mpt_program_output_info(program, MPT_FUNCTION_TRAIN, 0, &info));
+  printf("train output 0: %s %s rank %lld\n", info.name,
+         mpt_dtype_name(info.dtype), (long long)info.rank);
+  EXPECT_OK(mpt_program_output_info(program, MPT_FUNCTION_EVAL, 0, &info));
+  printf("eval output 0: %s %s [%lld, %lld]\n", info.name,
+         mpt_dtype_name(info.dtype), (long long)info.shape[0],
+         (long long)info.shape[1]);
+  EXPECT_ERROR(mpt_program_output_info(program, MPT_FUNCTION_EVAL, -1, &info),
+               MPT_STATUS_INVALID_ARGUMENT, "index -1 is outside");
+}
+
+static void zeroAllParameters(mpt_session_t session) {
+  static float zeros[kPixels * 256];
+  memset(zeros, 0, sizeof zeros);
+  for (int64_t i = 0; i < mpt_session_num_state(session); ++i) {
+    mpt_tensor_info_t info;
+    EXPECT_OK(mpt_session_state_info(session, i, &info));
+    EXPECT_OK(
+        mpt_session_write_state(session, info.name, zeros, info.num_elements));
+  }
+}
+
+static void checkSession(mpt_program_t program, const char *scratch) {
+  mpt_session_t session = NULL;
+  EXPECT_ERROR(mpt_session_create(NULL, 0, &session),
+               MPT_STATUS_INVALID_ARGUMENT, "program is NULL");
+  EXPECT_ERROR(mpt_session_create(program, 0, NULL),
+               MPT_STATUS_INVALID_ARGUMENT, "session is NULL");
+  EXPECT_OK(mpt_session_create(program, 0, &session));
+  /* The session holds the program: releasing the caller's handle first is
+     allowed. */
+  mpt_program_free(program);
+
+  mpt_tensor_info_t info;
+  EXPECT(mpt_session_num_state(NULL) == 0);
+  EXPECT(mpt_session_num_state(session) == 12);
+  EXPECT_OK(mpt_session_state_info(session, 4, &info));
+  printf("state 4: %s %s [%lld, %lld]\n", info.name, mpt_dtype_name(info.dtype),
+         (long long)info.shape[0], (long long)info.shape[1]);
+  EXPECT_ERROR(mpt_session_state_info(session, 12, &info),
+               MPT_STATUS_INVALID_ARGUMENT, "index 12 is outside");
+  EXPECT_ERROR(mpt_session_state_info(NULL, 0, &info),
+               MPT_STATUS_INVALID_ARGUMENT, "session is NULL");
+
+  static float x[kBatch * kPixels];
+  int32_t y[kBatch];
+  for (int i = 0; i < kBatch * kPixels; ++i)
+    x[i] = (float)((i * 7919) % 255) / 255.0f;
+  for (int i = 0; i < kBatch; ++i)
+    y[i] = 0;
+
+  /* A step needs its inputs bound. */
+  EXPECT_ERROR(mpt_session_step(session, NULL), MPT_STATUS_FAILED_PRECONDITION,
+               "input 'x' of the training step is not bound");
+  EXPECT_ERROR(mpt_session_step(NULL, NULL), MPT_STATUS_INVALID_ARGUMENT,
+               "session is NULL");
+  EXPECT_ERROR(mpt_session_bind_input(NULL, MPT_FUNCTION_TRAIN, "x",
+                                      MPT_DTYPE_F32, x, sizeof x),
+               MPT_STATUS_INVALID_ARGUMENT, "session is NULL");
+  EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, NULL,
+                                      MPT_DTYPE_F32, x, sizeof x),
+               MPT_STATUS_INVALID_ARGUMENT, "name is NULL");
+  EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "x",
+                                      MPT_DTYPE_F32, NULL, sizeof x),
+               MPT_STATUS_INVALID_ARGUMENT, "data is NULL");
+  EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "images",
+                                      MPT_DTYPE_F32, x, sizeof x),
+               MPT_STATUS_NOT_FOUND,
+               "has no input named 'images'; its inputs are 'x', 'y'");
+  EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "x",
+                                      MPT_DTYPE_F32, x, sizeof x - 4),
+               MPT_STATUS_INVALID_ARGUMENT, "got 401404");
+  EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "x",
+                                      (mpt_dtype_t)42, x, sizeof x),
+               MPT_STATUS_INVALID_ARGUMENT, "unknown dtype 42");
+  EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "x",
+                                      MPT_DTYPE_I32, x, sizeof x),
+               MPT_STATUS_INVALID_ARGUMENT, "cannot convert I32 to F32");
+  EXPECT_ERROR(mpt_session_bind_input(session, (mpt_function_t)9, "x",
+                                      MPT_DTYPE_F32, x, sizeof x),
+               MPT_STATUS_INVALID_ARGUMENT, "unknown function 9");
+  y[77] = kClasses;
+  EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "y",
+                                      MPT_DTYPE_I32, y, sizeof y),
+               MPT_STATUS_INVALID_ARGUMENT,
+               "input 'y': label 10 at index 77 is outside [0, 10)");
+  y[77] = -1;
+  EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "y",
+                                      MPT_DTYPE_I32, y, sizeof y),
+               MPT_STATUS_INVALID_ARGUMENT, "label -1 at index 77");
+  y[77] = 0;
+  EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "y",
+                                      MPT_DTYPE_F32, x, kBatch * 4),
+               MPT_STATUS_INVALID_ARGUMENT, "holds class labels");
+
+  /* Closed forms with every parameter and momentum zero. */
+  zeroAllParameters(session);
+  EXPECT_OK(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "x",
+                                   MPT_DTYPE_F32, x, sizeof x));
+  /* i64 labels convert to the input's i32. */
+  int64_t wideLabels[kBatch];
+  for (int i = 0; i < kBatch; ++i)
+    wideLabels[i] = y[i];
+  EXPECT_OK(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "y",
+                                   MPT_DTYPE_I64, wideLabels,
+                                   sizeof wideLabels));
+  float loss = 0.0f;
+  EXPECT_ERROR(mpt_session_read_output(session, MPT_FUNCTION_TRAIN, "loss",
+                                       MPT_DTYPE_F32, &loss, sizeof loss),
+               MPT_STATUS_FAILED_PRECONDITION, "has not run yet");
+  mpt_step_metrics_t metrics;
+  EXPECT_OK(mpt_session_step(session, &metrics));
+  printf("loss %.6f (ln 10 = %.6f), scale %g, skipped %d, grad_zero %lld\n",
+         metrics.loss, log(10.0), metrics.loss_scale, metrics.skipped,
+         (long long)metrics.grad_zero);
+  /* The mean over 128 rows is an f32 sum: its rounding is bounded by
+     128 * 2^-24 * ln(10) = 1.8e-5. */
+  EXPECT(fabs(metrics.loss - log(10.0)) < 1.8e-5);
+  EXPECT(metrics.loss_scale == 1.0f && metrics.skipped == 0 &&
+         metrics.grad_zero == -1 && metrics.grad_nonfinite == -1);
+  EXPECT_OK(mpt_session_read_output(session, MPT_FUNCTION_TRAIN, "loss",
+                                    MPT_DTYPE_F32, &loss, sizeof loss));
+  EXPECT(loss == metrics.loss);
+  double wideLoss = 0.0;
+  EXPECT_ERROR(mpt_session_read_output(session, MPT_FUNCTION_TRAIN, "loss",
+                                       MPT_DTYPE_F32, &wideLoss, 8),
+               MPT_STATUS_INVALID_ARGUMENT, "got 8");
+  EXPECT_ERROR(mpt_session_read_output(session, MPT_FUNCTION_TRAIN, "accuracy",
+                                       MPT_DTYPE_F32, &loss, 4),
+               MPT_STATUS_NOT_FOUND, "no output named 'accuracy'");
+  EXPECT_ERROR(mpt_session_read_output(NULL, MPT_FUNCTION_TRAIN, "loss",
+                                       MPT_DTYPE_F32, &loss, 4),
+               MPT_STATUS_INVALID_ARGUMENT, "session is NULL");
+  EXPECT_ERROR(mpt_session_read_output(session, MPT_FUNCTION_TRAIN, NULL,
+                                       MPT_DTYPE_F32, &loss, 4),
+               MPT_STATUS_INVALID_ARGUMENT, "name is NULL");
+  EXPECT_ERROR(mpt_session_read_output(session, MPT_FUNCTION_TRAIN, "loss",
+                                       MPT_DTYPE_F32, NULL, 4),
+               MPT_STATUS_INVALID_ARGUMENT, "data is NULL");
+
+  /* Every label is 0: b3 moves by -lr * (softmax - onehot) = -0.02 * (0.1 -
+     1) for class 0 and -0.02 * 0.1 for the others; w1 and w2 get no
+     gradient (relu'(0) = 0 here). */
+  float b3[kClasses];
+  EXPECT_OK(mpt_session_read_state(session, "b3", b3, kClasses));
+  printf("b3 after one step: %.6f %.6f\n", b3[0], b3[1]);
+  EXPECT(fabsf(b3[0] - 0.018f) < 1e-7f && fabsf(b3[1] + 0.002f) < 1e-7f);
+  float w1Sample[8];
+  EXPECT_ERROR(mpt_session_read_state(session, "w1", w1Sample, 8),
+               MPT_STATUS_INVALID_ARGUMENT,
+               "'w1' is F32[784x256] with 200704 elements, not 8");
+  EXPECT_ERROR(mpt_session_read_state(session, "w9", w1Sample, 8),
+               MPT_STATUS_NOT_FOUND, "no parameter or state named 'w9'");
+  EXPECT_ERROR(mpt_session_read_state(NULL, "w1", w1Sample, 8),
+               MPT_STATUS_INVALID_ARGUMENT, "session is NULL");
+  EXPECT_ERROR(mpt_session_write_state(session, NULL, w1Sample, 8),
+               MPT_STATUS_INVALID_ARGUMENT, "name is NULL");
+  EXPECT_ERROR(mpt_session_write_state(session, "b3", NULL, kClasses),
+               MPT_STATUS_INVALID_ARGUMENT, "values is NULL");
+
+  /* Eval: zero weights and the trained b3 give logits equal to b3. */
+  EXPECT_ERROR(mpt_session_eval(session), MPT_STATUS_FAILED_PRECONDITION,
+               "of the eval step is not bound");
+  EXPECT_OK(mpt_session_bind_input(session, MPT_FUNCTION_EVAL, "x",
+                                   MPT_DTYPE_F32, x, sizeof x));
+  EXPECT_OK(mpt_session_eval(session));
+  EXPECT_ERROR(mpt_session_eval(NULL), MPT_STATUS_INVALID_ARGUMENT,
+               "session is NULL");
+  static float logits[kBatch * kClasses];
+  EXPECT_OK(mpt_session_read_output(session, MPT_FUNCTION_EVAL, "logits",
+                                    MPT_DTYPE_F32, logits, sizeof logits));
+  int logitsMatch = 1;
+  for (int i = 0; i < kBatch * kClasses; ++i)
+    logitsMatch &= logits[i] == b3[i % kClasses];
+  EXPECT(logitsMatch);
+
+  /* Checkpoints round-trip bit for bit, with the position. */
+  char path[4096];
+  snprintf(path, sizeof path, "%s/c-api.safetensors", scratch);
+  EXPECT_ERROR(mpt_session_save(NULL, path, 3), MPT_STATUS_INVALID_ARGUMENT,
+               "session is NULL");
+  EXPECT_ERROR(mpt_session_save(session, NULL, 3), MPT_STATUS_INVALID_ARGUMENT,
+               "path is NULL");
+  EXPECT_ERROR(mpt_session_save(session, "/nonexistent/dir/c.safetensors", 3),
+               MPT_STATUS_IO_ERROR, "/nonexistent/dir/c.safetensors");
+  EXPECT_OK(mpt_session_save(session, path, 3));
+  float changed[kClasses] = {0};
+  EXPECT_OK(mpt_session_write_state(session, "b3", changed, kClasses));
+  int64_t position = -1;
+  EXPECT_OK(mpt_session_load(session, path, &position));
+  EXPECT(position == 3);
+  float reloaded[kClasses];
+  EXPECT_OK(mpt_session_read_state(session, "b3", reloaded, kClasses));
+  EXPECT(memcmp(reloaded, b3, sizeof b3) == 0);
+  EXPECT_OK(mpt_session_load(session, path, NULL));
+  EXPECT_ERROR(mpt_session_load(session, "/nonexistent/c.safetensors", NULL),
+               MPT_STATUS_DATA_LOSS, "/nonexistent/c.safetensors");
+  EXPECT_ERROR(mpt_session_load(NULL, path, NULL), MPT_STATUS_INVALID_ARGUMENT,
+               "session is NULL");
+  EXPECT_ERROR(mpt_session_load(session, NULL, NULL),
+               MPT_STATUS_INVALID_ARGUMENT, "path is NULL");
+
+  mpt_session_free(session);
+  mpt_session_free(NULL);
+  mpt_program_free(NULL);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: %s <examples dir> <scratch dir>\n", argv[0]);
+    return 2;
+  }
+  checkStatusAccessors();
+  mpt_program_t program = compileMlp(argv[1]);
+  if (!program) {
+    printf("FAIL: the MLP does not compile\n");
+    return 1;
+  }
+  checkProgramQueries(program);
+  checkSession(program, argv[2]);
+  printf("%d checks, %d failed\n", checks, failures);
+  return failures ? 1 : 0;
+}

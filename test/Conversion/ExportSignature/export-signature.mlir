@@ -1,0 +1,154 @@
+// RUN: mpt-opt %s --split-input-file --mpt-export-signature --verify-diagnostics | FileCheck %s
+// RUN: mpt-opt %examples/mlp.mlir --mpt-mixed-precision="compute-type=f16 persistent-working-copy=1" --mpt-export-signature | FileCheck %s --check-prefix=COPY
+
+// After the rewrite the forward pass reads f16 working copies, not the f32
+// masters: the masters' fan-in comes through their copies (w3: 128 inputs),
+// and the copies start as their master, rounded. The loss scale and its
+// counter are named after what the rewrite added them for.
+// COPY: \22init\22:{\22bound\22:0.088388347648318433,\22fan_in\22:128,\22kind\22:\22uniform\22},\22name\22:\22arg4\22,\22role\22:\22param\22,\22shape\22:[128,10]}
+// COPY-SAME: {\22dtype\22:\22F16\22,\22init\22:{\22kind\22:\22copy\22},\22name\22:\22arg4.working_copy\22,\22role\22:\22state\22,\22shape\22:[128,10],\22working_copy_of\22:4}
+// COPY-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[65536]},\22name\22:\22loss_scale\22,\22role\22:\22state\22,\22shape\22:[]}
+// COPY-SAME: {\22dtype\22:\22I64\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[0]},\22name\22:\22loss_scale_growth_tracker\22
+
+// PyTorch-layout weights: nn.Linear stores (out, in) and computes x*W^T, so
+// fan_in is the contraction size (in = 3), not dim 0 (out = 4); the backward
+// dX = dY*W (no transpose) would wrongly give 4. The bias takes its layer's
+// bound 1/sqrt(3); the conv filter (F, C, KH, KW) has fan_in C*KH*KW = 2*3*3.
+// Batch-norm scale, shift and running statistics start at 1, 0, 0 and 1; the
+// momentum buffer at 0; the labels read by the loss have 4 classes. Names are
+// the NameLocs the runtime's parser attaches (written out here).
+// CHECK-LABEL: module attributes {mpt.signature = "{
+// CHECK-SAME: \22format\22:\22mpt-signature-1\22
+// CHECK-SAME: \22train\22:{\22arguments\22:[
+// CHECK-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22bound\22:0.57735026918962584,\22fan_in\22:3,\22kind\22:\22uniform\22},\22name\22:\22w\22,\22role\22:\22param\22,\22shape\22:[4,3]}
+// CHECK-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22bound\22:0.57735026918962584,\22fan_in\22:3,\22kind\22:\22uniform\22},\22name\22:\22b\22,\22role\22:\22param\22,\22shape\22:[4]}
+// CHECK-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22bound\22:0.23570226039551587,\22fan_in\22:18,\22kind\22:\22uniform\22},\22name\22:\22filter\22,\22role\22:\22param\22,\22shape\22:[5,2,3,3]}
+// CHECK-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22ones\22},\22name\22:\22gamma\22,\22role\22:\22param\22,\22shape\22:[5]}
+// CHECK-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22zeros\22},\22name\22:\22beta\22,\22role\22:\22param\22,\22shape\22:[5]}
+// CHECK-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22zeros\22},\22name\22:\22mean\22,\22role\22:\22state\22,\22shape\22:[5]}
+// CHECK-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22ones\22},\22name\22:\22var\22,\22role\22:\22state\22,\22shape\22:[5]}
+// CHECK-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22zeros\22},\22name\22:\22mw\22,\22role\22:\22state\22,\22shape\22:[4,3]}
+// CHECK-SAME: {\22dtype\22:\22I64\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[7]},\22name\22:\22count\22,\22role\22:\22state\22,\22shape\22:[]}
+// CHECK-SAME: {\22dtype\22:\22F32\22,\22name\22:\22x\22,\22role\22:\22data\22,\22shape\22:[2,3]}
+// CHECK-SAME: {\22classes\22:4,\22dtype\22:\22I32\22,\22name\22:\22y\22,\22role\22:\22data\22,\22shape\22:[2]}
+// CHECK-SAME: {\22dtype\22:\22F32\22,\22name\22:\22image\22,\22role\22:\22data\22,\22shape\22:[1,2,4,4]}
+// CHECK-SAME: \22function\22:\22train_step\22
+// CHECK-SAME: \22results\22:[{\22dtype\22:\22F32\22,\22next\22:0,\22shape\22:[4,3]},{\22dtype\22:\22F32\22,\22next\22:7,\22shape\22:[4,3]},{\22dtype\22:\22F32\22,\22next\22:6,\22shape\22:[5]},{\22dtype\22:\22F32\22,\22metric\22:\22loss\22,\22shape\22:[]},
+// The same JSON, NUL-terminated, survives lowering as a global constant.
+// CHECK: llvm.mlir.global external constant @__mpt_signature("{\22format\22:\22mpt-signature-1\22,{{.*}}\00")
+func.func @train_step(
+    %w: tensor<4x3xf32> {mpt.param} loc("w"), %b: tensor<4xf32> {mpt.param} loc("b"),
+    %filter: tensor<5x2x3x3xf32> {mpt.param} loc("filter"),
+    %gamma: tensor<5xf32> {mpt.param} loc("gamma"), %beta: tensor<5xf32> {mpt.param} loc("beta"),
+    %mean: tensor<5xf32> {mpt.state} loc("mean"), %var: tensor<5xf32> {mpt.state} loc("var"),
+    %mw: tensor<4x3xf32> {mpt.state} loc("mw"),
+    %count: tensor<i64> {mpt.state, mpt.init = dense<7> : tensor<i64>} loc("count"),
+    %x: tensor<2x3xf32> {mpt.data} loc("x"), %y: tensor<2xi32> {mpt.data} loc("y"),
+    %image: tensor<1x2x4x4xf32> {mpt.data} loc("image"))
+    -> (tensor<4x3xf32> {mpt.next = 0}, tensor<4x3xf32> {mpt.next = 7},
+        tensor<5xf32> {mpt.next = 6}, tensor<f32> {mpt.metric = "loss"},
+        tensor<4xf32> {mpt.next = 1}, tensor<5x2x3x3xf32> {mpt.next = 2},
+        tensor<5xf32> {mpt.next = 3}, tensor<5xf32> {mpt.next = 4},
+        tensor<5xf32> {mpt.next = 5}, tensor<i64> {mpt.next = 8})
+    attributes {mpt.train_step} {
+  %xw = mpt.matmul %x, %w {transpose_b} : tensor<2x3xf32>, tensor<4x3xf32> -> tensor<2x4xf32>
+  %logits = mpt.bias_add %xw, %b : tensor<2x4xf32>, tensor<4xf32>
+  %loss = mpt.softmax_cross_entropy %logits, %y : tensor<2x4xf32>, tensor<2xi32>
+  %c = mpt.conv2d %image, %filter {padding = array<i64: 1, 1>}
+      : tensor<1x2x4x4xf32>, tensor<5x2x3x3xf32> -> tensor<1x5x4x4xf32>
+  %n, %bm, %bi, %rm, %rv = mpt.batch_norm %c, %gamma, %beta, %mean, %var
+      : tensor<1x5x4x4xf32>, tensor<5xf32>
+  %seed = mpt.loss_grad %loss
+  %dlogits = mpt.softmax_cross_entropy_grad %seed, %logits, %y : tensor<2x4xf32>, tensor<2xi32>
+  %dw = mpt.matmul %dlogits, %x {transpose_a} : tensor<2x4xf32>, tensor<2x3xf32> -> tensor<4x3xf32>
+  // The backward use of w: contracts over 4, which must not count.
+  %dx = mpt.matmul %dlogits, %w : tensor<2x4xf32>, tensor<4x3xf32> -> tensor<2x3xf32>
+  %w_next, %mw_next = mpt.sgd %w, %dw, %mw {lr = 1.0e-01 : f32, momentum = 9.0e-01 : f32} : tensor<4x3xf32>
+  // Updates of the other parameters; their gradients do not matter here.
+  %db = mpt.reduce_sum %dlogits [0] : tensor<2x4xf32> -> tensor<4xf32>
+  %b_next = mpt.sgd %b, %db {lr = 1.0e-01 : f32} : tensor<4xf32>
+  %filter_next = mpt.sgd %filter, %filter {lr = 1.0e-01 : f32} : tensor<5x2x3x3xf32>
+  %gamma_next = mpt.sgd %gamma, %gamma {lr = 1.0e-01 : f32} : tensor<5xf32>
+  %beta_next = mpt.sgd %beta, %beta {lr = 1.0e-01 : f32} : tensor<5xf32>
+  return %w_next, %mw_next, %rv, %loss, %b_next, %filter_next, %gamma_next, %beta_next, %rm, %count
+      : tensor<4x3xf32>, tensor<4x3xf32>, tensor<5xf32>, tensor<f32>, tensor<4xf32>,
+        tensor<5x2x3x3xf32>, tensor<5xf32>, tensor<5xf32>, tensor<5xf32>, tensor<i64>
+}
+
+// -----
+
+// Without NameLocs: argument numbers; the eval step's state arguments take
+// the names of what they read, and its one result is the logits.
+// CHECK-LABEL: module attributes {mpt.signature = "{\22eval\22:{\22arguments\22:[{\22dtype\22:\22F32\22,\22name\22:\22arg0\22,\22role\22:\22state\22,\22shape\22:[3,2],\22state_of\22:0},{\22dtype\22:\22F32\22,\22name\22:\22input1\22,\22role\22:\22data\22,\22shape\22:[2,3]}],\22function\22:\22predict\22,\22results\22:[{\22dtype\22:\22F32\22,\22name\22:\22logits\22,\22shape\22:[2,2]}]}
+// CHECK-SAME: {\22classes\22:2,\22dtype\22:\22I32\22,\22name\22:\22arg2\22,\22role\22:\22data\22,\22shape\22:[2]}
+func.func @train_step(%w: tensor<3x2xf32> {mpt.state}, %x: tensor<2x3xf32> {mpt.data},
+                      %y: tensor<2xi32> {mpt.data})
+    -> (tensor<3x2xf32> {mpt.next = 0}, tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step} {
+  %logits = mpt.matmul %x, %w : tensor<2x3xf32>, tensor<3x2xf32> -> tensor<2x2xf32>
+  %loss = mpt.softmax_cross_entropy %logits, %y : tensor<2x2xf32>, tensor<2xi32>
+  return %w, %loss : tensor<3x2xf32>, tensor<f32>
+}
+func.func @predict(%w: tensor<3x2xf32> {mpt.state_of = 0}, %x: tensor<2x3xf32> {mpt.data})
+    -> tensor<2x2xf32> attributes {mpt.eval_step} {
+  %logits = mpt.matmul %x, %w : tensor<2x3xf32>, tensor<3x2xf32> -> tensor<2x2xf32>
+  return %logits : tensor<2x2xf32>
+}
+
+// -----
+
+// A module without a training step is left alone.
+// CHECK-LABEL: module {
+// CHECK-NOT: mpt.signature
+// CHECK-NOT: __mpt_signature
+func.func @plain(%x: tensor<2xf32>) -> tensor<2xf32> {
+  return %x : tensor<2xf32>
+}
+
+// -----
+
+// The eval step's logits must be as wide as the loss has classes.
+func.func @train_step(%w: tensor<3x2xf32> {mpt.state}, %x: tensor<2x3xf32> {mpt.data},
+                      %y: tensor<2xi32> {mpt.data})
+    -> (tensor<3x2xf32> {mpt.next = 0}, tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step} {
+  %logits = mpt.matmul %x, %w : tensor<2x3xf32>, tensor<3x2xf32> -> tensor<2x2xf32>
+  %loss = mpt.softmax_cross_entropy %logits, %y : tensor<2x2xf32>, tensor<2xi32>
+  return %w, %loss : tensor<3x2xf32>, tensor<f32>
+}
+// expected-error @below {{the eval step returns 'tensor<2x16xf32>', but the loss of @train_step has 2 classes: logits must be (batch, 2)}}
+func.func @predict(%x: tensor<2x3xf32> {mpt.data}) -> tensor<2x16xf32>
+    attributes {mpt.eval_step} {
+  %z = arith.constant dense<0.0> : tensor<2x16xf32>
+  return %z : tensor<2x16xf32>
+}
+
+// -----
+
+// expected-note @below {{the first is here}}
+func.func @train_step(%w: tensor<3xf32> {mpt.state}) -> (tensor<3xf32> {mpt.next = 0})
+    attributes {mpt.train_step} {
+  return %w : tensor<3xf32>
+}
+// expected-error @below {{a second function marked 'mpt.train_step'; the runtime runs one}}
+func.func @train_step2(%w: tensor<3xf32> {mpt.state}) -> (tensor<3xf32> {mpt.next = 0})
+    attributes {mpt.train_step} {
+  return %w : tensor<3xf32>
+}
+
+// -----
+
+// expected-error @below {{the runtime holds statically shaped tensors of f32, f16, bf16, i64, i32 or i1; argument #0 has type 'tensor<?xf32>'}}
+func.func @train_step(%w: tensor<?xf32> {mpt.state}) -> (tensor<?xf32> {mpt.next = 0})
+    attributes {mpt.train_step} {
+  return %w : tensor<?xf32>
+}
+
+// -----
+
+// expected-error @below {{arguments #0 and #1 are both named 'w'}}
+func.func @train_step(%w: tensor<3xf32> {mpt.state} loc("w"), %v: tensor<3xf32> {mpt.state} loc("w"))
+    -> (tensor<3xf32> {mpt.next = 0}, tensor<3xf32> {mpt.next = 1})
+    attributes {mpt.train_step} {
+  return %w, %v : tensor<3xf32>, tensor<3xf32>
+}
