@@ -615,10 +615,10 @@ LogicalResult BroadcastOp::verify() {
     if (dim <= previous || dim >= resultType.getRank())
       return emitOpError("expected dims to be strictly increasing in [0, ")
              << resultType.getRank() << "), got ["
-             << llvm::join(llvm::map_range(
-                               dims,
-                               [](int64_t d) { return std::to_string(d); }),
-                           ", ")
+             << llvm::join(
+                    llvm::map_range(
+                        dims, [](int64_t d) { return std::to_string(d); }),
+                    ", ")
              << "]";
     previous = dim;
   }

@@ -111,9 +111,9 @@ static LogicalResult verifyArgAttr(Operation *op, unsigned argIndex,
              << name << "' on " << position
              << " must be a dictionary on an 'mpt.param' argument";
     if (!op->hasAttr(MPTDialect::kOptimizerAttrName))
-      return op->emitError("'")
-             << name << "' on " << position << " requires the function to have '"
-             << MPTDialect::kOptimizerAttrName << "'";
+      return op->emitError("'") << name << "' on " << position
+                                << " requires the function to have '"
+                                << MPTDialect::kOptimizerAttrName << "'";
   } else if (llvm::is_contained(kArgRoles, name)) {
     if (!isa<UnitAttr>(attribute.getValue()))
       return op->emitError("'")
@@ -400,12 +400,11 @@ LogicalResult MPTDialect::verifyOperationAttribute(Operation *op,
     if (name == kClipGradNormAttrName) {
       auto maxNorm = dyn_cast<FloatAttr>(attribute.getValue());
       if (!maxNorm || !(maxNorm.getValueAsDouble() > 0.0))
-        return op->emitError("'")
-               << name << "' must be a positive float, got "
-               << attribute.getValue();
+        return op->emitError("'") << name << "' must be a positive float, got "
+                                  << attribute.getValue();
       if (!op->hasAttr(kOptimizerAttrName))
-        return op->emitError("'") << name << "' requires '"
-                                  << kOptimizerAttrName << "'";
+        return op->emitError("'")
+               << name << "' requires '" << kOptimizerAttrName << "'";
       return success();
     }
     auto spec = dyn_cast<DictionaryAttr>(attribute.getValue());
