@@ -211,18 +211,17 @@ void Autodiff::runOnOperation() {
   if (!function->hasAttr(MPTDialect::kOptimizerAttrName))
     return;
   auto fail = [&]() { signalPassFailure(); };
-  if (!function.getBody().hasOneBlock())
-    return function.emitOpError("forward-only step must have one block"),
-           fail();
+  if (!function.getBody().hasOneBlock()) {
+    function.emitOpError("forward-only step must have one block");
+    return fail();
+  }
   Block &body = function.getBody().front();
   auto ret = cast<func::ReturnOp>(body.getTerminator());
 
-  Operation *backwardOp = nullptr;
-  body.walk([&](Operation *op) {
-    if (isa<LossGradOp, OptimizerOpInterface>(op) && !backwardOp)
-      backwardOp = op;
+  auto backwardOp = llvm::find_if(body, [](Operation &op) {
+    return isa<LossGradOp, OptimizerOpInterface>(op);
   });
-  if (backwardOp) {
+  if (backwardOp != body.end()) {
     backwardOp->emitOpError("in a step with '")
         << MPTDialect::kOptimizerAttrName
         << "': the step already has a backward pass or optimizer; remove "
