@@ -177,3 +177,38 @@ func.func @override_on_data(%x: tensor<4xf32> {mpt.data, mpt.optimizer = {lr = 0
   %loss = mpt.reduce_sum %s [0] : tensor<4xf32> -> tensor<f32>
   return %loss : tensor<f32>
 }
+
+// -----
+
+// expected-error @below {{'mpt.optimizer' requires a function marked 'mpt.train_step'}}
+func.func @not_a_step(%w: tensor<4xf32>) -> tensor<4xf32>
+    attributes {mpt.optimizer = {kind = "sgd", lr = 0.1 : f32}} {
+  return %w : tensor<4xf32>
+}
+
+// -----
+
+// A hand-written step cannot ask for clipping: its update is already written.
+// expected-error @below {{'mpt.clip_grad_norm' requires 'mpt.optimizer'}}
+func.func @clip_without_optimizer(%w: tensor<4xf32> {mpt.param}, %m: tensor<4xf32> {mpt.state})
+    -> (tensor<4xf32> {mpt.next = 0}, tensor<4xf32> {mpt.next = 1}, tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step, mpt.clip_grad_norm = 1.0 : f32} {
+  %loss = mpt.reduce_sum %w [0] : tensor<4xf32> -> tensor<f32>
+  %seed = mpt.loss_grad %loss
+  %g = mpt.broadcast %seed [0] : tensor<f32> -> tensor<4xf32>
+  %w2, %m2 = mpt.sgd %w, %g, %m {lr = 0.1 : f32, momentum = 0.9 : f32} : tensor<4xf32>
+  return %w2, %m2, %loss : tensor<4xf32>, tensor<4xf32>, tensor<f32>
+}
+
+// -----
+
+// expected-error @below {{'mpt.optimizer' on argument #0 requires the function to have 'mpt.optimizer'}}
+func.func @override_without_spec(%w: tensor<4xf32> {mpt.param, mpt.optimizer = {lr = 0.1 : f32}}, %m: tensor<4xf32> {mpt.state})
+    -> (tensor<4xf32> {mpt.next = 0}, tensor<4xf32> {mpt.next = 1}, tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step} {
+  %loss = mpt.reduce_sum %w [0] : tensor<4xf32> -> tensor<f32>
+  %seed = mpt.loss_grad %loss
+  %g = mpt.broadcast %seed [0] : tensor<f32> -> tensor<4xf32>
+  %w2, %m2 = mpt.sgd %w, %g, %m {lr = 0.1 : f32, momentum = 0.9 : f32} : tensor<4xf32>
+  return %w2, %m2, %loss : tensor<4xf32>, tensor<4xf32>, tensor<f32>
+}
