@@ -11,6 +11,8 @@ using namespace mlir;
 
 void mpt::buildMixedPrecisionPipeline(OpPassManager &pm,
                                       const MixedPrecisionOptions &options) {
+  // Forward-only steps get their backward first; hand-written ones pass as is.
+  pm.addNestedPass<func::FuncOp>(createMPTAutodiff());
   if (!options.report.empty())
     pm.addPass(createMPTPrecisionReport(
         MPTPrecisionReportOptions{options.report, "fp32"}));

@@ -2,17 +2,17 @@
 // the training-step signature, the backward ops and one optimizer update per
 // parameter. Each example must also print and re-parse to the same text.
 
-// RUN: mpt-opt %examples/mlp.mlir | FileCheck %s --check-prefix=MLP
-// RUN: mpt-opt %examples/mlp.mlir > %t.mlp.mlir && mpt-opt %t.mlp.mlir | diff %t.mlp.mlir -
-// RUN: mpt-opt --mlir-print-op-generic %examples/mlp.mlir | mpt-opt | diff %t.mlp.mlir -
+// RUN: mpt-opt %examples/mlp_manual.mlir | FileCheck %s --check-prefix=MLP
+// RUN: mpt-opt %examples/mlp_manual.mlir > %t.mlp.mlir && mpt-opt %t.mlp.mlir | diff %t.mlp.mlir -
+// RUN: mpt-opt --mlir-print-op-generic %examples/mlp_manual.mlir | mpt-opt | diff %t.mlp.mlir -
 
-// RUN: mpt-opt %examples/cnn_bn.mlir | FileCheck %s --check-prefix=CNN
-// RUN: mpt-opt %examples/cnn_bn.mlir > %t.cnn.mlir && mpt-opt %t.cnn.mlir | diff %t.cnn.mlir -
-// RUN: mpt-opt --mlir-print-op-generic %examples/cnn_bn.mlir | mpt-opt | diff %t.cnn.mlir -
+// RUN: mpt-opt %examples/cnn_bn_manual.mlir | FileCheck %s --check-prefix=CNN
+// RUN: mpt-opt %examples/cnn_bn_manual.mlir > %t.cnn.mlir && mpt-opt %t.cnn.mlir | diff %t.cnn.mlir -
+// RUN: mpt-opt --mlir-print-op-generic %examples/cnn_bn_manual.mlir | mpt-opt | diff %t.cnn.mlir -
 
-// RUN: mpt-opt %examples/transformer_block.mlir | FileCheck %s --check-prefix=TF
-// RUN: mpt-opt %examples/transformer_block.mlir > %t.tf.mlir && mpt-opt %t.tf.mlir | diff %t.tf.mlir -
-// RUN: mpt-opt --mlir-print-op-generic %examples/transformer_block.mlir | mpt-opt | diff %t.tf.mlir -
+// RUN: mpt-opt %examples/transformer_block_manual.mlir | FileCheck %s --check-prefix=TF
+// RUN: mpt-opt %examples/transformer_block_manual.mlir > %t.tf.mlir && mpt-opt %t.tf.mlir | diff %t.tf.mlir -
+// RUN: mpt-opt --mlir-print-op-generic %examples/transformer_block_manual.mlir | mpt-opt | diff %t.tf.mlir -
 
 //===----------------------------------------------------------------------===//
 // mlp.mlir: 784-256-128-10 ReLU MLP, SGD with momentum.

@@ -1,8 +1,8 @@
 // The whole rewrite on the CNN with batch norm.
-// RUN: mpt-opt %examples/cnn_bn.mlir --mpt-mixed-precision | FileCheck %s
-// RUN: mpt-opt %examples/cnn_bn.mlir --mpt-mixed-precision > %t.once.mlir
+// RUN: mpt-opt %examples/cnn_bn_manual.mlir --mpt-mixed-precision | FileCheck %s
+// RUN: mpt-opt %examples/cnn_bn_manual.mlir --mpt-mixed-precision > %t.once.mlir
 // RUN: mpt-opt %t.once.mlir --mpt-mixed-precision | diff %t.once.mlir -
-// RUN: mpt-opt %examples/cnn_bn.mlir --mpt-mixed-precision=compute-type=f32 | diff <(mpt-opt %examples/cnn_bn.mlir) -
+// RUN: mpt-opt %examples/cnn_bn_manual.mlir --mpt-mixed-precision=compute-type=f32 | diff <(mpt-opt %examples/cnn_bn_manual.mlir) -
 
 // CHECK-LABEL: func.func @train_step
 // Running statistics stay f32 state.

@@ -1,15 +1,15 @@
 // The whole rewrite on the MLP example.
-// RUN: mpt-opt %examples/mlp.mlir --mpt-mixed-precision | FileCheck %s
-// RUN: mpt-opt %examples/mlp.mlir --mpt-mixed-precision=compute-type=bf16 | FileCheck %s --check-prefix=BF16
+// RUN: mpt-opt %examples/mlp_manual.mlir --mpt-mixed-precision | FileCheck %s
+// RUN: mpt-opt %examples/mlp_manual.mlir --mpt-mixed-precision=compute-type=bf16 | FileCheck %s --check-prefix=BF16
 
 // Idempotence: the pipeline applied twice equals the pipeline applied once.
-// RUN: mpt-opt %examples/mlp.mlir --mpt-mixed-precision > %t.once.mlir
+// RUN: mpt-opt %examples/mlp_manual.mlir --mpt-mixed-precision > %t.once.mlir
 // RUN: mpt-opt %t.once.mlir --mpt-mixed-precision > %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 
 // Identity: with compute type f32 nothing changes.
-// RUN: mpt-opt %examples/mlp.mlir > %t.plain.mlir
-// RUN: mpt-opt %examples/mlp.mlir --mpt-mixed-precision=compute-type=f32 > %t.f32.mlir
+// RUN: mpt-opt %examples/mlp_manual.mlir > %t.plain.mlir
+// RUN: mpt-opt %examples/mlp_manual.mlir --mpt-mixed-precision=compute-type=f32 > %t.f32.mlir
 // RUN: diff %t.plain.mlir %t.f32.mlir
 
 // CHECK-LABEL: func.func @train_step

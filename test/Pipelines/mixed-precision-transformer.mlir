@@ -1,8 +1,8 @@
 // The whole rewrite on the transformer block (Adam, layer norm, softmax, gelu).
-// RUN: mpt-opt %examples/transformer_block.mlir --mpt-mixed-precision | FileCheck %s
-// RUN: mpt-opt %examples/transformer_block.mlir --mpt-mixed-precision > %t.once.mlir
+// RUN: mpt-opt %examples/transformer_block_manual.mlir --mpt-mixed-precision | FileCheck %s
+// RUN: mpt-opt %examples/transformer_block_manual.mlir --mpt-mixed-precision > %t.once.mlir
 // RUN: mpt-opt %t.once.mlir --mpt-mixed-precision | diff %t.once.mlir -
-// RUN: mpt-opt %examples/transformer_block.mlir --mpt-mixed-precision=compute-type=f32 | diff <(mpt-opt %examples/transformer_block.mlir) -
+// RUN: mpt-opt %examples/transformer_block_manual.mlir --mpt-mixed-precision=compute-type=f32 | diff <(mpt-opt %examples/transformer_block_manual.mlir) -
 
 // CHECK-LABEL: func.func @train_step
 // CHECK-NOT: mpt.matmul {{.*}}xf32>

@@ -5,7 +5,7 @@
 // RUN: mpt-opt %t.once.mlir -split-input-file --mpt-cast-cleanup | diff %t.once.mlir -
 
 // mpt-autocast output is already clean.
-// RUN: mpt-opt %examples/mlp.mlir --mpt-autocast > %t.mlp.mlir
+// RUN: mpt-opt %examples/mlp_manual.mlir --mpt-autocast > %t.mlp.mlir
 // RUN: mpt-opt %t.mlp.mlir --mpt-cast-cleanup | diff %t.mlp.mlir -
 
 //===----------------------------------------------------------------------===//

@@ -7,11 +7,11 @@
 // RUN: sed -n '/^\/\/ CASE: no-working-copy$/,$p' %s | grep '' | mpt-opt -split-input-file --mpt-autocast > %t.ac.mlir
 // RUN: mpt-opt %t.ac.mlir -split-input-file --mpt-master-weights | diff %t.ac.mlir -
 // RUN: mpt-opt %t.ac.mlir -split-input-file --mpt-master-weights | FileCheck %s --check-prefix=AUTOCAST
-// RUN: mpt-opt %examples/mlp.mlir --mpt-autocast > %t.mlp.mlir
+// RUN: mpt-opt %examples/mlp_manual.mlir --mpt-autocast > %t.mlp.mlir
 // RUN: mpt-opt %t.mlp.mlir --mpt-master-weights | diff %t.mlp.mlir -
-// RUN: mpt-opt %examples/cnn_bn.mlir --mpt-autocast > %t.cnn.mlir
+// RUN: mpt-opt %examples/cnn_bn_manual.mlir --mpt-autocast > %t.cnn.mlir
 // RUN: mpt-opt %t.cnn.mlir --mpt-master-weights | diff %t.cnn.mlir -
-// RUN: mpt-opt %examples/transformer_block.mlir --mpt-autocast=compute-type=bf16 > %t.tf.mlir
+// RUN: mpt-opt %examples/transformer_block_manual.mlir --mpt-autocast=compute-type=bf16 > %t.tf.mlir
 // RUN: mpt-opt %t.tf.mlir --mpt-master-weights | diff %t.tf.mlir -
 
 // persistent-working-copy: the working copy becomes state; a second run adds

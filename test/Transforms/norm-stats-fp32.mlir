@@ -2,11 +2,11 @@
 
 // Graphs whose statistics already are f32 are unchanged: the f32 examples, and
 // the same examples after mpt-autocast (f16 activations, f32 statistics).
-// RUN: mpt-opt %examples/cnn_bn.mlir > %t.cnn.mlir
+// RUN: mpt-opt %examples/cnn_bn_manual.mlir > %t.cnn.mlir
 // RUN: mpt-opt %t.cnn.mlir --mpt-norm-stats-fp32 | diff %t.cnn.mlir -
-// RUN: mpt-opt %examples/cnn_bn.mlir --mpt-autocast > %t.cnn16.mlir
+// RUN: mpt-opt %examples/cnn_bn_manual.mlir --mpt-autocast > %t.cnn16.mlir
 // RUN: mpt-opt %t.cnn16.mlir --mpt-norm-stats-fp32 | diff %t.cnn16.mlir -
-// RUN: mpt-opt %examples/transformer_block.mlir --mpt-autocast > %t.tf16.mlir
+// RUN: mpt-opt %examples/transformer_block_manual.mlir --mpt-autocast > %t.tf16.mlir
 // RUN: mpt-opt %t.tf16.mlir --mpt-norm-stats-fp32 | diff %t.tf16.mlir -
 
 //===----------------------------------------------------------------------===//

@@ -1,11 +1,11 @@
 // The FP32-vs-mixed report on the MLP example: bytes per category are computed
 // from the graph (784-256-128-10: 235,146 parameters = 940,584 bytes in f32).
-// RUN: mpt-opt %examples/mlp.mlir --mpt-mixed-precision="report=%t.json" -o /dev/null
+// RUN: mpt-opt %examples/mlp_manual.mlir --mpt-mixed-precision="report=%t.json" -o /dev/null
 // RUN: FileCheck %s --input-file=%t.json
-// RUN: mpt-opt %examples/mlp.mlir --mpt-precision-report | FileCheck %s --check-prefix=STDOUT
-// RUN: not mpt-opt %examples/mlp.mlir --mpt-precision-report="output=%t.missing/dir/r.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
+// RUN: mpt-opt %examples/mlp_manual.mlir --mpt-precision-report | FileCheck %s --check-prefix=STDOUT
+// RUN: not mpt-opt %examples/mlp_manual.mlir --mpt-precision-report="output=%t.missing/dir/r.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
 // RUN: echo "not json" > %t.bad.json
-// RUN: not mpt-opt %examples/mlp.mlir --mpt-precision-report="output=%t.bad.json stage=mixed" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADFILE
+// RUN: not mpt-opt %examples/mlp_manual.mlir --mpt-precision-report="output=%t.bad.json stage=mixed" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADFILE
 
 // CHECK:      "fp32": {
 // CHECK-NEXT:   "train_step": {

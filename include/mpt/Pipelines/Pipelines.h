@@ -59,8 +59,8 @@ struct MixedPrecisionOptions
       llvm::cl::desc("Write the FP32-vs-mixed precision report (JSON) here")};
 };
 
-/// Autocast, master weights, f32 normalization statistics, loss scaling, cast
-/// cleanup and the trap check, in that order.
+/// Autodiff (forward-only steps), autocast, master weights, f32 normalization
+/// statistics, loss scaling, cast cleanup and the trap check, in that order.
 void buildMixedPrecisionPipeline(mlir::OpPassManager &pm,
                                  const MixedPrecisionOptions &options);
 

@@ -179,4 +179,38 @@ def MPTPrecisionReport : Pass<"mpt-precision-report", "::mlir::ModuleOp"> {
   ];
 }
 
+def MPTAutodiff : Pass<"mpt-autodiff", "::mlir::func::FuncOp"> {
+  let summary = "Builds the backward pass and the optimizer update of a forward-only step";
+  let description = [{
+    Input: a function marked `mpt.train_step` with `mpt.optimizer = {kind = ..., ...}`: its
+    arguments are parameters, state (running statistics, carried by the forward pass) and
+    data; one result is the loss, `{mpt.metric = "loss"}`, an f32 scalar. Output: the training
+    step of the hand-written form (examples/*_manual.mlir):
+
+    - the backward pass, seeded by `mpt.loss_grad`, walking the ops in reverse and emitting
+      each op's rule (DifferentiableOpInterface); the gradients of a value used more than once
+      are summed with `arith.addf`, and no gradient flows into data, labels, running
+      statistics or constants;
+    - with `mpt.clip_grad_norm = <max norm>` on the function, one `mpt.clip_grad_norm` over
+      every parameter gradient, whose norm becomes the metric `grad_norm`;
+    - one optimizer op per parameter, in argument order. The spec's entries other than `kind`
+      (`sgd`, `adam`, `adamw`) are the op's attributes; a parameter argument's own
+      `mpt.optimizer` dictionary overrides them (e.g. no weight decay on biases). The
+      optimizer state becomes new `mpt.state` arguments with `mpt.init` zeros, appended after
+      the existing arguments (per parameter, in the op's operand order), and the updated
+      parameters and state become new results after the existing ones (per parameter: the
+      parameter, then its state).
+
+    Errors: an op that receives a gradient on its way to a parameter but has no rule; a loss
+    that is not an f32 scalar; no loss; a parameter that does not reach the loss (an error,
+    not a warning: every parameter needs an optimizer, and one whose gradient is always zero
+    is a wiring mistake; mark it `mpt.state` to keep it fixed); a parameter already carried by
+    a result; a function that already has a backward pass. Functions without
+    `mpt.optimizer`, such as hand-written training steps, are left unchanged, so pipelines
+    can always run this pass first.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+                           "::mpt::MPTDialect"];
+}
+
 #endif // MPT_TRANSFORMS_PASSES_TD

@@ -274,10 +274,28 @@ struct ReduceSumLowering : OpConversionPattern<ReduceSumOp> {
   }
 };
 
+/// linalg.broadcast: its `dimensions` are the added result dims, as in mpt.
+struct BroadcastLowering : OpConversionPattern<BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType resultType = op.getType();
+    Value init = createEmpty(rewriter, op.getLoc(), resultType.getShape(),
+                             resultType.getElementType());
+    auto broadcast = linalg::BroadcastOp::create(
+        rewriter, op.getLoc(), adaptor.getInput(), init, op.getDims());
+    rewriter.replaceOp(op, broadcast.getResults());
+    return success();
+  }
+};
+
 } // namespace
 
 void mpt::detail::populateElementwisePatterns(RewritePatternSet &patterns) {
   patterns.add<BiasAddLowering, ReluLowering, ReluGradLowering, GeluLowering,
                GeluGradLowering, ReshapeLowering, TransposeLowering,
                ReduceSumLowering>(patterns.getContext());
+  patterns.add<BroadcastLowering>(patterns.getContext());
 }

@@ -1,4 +1,4 @@
-// Runs one training step of examples/mlp.mlir after the f16 mixed-precision
+// Runs one training step of examples/mlp_manual.mlir after the f16 mixed-precision
 // rewrite (loss scaling included), lowered by convert-mpt-to-linalg, on the
 // CPU, twice: with the loss scale 65536 the f16 weight gradient of the last
 // layer overflows (128 * 10.04 * 51.2 > 65504), so the step is skipped (state
@@ -6,7 +6,7 @@
 // unscaled in f32, matches the FP32 step. The rewritten step is spliced
 // (without its `module` wrapper) in front of this file's @main.
 //
-// RUN: mpt-opt %examples/mlp.mlir --mpt-mixed-precision="compute-type=f16" \
+// RUN: mpt-opt %examples/mlp_manual.mlir --mpt-mixed-precision="compute-type=f16" \
 // RUN:   | sed -e '/^module {$/d' -e '/^}$/d' > %t.mlir
 // RUN: cat %t.mlir %s | mpt-opt --convert-mpt-to-linalg --convert-elementwise-to-linalg \
 // RUN:   --linalg-fuse-elementwise-ops --canonicalize --cse \

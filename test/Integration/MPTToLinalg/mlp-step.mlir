@@ -1,8 +1,8 @@
-// Runs one training step of examples/mlp.mlir, lowered by
+// Runs one training step of examples/mlp_manual.mlir, lowered by
 // convert-mpt-to-linalg, on the CPU, and checks the loss and the update of
 // the last bias (its gradient and momentum buffer).
 //
-// RUN: cat %examples/mlp.mlir %s | mpt-opt --convert-mpt-to-linalg --convert-elementwise-to-linalg \
+// RUN: cat %examples/mlp_manual.mlir %s | mpt-opt --convert-mpt-to-linalg --convert-elementwise-to-linalg \
 // RUN:   --linalg-fuse-elementwise-ops --canonicalize --cse \
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries" \
 // RUN:   --buffer-deallocation-pipeline --convert-bufferization-to-memref \

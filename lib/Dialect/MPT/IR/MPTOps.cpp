@@ -615,6 +615,53 @@ OpFoldResult ReduceSumOp::fold(FoldAdaptor) {
 }
 
 //===----------------------------------------------------------------------===//
+// BroadcastOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BroadcastOp::verify() {
+  RankedTensorType inputType = tensorType(getInput()),
+                   resultType = tensorType(getResult());
+  ArrayRef<int64_t> dims = getDims();
+  if (inputType.getRank() + static_cast<int64_t>(dims.size()) !=
+      resultType.getRank())
+    return emitOpError("expected result rank ")
+           << inputType.getRank() + dims.size() << " (input rank "
+           << inputType.getRank() << " plus " << dims.size()
+           << " new dims), got " << resultType.getRank();
+  int64_t previous = -1;
+  for (int64_t dim : dims) {
+    if (dim <= previous || dim >= resultType.getRank())
+      return emitOpError("expected dims to be strictly increasing in [0, ")
+             << resultType.getRank() << "), got ["
+             << llvm::join(
+                    llvm::map_range(
+                        dims, [](int64_t d) { return std::to_string(d); }),
+                    ", ")
+             << "]";
+    previous = dim;
+  }
+  if (failed(verifySameElementType(*this, "input", getInput(), "result",
+                                   getResult())))
+    return failure();
+  SmallVector<int64_t> kept;
+  for (auto [index, size] : llvm::enumerate(resultType.getShape()))
+    if (!llvm::is_contained(dims, static_cast<int64_t>(index)))
+      kept.push_back(size);
+  if (ArrayRef<int64_t>(kept) != inputType.getShape())
+    return emitOpError("expected the result without dims to have the input "
+                       "shape ")
+           << formatShape(inputType.getShape()) << ", got "
+           << formatShape(kept);
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor) {
+  if (getDims().empty() && getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
 // Optimizers
 //===----------------------------------------------------------------------===//
 

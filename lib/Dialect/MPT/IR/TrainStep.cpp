@@ -104,6 +104,17 @@ static LogicalResult verifyArgAttr(Operation *op, unsigned argIndex,
     if (!isArgumentIndex(attribute.getValue()))
       return op->emitError("'")
              << name << "' on " << position << " must be an i64 argument index";
+  } else if (name == MPTDialect::kOptimizerAttrName) {
+    if (!isa<DictionaryAttr>(attribute.getValue()) ||
+        !cast<FunctionOpInterface>(op).getArgAttr(argIndex,
+                                                  MPTDialect::kParamAttrName))
+      return op->emitError("'")
+             << name << "' on " << position
+             << " must be a dictionary on an 'mpt.param' argument";
+    if (!op->hasAttr(MPTDialect::kOptimizerAttrName))
+      return op->emitError("'") << name << "' on " << position
+                                << " requires the function to have '"
+                                << MPTDialect::kOptimizerAttrName << "'";
   } else if (llvm::is_contained(kArgRoles, name)) {
     if (!isa<UnitAttr>(attribute.getValue()))
       return op->emitError("'")
@@ -210,6 +221,8 @@ static LogicalResult verifyTrainStep(FunctionOpInterface function) {
              << MPTDialect::kDataAttrName << "'";
   }
 
+  // A forward-only step gets its parameter updates from mpt-autodiff.
+  bool forwardOnly = function->hasAttr(MPTDialect::kOptimizerAttrName);
   SmallVector<int64_t> carriedBy(numArgs, -1);
   llvm::StringMap<unsigned> metrics;
   ArrayRef<Type> argTypes = function.getArgumentTypes();
@@ -334,7 +347,8 @@ static LogicalResult verifyTrainStep(FunctionOpInterface function) {
   }
 
   for (unsigned i = 0; i < numArgs; ++i) {
-    if (roles[i] == MPTDialect::kDataAttrName)
+    if (roles[i] == MPTDialect::kDataAttrName ||
+        (forwardOnly && roles[i] == MPTDialect::kParamAttrName))
       continue;
     if (carriedBy[i] < 0)
       return function.emitOpError("'")
@@ -409,6 +423,29 @@ LogicalResult MPTDialect::verifyOperationAttribute(Operation *op,
       return op->emitError("'")
              << name << "' must be a unit attribute on a function";
     return verifyTrainStep(function);
+  }
+  if (name == kOptimizerAttrName || name == kClipGradNormAttrName) {
+    if (!isa<FunctionOpInterface>(op) || !op->hasAttr(kTrainStepAttrName))
+      return op->emitError("'") << name << "' requires a function marked '"
+                                << kTrainStepAttrName << "'";
+    if (name == kClipGradNormAttrName) {
+      auto maxNorm = dyn_cast<FloatAttr>(attribute.getValue());
+      if (!maxNorm || !(maxNorm.getValueAsDouble() > 0.0))
+        return op->emitError("'") << name << "' must be a positive float, got "
+                                  << attribute.getValue();
+      if (!op->hasAttr(kOptimizerAttrName))
+        return op->emitError("'")
+               << name << "' requires '" << kOptimizerAttrName << "'";
+      return success();
+    }
+    auto spec = dyn_cast<DictionaryAttr>(attribute.getValue());
+    if (!spec || !spec.getAs<StringAttr>("kind"))
+      return op->emitError("'")
+             << name
+             << "' must be a dictionary with a string 'kind' (sgd, adam or "
+                "adamw), got "
+             << attribute.getValue();
+    return success();
   }
   if (name == kPrecisionAttrName) {
     if (!isa<PrecisionClassAttr>(attribute.getValue()))

@@ -26,6 +26,11 @@ def MPT_Dialect : Dialect {
     initial value (`mpt.init = dense<...>`, zeros otherwise), and a state argument that holds
     the low-precision working copy of parameter `i` says so with `mpt.working_copy_of = i`.
 
+    A training step may also be written forward-only: without a backward pass and optimizer
+    ops, with the optimizer given as `mpt.optimizer = {kind = "adamw", lr = 1.0e-3 : f32, ...}`
+    on the function (per-parameter overrides as the same attribute on a parameter argument) and
+    optionally `mpt.clip_grad_norm = <max norm>`. `mpt-autodiff` turns it into the form above.
+
     A function marked `mpt.eval_step` is a forward-only pass (evaluation) over the state of the
     module's training step: each argument is `{mpt.data}` or `{mpt.state_of = i}`, the current
     value of argument `i` of the training step.
@@ -54,6 +59,13 @@ def MPT_Dialect : Dialect {
     // Marks a state argument as the low-precision copy of a parameter.
     static constexpr ::llvm::StringLiteral kWorkingCopyOfAttrName =
         "mpt.working_copy_of";
+    // A forward-only training step: the optimizer mpt-autodiff appends, as a
+    // dictionary {kind = "sgd" | "adam" | "adamw", <op attributes>}; on a
+    // parameter argument, the entries that override the function's for it.
+    static constexpr ::llvm::StringLiteral kOptimizerAttrName = "mpt.optimizer";
+    // On a forward-only training step: clip the global gradient norm to this.
+    static constexpr ::llvm::StringLiteral kClipGradNormAttrName =
+        "mpt.clip_grad_norm";
     // Pins one op to a precision class, overriding its policy.
     static constexpr ::llvm::StringLiteral kPrecisionAttrName = "mpt.precision";
     // On a module: the training step's signature as JSON (mpt-export-signature).

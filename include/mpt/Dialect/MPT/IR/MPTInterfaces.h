@@ -3,6 +3,7 @@
 #ifndef MPT_DIALECT_MPT_IR_MPTINTERFACES_H
 #define MPT_DIALECT_MPT_IR_MPTINTERFACES_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -54,5 +55,15 @@ MPT_DEFINE_PRECISION_CLASS_TRAIT(FollowPrecisionClass, Follow)
 } // namespace mpt
 
 #include "mpt/Dialect/MPT/IR/MPTInterfaces.h.inc"
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace mpt {
+/// Attaches DifferentiableOpInterface to the upstream arith and math ops that
+/// may appear on tensors in a training step (Differentiation.cpp).
+void registerDifferentiableExternalModels(mlir::DialectRegistry &registry);
+} // namespace mpt
 
 #endif // MPT_DIALECT_MPT_IR_MPTINTERFACES_H

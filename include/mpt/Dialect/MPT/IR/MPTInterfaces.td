@@ -88,4 +88,39 @@ def ScaleEquivariantOpInterface : OpInterface<"ScaleEquivariantOpInterface"> {
   ];
 }
 
+def DifferentiableOpInterface : OpInterface<"DifferentiableOpInterface"> {
+  let cppNamespace = "::mpt";
+  let description = [{
+    The reverse-mode rule of an op, used by `mpt-autodiff`: given the gradients of the loss with
+    respect to the op's results, builds the gradients with respect to its operands (a
+    vector-Jacobian product), emitting the op's `*_grad` ops. Operands that take no gradient
+    (integer labels, running statistics) and results that carry none (saved statistics, updated
+    running statistics) say so; a gradient never flows through them.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Whether operand `index` takes a gradient. By default every floating-point tensor
+        operand does.
+      }], "bool", "isDifferentiableOperand", (ins "unsigned":$index), [{}], [{
+        return ::mpt::isFloatTensor($_op->getOperand(index).getType());
+      }]>,
+    InterfaceMethod<[{
+        Whether a gradient may flow back through result `index`. By default every
+        floating-point tensor result lets it.
+      }], "bool", "isDifferentiableResult", (ins "unsigned":$index), [{}], [{
+        return ::mpt::isFloatTensor($_op->getResult(index).getType());
+      }]>,
+    InterfaceMethod<[{
+        Builds the operand gradients at the builder's insertion point. `resultGradients` has
+        one entry per result: the gradient of every differentiable result (the caller passes
+        zeros for one that does not reach the loss), null for the others. On success
+        `operandGradients` holds one entry per operand, with the operand's type, null for the
+        operands that take no gradient.
+      }], "::mlir::LogicalResult", "buildOperandGradients",
+      (ins "::mlir::OpBuilder &":$builder,
+           "::mlir::ArrayRef<::mlir::Value>":$resultGradients,
+           "::llvm::SmallVectorImpl<::mlir::Value> &":$operandGradients)>,
+  ];
+}
+
 #endif // MPT_DIALECT_MPT_IR_MPTINTERFACES_TD

@@ -41,6 +41,13 @@ def MPT_ScalesWithEitherOperand
 def MPT_ActivationOperandsOnly
     : DeclareOpInterfaceMethods<PrecisionPolicyOpInterface,
                                 ["isPrecisionOperand", "isPrecisionResult"]>;
+// Ops whose reverse-mode rule is in Differentiation.cpp.
+def MPT_Differentiable : DeclareOpInterfaceMethods<DifferentiableOpInterface>;
+// Differentiable ops with operands or results that carry no gradient (statistics).
+def MPT_DifferentiableActivationsOnly
+    : DeclareOpInterfaceMethods<DifferentiableOpInterface,
+                                ["isDifferentiableOperand", "isDifferentiableResult"]>;
+
 // Ops that read operands of several precisions on purpose and are never cast.
 def MPT_NoPrecisionOperands
     : DeclareOpInterfaceMethods<PrecisionPolicyOpInterface,
@@ -50,7 +57,8 @@ def MPT_NoPrecisionOperands
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
-def MPT_MatmulOp : MPT_ComputeOp<"matmul", MPT_LowerClass, [MPT_ScalesWithEitherOperand]> {
+def MPT_MatmulOp : MPT_ComputeOp<"matmul", MPT_LowerClass,
+                                 [MPT_ScalesWithEitherOperand, MPT_Differentiable]> {
   let summary = "matrix product, optionally batched and transposed";
   let description = [{
     `result = op(lhs) x op(rhs)` where `op` transposes the two innermost dimensions when
@@ -74,7 +82,8 @@ def MPT_MatmulOp : MPT_ComputeOp<"matmul", MPT_LowerClass, [MPT_ScalesWithEither
 
 def MPT_BiasAddOp : MPT_ComputeOp<"bias_add", MPT_FollowClass,
     [AllTypesMatch<["input", "result"]>,
-     DeclareOpInterfaceMethods<ScaleEquivariantOpInterface, ["isScaleEquivariantIn"]>]> {
+     DeclareOpInterfaceMethods<ScaleEquivariantOpInterface, ["isScaleEquivariantIn"]>,
+     MPT_Differentiable]> {
   let summary = "adds a vector along one dimension";
   let description = [{
     Adds the rank-1 `bias` along dimension `axis` of `input` (the last one by default). Its
@@ -99,7 +108,8 @@ def MPT_BiasAddOp : MPT_ComputeOp<"bias_add", MPT_FollowClass,
 // Activations
 //===----------------------------------------------------------------------===//
 
-def MPT_ReluOp : MPT_ComputeOp<"relu", MPT_FollowClass, [SameOperandsAndResultType]> {
+def MPT_ReluOp : MPT_ComputeOp<"relu", MPT_FollowClass,
+    [SameOperandsAndResultType, MPT_Differentiable]> {
   let summary = "rectified linear unit, max(x, 0)";
   let arguments = (ins MPT_FloatTensor:$input);
   let results = (outs MPT_FloatTensor:$result);
@@ -114,7 +124,8 @@ def MPT_ReluGradOp : MPT_ComputeOp<"relu_grad", MPT_FollowClass,
   let assemblyFormat = "$grad `,` $input attr-dict `:` type($input)";
 }
 
-def MPT_GeluOp : MPT_ComputeOp<"gelu", MPT_FollowClass, [SameOperandsAndResultType]> {
+def MPT_GeluOp : MPT_ComputeOp<"gelu", MPT_FollowClass,
+    [SameOperandsAndResultType, MPT_Differentiable]> {
   let summary = "Gaussian error linear unit";
   let description = [{
     `x * Phi(x)` with the exact erf form, or the tanh approximation when `approximate` is set.
@@ -136,8 +147,9 @@ def MPT_GeluGradOp : MPT_ComputeOp<"gelu_grad", MPT_FollowClass,
 // Convolution and pooling (NCHW activations, FCHW filters)
 //===----------------------------------------------------------------------===//
 
-class MPT_ConvOp<string mnemonic, string summaryText>
-    : MPT_ComputeOp<mnemonic, MPT_LowerClass, [MPT_ScalesWithEitherOperand]> {
+class MPT_ConvOp<string mnemonic, string summaryText, list<Trait> traits = []>
+    : MPT_ComputeOp<mnemonic, MPT_LowerClass,
+                    !listconcat([MPT_ScalesWithEitherOperand], traits)> {
   let summary = summaryText;
   let arguments = (ins MPT_FloatTensor:$lhs, MPT_FloatTensor:$rhs,
                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
@@ -150,7 +162,8 @@ class MPT_ConvOp<string mnemonic, string summaryText>
   let hasVerifier = 1;
 }
 
-def MPT_Conv2DOp : MPT_ConvOp<"conv2d", "2-d convolution, NCHW input and FCHW filter"> {
+def MPT_Conv2DOp : MPT_ConvOp<"conv2d", "2-d convolution, NCHW input and FCHW filter",
+                              [MPT_Differentiable]> {
   let description = [{
     `lhs` is the input (N, C, H, W), `rhs` the filter (F, C, KH, KW); the result is
     (N, F, OH, OW) with `OH = (H + 2*pad - dilation*(KH-1) - 1) / stride + 1`. `padding` is
@@ -179,7 +192,7 @@ def MPT_Conv2DFilterGradOp
   }];
 }
 
-def MPT_MaxPool2DOp : MPT_ComputeOp<"max_pool2d", MPT_FollowClass> {
+def MPT_MaxPool2DOp : MPT_ComputeOp<"max_pool2d", MPT_FollowClass, [MPT_Differentiable]> {
   let summary = "2-d max pooling over NCHW";
   let description = [{
     Padding positions never win the max. Output size per spatial dimension is
@@ -219,7 +232,8 @@ def MPT_MaxPool2DGradOp : MPT_ComputeOp<"max_pool2d_grad", MPT_FollowClass,
 def MPT_BatchNormOp : MPT_ComputeOp<"batch_norm", MPT_FollowClass, [
     AllTypesMatch<["input", "output"]>,
     AllTypesMatch<["gamma", "beta", "running_mean", "running_var", "batch_mean",
-                   "batch_invstd", "new_running_mean", "new_running_var"]>], MPT_ActivationOperandsOnly> {
+                   "batch_invstd", "new_running_mean", "new_running_var"]>,
+    MPT_DifferentiableActivationsOnly], MPT_ActivationOperandsOnly> {
   let summary = "batch normalization in training mode";
   let description = [{
     Normalizes `input` (N, C) or (N, C, H, W) per channel with the batch statistics, scales by
@@ -290,7 +304,8 @@ def MPT_BatchNormInferenceOp : MPT_ComputeOp<"batch_norm_inference", MPT_FollowC
 
 def MPT_LayerNormOp : MPT_ComputeOp<"layer_norm", MPT_FollowClass, [
     AllTypesMatch<["input", "output"]>, AllTypesMatch<["gamma", "beta"]>,
-    AllTypesMatch<["mean", "invstd"]>], MPT_ActivationOperandsOnly> {
+    AllTypesMatch<["mean", "invstd"]>, MPT_DifferentiableActivationsOnly],
+    MPT_ActivationOperandsOnly> {
   let summary = "layer normalization over the innermost dimension";
   let description = [{
     Normalizes every row of `input` over its last dimension (size D), then scales by `gamma` and
@@ -331,7 +346,8 @@ def MPT_LayerNormGradOp : MPT_ComputeOp<"layer_norm_grad", MPT_FollowClass, [
 // Softmax and loss
 //===----------------------------------------------------------------------===//
 
-def MPT_SoftmaxOp : MPT_ComputeOp<"softmax", MPT_FP32Class, [SameOperandsAndResultType]> {
+def MPT_SoftmaxOp : MPT_ComputeOp<"softmax", MPT_FP32Class,
+    [SameOperandsAndResultType, MPT_Differentiable]> {
   let summary = "softmax over the innermost dimension";
   let arguments = (ins MPT_FloatTensor:$input);
   let results = (outs MPT_FloatTensor:$result);
@@ -348,7 +364,8 @@ def MPT_SoftmaxGradOp : MPT_ComputeOp<"softmax_grad", MPT_FP32Class,
   let hasVerifier = 1;
 }
 
-def MPT_SoftmaxCrossEntropyOp : MPT_ComputeOp<"softmax_cross_entropy", MPT_FP32Class> {
+def MPT_SoftmaxCrossEntropyOp : MPT_ComputeOp<"softmax_cross_entropy", MPT_FP32Class,
+    [MPT_Differentiable]> {
   let summary = "mean softmax cross-entropy of logits against integer labels";
   let description = [{
     `logits` is (N, C), `labels` is (N) with class indices in [0, C). The result is the mean
@@ -397,7 +414,7 @@ def MPT_LossGradOp : MPT_ComputeOp<"loss_grad", MPT_FP32Class> {
 // Shape and reduction
 //===----------------------------------------------------------------------===//
 
-def MPT_ReshapeOp : MPT_ComputeOp<"reshape", MPT_FollowClass, [ScaleEquivariantOpInterface]> {
+def MPT_ReshapeOp : MPT_ComputeOp<"reshape", MPT_FollowClass, [ScaleEquivariantOpInterface, MPT_Differentiable]> {
   let summary = "reinterprets a tensor with another static shape of the same size";
   let arguments = (ins MPT_FloatTensor:$input);
   let results = (outs MPT_FloatTensor:$result);
@@ -406,7 +423,7 @@ def MPT_ReshapeOp : MPT_ComputeOp<"reshape", MPT_FollowClass, [ScaleEquivariantO
   let hasFolder = 1;
 }
 
-def MPT_TransposeOp : MPT_ComputeOp<"transpose", MPT_FollowClass, [ScaleEquivariantOpInterface]> {
+def MPT_TransposeOp : MPT_ComputeOp<"transpose", MPT_FollowClass, [ScaleEquivariantOpInterface, MPT_Differentiable]> {
   let summary = "permutes the dimensions of a tensor";
   let description = [{
     Result dimension `i` is input dimension `permutation[i]`.
@@ -422,7 +439,7 @@ def MPT_TransposeOp : MPT_ComputeOp<"transpose", MPT_FollowClass, [ScaleEquivari
   let hasFolder = 1;
 }
 
-def MPT_ReduceSumOp : MPT_ComputeOp<"reduce_sum", MPT_FP32Class, [ScaleEquivariantOpInterface]> {
+def MPT_ReduceSumOp : MPT_ComputeOp<"reduce_sum", MPT_FP32Class, [ScaleEquivariantOpInterface, MPT_Differentiable]> {
   let summary = "sums a tensor over the given dimensions";
   let description = [{
     `dims` are strictly increasing dimension indices. They are dropped from the result, or kept
@@ -433,6 +450,25 @@ def MPT_ReduceSumOp : MPT_ComputeOp<"reduce_sum", MPT_FP32Class, [ScaleEquivaria
     ```
   }];
   let arguments = (ins MPT_FloatTensor:$input, DenseI64ArrayAttr:$dims, UnitAttr:$keep_dims);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$input $dims attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def MPT_BroadcastOp : MPT_ComputeOp<"broadcast", MPT_FollowClass, [MPT_Differentiable]> {
+  let summary = "repeats a tensor along new dimensions";
+  let description = [{
+    `dims` are the strictly increasing result dimensions that the input does not have; the
+    other result dimensions are the input's, in order. The inverse of `mpt.reduce_sum` over
+    `dims`, and its gradient: a learned position embedding (S, D) is added to every sequence
+    of a batch (B, S, D) through it.
+
+    ```mlir
+    %pb = mpt.broadcast %pos [0] : tensor<49x64xf32> -> tensor<128x49x64xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, DenseI64ArrayAttr:$dims);
   let results = (outs MPT_FloatTensor:$result);
   let assemblyFormat = "$input $dims attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;

@@ -1,0 +1,384 @@
+//===- Autodiff.cpp - mpt-autodiff ------------------------------*- C++ -*-===//
+//
+// Reverse-mode differentiation of a forward-only training step, in the manner
+// of JAX's transpose rules: the forward ops stay as written, the backward is
+// appended after them, one rule per op (DifferentiableOpInterface), gradients
+// of values with several uses summed, then the optimizer update.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
+
+namespace mpt {
+#define GEN_PASS_DEF_MPTAUTODIFF
+#include "mpt/Transforms/Passes.h.inc"
+} // namespace mpt
+
+using namespace mlir;
+using namespace mpt;
+
+namespace {
+struct Autodiff : public mpt::impl::MPTAutodiffBase<Autodiff> {
+  using Base::Base;
+
+  // The rules of arith and math ops are external models: bring them along
+  // wherever the pass runs (mpt-opt, the runtime's pipeline).
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerDifferentiableExternalModels(registry);
+  }
+
+  void runOnOperation() override;
+};
+
+/// The gradients of a step, accumulated while walking it in reverse.
+class GradientMap {
+public:
+  explicit GradientMap(OpBuilder &builder) : builder(builder) {}
+
+  Value lookup(Value value) const { return gradients.lookup(value); }
+
+  /// Adds `gradient` to the gradient of `value`: a value used more than once
+  /// receives the sum of the gradients of its uses.
+  void accumulate(Value value, Value gradient) {
+    Value &sum = gradients[value];
+    sum = sum ? arith::AddFOp::create(builder, gradient.getLoc(), sum, gradient)
+                    .getResult()
+              : gradient;
+  }
+
+private:
+  OpBuilder &builder;
+  DenseMap<Value, Value> gradients;
+};
+} // namespace
+
+static Value zerosLike(OpBuilder &builder, Location loc, Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  return arith::ConstantOp::create(
+      builder, loc,
+      DenseElementsAttr::get(tensor,
+                             builder.getZeroAttr(tensor.getElementType())));
+}
+
+/// The values that depend on a parameter (forward), so that gradients flow
+/// only where some parameter can receive them.
+static DenseSet<Value> findActiveValues(Block &body,
+                                        ArrayRef<BlockArgument> params) {
+  DenseSet<Value> active(params.begin(), params.end());
+  for (Operation &op : body.without_terminator())
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return active.contains(v); }))
+      active.insert(op.result_begin(), op.result_end());
+  return active;
+}
+
+/// Emits the backward pass of the ops before the terminator of `body`, seeded
+/// at `loss`, after them.
+static LogicalResult buildBackward(Block &body, Value loss,
+                                   const DenseSet<Value> &active,
+                                   OpBuilder &builder, GradientMap &gradients) {
+  SmallVector<Operation *> forward = llvm::map_to_vector(
+      body.without_terminator(), [](Operation &op) { return &op; });
+  gradients.accumulate(loss, LossGradOp::create(builder, loss.getLoc(), loss,
+                                                /*scale=*/Value()));
+  for (Operation *op : llvm::reverse(forward)) {
+    if (llvm::none_of(op->getResults(),
+                      [&](Value r) { return bool(gradients.lookup(r)); }))
+      continue;
+    if (llvm::none_of(op->getOperands(), [&](Value v) {
+          return active.contains(v) && isFloatTensor(v.getType());
+        }))
+      continue;
+    auto differentiable = dyn_cast<DifferentiableOpInterface>(op);
+    if (!differentiable)
+      return op->emitOpError("has a gradient but no differentiation rule: '")
+             << op->getName()
+             << "' does not implement DifferentiableOpInterface";
+    SmallVector<Value> resultGrads;
+    for (OpResult result : op->getResults()) {
+      Value grad = gradients.lookup(result);
+      if (!differentiable.isDifferentiableResult(result.getResultNumber())) {
+        if (grad)
+          return op->emitOpError("result #")
+                 << result.getResultNumber()
+                 << " reaches the loss but carries no gradient";
+        resultGrads.push_back(Value());
+        continue;
+      }
+      resultGrads.push_back(
+          grad ? grad : zerosLike(builder, op->getLoc(), result.getType()));
+    }
+    SmallVector<Value> operandGrads;
+    if (failed(differentiable.buildOperandGradients(builder, resultGrads,
+                                                    operandGrads)))
+      return op->emitOpError("failed to build its gradient");
+    assert(operandGrads.size() == op->getNumOperands() &&
+           "a rule returns one gradient per operand");
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value grad = operandGrads[operand.getOperandNumber()];
+      if (grad &&
+          differentiable.isDifferentiableOperand(operand.getOperandNumber()) &&
+          active.contains(operand.get()))
+        gradients.accumulate(operand.get(), grad);
+    }
+  }
+  return success();
+}
+
+namespace {
+/// What one optimizer op needs: its name, attributes and state types.
+struct OptimizerSpec {
+  OperationName name;
+  SmallVector<NamedAttribute> attributes;
+  SmallVector<Type> stateTypes;
+};
+} // namespace
+
+/// The function's optimizer spec with the parameter's overrides, checked
+/// against the optimizer op it names.
+static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
+                                                 BlockArgument param) {
+  MLIRContext *context = function.getContext();
+  NamedAttrList entries(
+      function->getAttrOfType<DictionaryAttr>(MPTDialect::kOptimizerAttrName));
+  if (auto overrides = function.getArgAttrOfType<DictionaryAttr>(
+          param.getArgNumber(), MPTDialect::kOptimizerAttrName))
+    for (NamedAttribute entry : overrides)
+      entries.set(entry.getName(), entry.getValue());
+
+  auto kind = dyn_cast_or_null<StringAttr>(entries.get("kind"));
+  std::string where =
+      "parameter argument #" + std::to_string(param.getArgNumber());
+  if (!kind || !llvm::is_contained({"sgd", "adam", "adamw"}, kind.getValue()))
+    return function.emitOpError("optimizer of ")
+           << where << " has kind " << entries.get("kind")
+           << "; expected \"sgd\", \"adam\" or \"adamw\"";
+  std::optional<RegisteredOperationName> name =
+      RegisteredOperationName::lookup("mpt." + kind.getValue().str(), context);
+  assert(name && "the mpt optimizers are registered");
+
+  OptimizerSpec spec{*name, {}, {}};
+  Builder builder(context);
+  bool hasMomentum = false;
+  for (NamedAttribute entry : entries) {
+    StringRef key = entry.getName().getValue();
+    if (key == "kind")
+      continue;
+    if (!llvm::is_contained(name->getAttributeNames(), entry.getName()))
+      return function.emitOpError("optimizer of ")
+             << where << ": '" << name->getStringRef() << "' has no option '"
+             << key << "'";
+    Attribute value = entry.getValue();
+    // Hyperparameters are f32; a plain `0.9` parses as f64 and `0` as i64.
+    if (auto number = dyn_cast<FloatAttr>(value))
+      value = builder.getF32FloatAttr(number.getValueAsDouble());
+    else if (auto number = dyn_cast<IntegerAttr>(value);
+             number && !number.getType().isInteger(1))
+      value = builder.getF32FloatAttr(number.getInt());
+    else if (auto flag = dyn_cast<BoolAttr>(value))
+      value = flag.getValue() ? Attribute(builder.getUnitAttr()) : Attribute();
+    else if (!isa<UnitAttr>(value))
+      return function.emitOpError("optimizer of ")
+             << where << ": option '" << key << "' must be a number, got "
+             << entry.getValue();
+    if (!value)
+      continue;
+    if (key == "momentum")
+      hasMomentum = cast<FloatAttr>(value).getValueAsDouble() != 0.0;
+    spec.attributes.emplace_back(entry.getName(), value);
+  }
+  Type paramType = param.getType();
+  if (kind.getValue() == "sgd") {
+    if (hasMomentum)
+      spec.stateTypes.push_back(paramType);
+  } else {
+    spec.stateTypes = {paramType, paramType,
+                       RankedTensorType::get({}, builder.getI64Type())};
+  }
+  return spec;
+}
+
+void Autodiff::runOnOperation() {
+  func::FuncOp function = getOperation();
+  if (!function->hasAttr(MPTDialect::kOptimizerAttrName))
+    return;
+  auto fail = [&]() { signalPassFailure(); };
+  if (!function.getBody().hasOneBlock()) {
+    function.emitOpError("forward-only step must have one block");
+    return fail();
+  }
+  Block &body = function.getBody().front();
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+
+  auto backwardOp = llvm::find_if(body, [](Operation &op) {
+    return isa<LossGradOp, OptimizerOpInterface>(op);
+  });
+  if (backwardOp != body.end()) {
+    backwardOp->emitOpError("in a step with '")
+        << MPTDialect::kOptimizerAttrName
+        << "': the step already has a backward pass or optimizer; remove "
+           "either the attribute or the hand-written update";
+    return fail();
+  }
+
+  std::optional<unsigned> lossIndex;
+  for (unsigned r = 0, e = function.getNumResults(); r < e; ++r) {
+    auto metric = function.getResultAttrOfType<StringAttr>(
+        r, MPTDialect::kMetricAttrName);
+    if (metric && metric.getValue() == "loss")
+      lossIndex = r;
+  }
+  if (!lossIndex) {
+    function.emitOpError("has '")
+        << MPTDialect::kOptimizerAttrName
+        << "' but no result marked 'mpt.metric = \"loss\"' to differentiate";
+    return fail();
+  }
+  Value loss = ret.getOperand(*lossIndex);
+  auto lossType = dyn_cast<RankedTensorType>(loss.getType());
+  if (!lossType || lossType.getRank() != 0 ||
+      !lossType.getElementType().isF32()) {
+    function.emitOpError("loss (result #")
+        << *lossIndex << ") must be an f32 scalar, tensor<f32>, got "
+        << loss.getType();
+    return fail();
+  }
+
+  SmallVector<BlockArgument> params;
+  for (BlockArgument arg : function.getArguments())
+    if (function.getArgAttr(arg.getArgNumber(), MPTDialect::kParamAttrName))
+      params.push_back(arg);
+  for (unsigned r = 0, e = function.getNumResults(); r < e; ++r) {
+    auto next =
+        function.getResultAttrOfType<IntegerAttr>(r, MPTDialect::kNextAttrName);
+    if (next &&
+        function.getArgAttr(next.getInt(), MPTDialect::kParamAttrName)) {
+      function.emitOpError("result #")
+          << r << " carries parameter argument #" << next.getInt()
+          << "; in a forward-only step mpt-autodiff creates the update of "
+             "every parameter";
+      return fail();
+    }
+  }
+
+  Operation *lastForward = ret->getPrevNode();
+  if (!lastForward) {
+    function.emitOpError("forward-only step has no ops to differentiate");
+    return fail();
+  }
+  OpBuilder builder(ret);
+  GradientMap gradients(builder);
+  DenseSet<Value> active = findActiveValues(body, params);
+  if (failed(buildBackward(body, loss, active, builder, gradients)))
+    return fail();
+
+  SmallVector<Value> paramGrads;
+  for (BlockArgument param : params) {
+    Value grad = gradients.lookup(param);
+    if (!grad) {
+      function.emitOpError("parameter argument #")
+          << param.getArgNumber() << " (" << param.getType()
+          << ") does not reach the loss, so it would never be trained; mark "
+             "it 'mpt.state' to keep it fixed";
+      return fail();
+    }
+    paramGrads.push_back(grad);
+  }
+
+  Location loc = function.getLoc();
+  SmallVector<Value> newResults;
+  SmallVector<DictionaryAttr> newResultAttrs;
+  auto nextAttrs = [&](unsigned argIndex) {
+    return builder.getDictionaryAttr(builder.getNamedAttr(
+        MPTDialect::kNextAttrName, builder.getI64IntegerAttr(argIndex)));
+  };
+
+  std::optional<Value> gradNorm;
+  if (auto maxNorm = function->getAttrOfType<FloatAttr>(
+          MPTDialect::kClipGradNormAttrName)) {
+    auto clip = ClipGradNormOp::create(
+        builder, loc, ValueRange(paramGrads).getTypes(),
+        RankedTensorType::get({}, builder.getF32Type()), paramGrads,
+        builder.getF32FloatAttr(maxNorm.getValueAsDouble()));
+    llvm::copy(clip.getClipped(), paramGrads.begin());
+    gradNorm = clip.getNorm();
+  }
+
+  for (auto [param, grad] : llvm::zip_equal(params, paramGrads)) {
+    FailureOr<OptimizerSpec> spec = getOptimizerSpec(function, param);
+    if (failed(spec))
+      return fail();
+    SmallVector<Value> operands = {param, grad};
+    for (Type stateType : spec->stateTypes) {
+      auto stateTensor = cast<RankedTensorType>(stateType);
+      NamedAttrList attrs;
+      attrs.append(MPTDialect::kStateAttrName, builder.getUnitAttr());
+      // Step counters start at zero by default: the runtime takes an i64
+      // state with `mpt.init` for the loss-scale growth tracker.
+      if (isFloatTensor(stateType))
+        attrs.append(MPTDialect::kInitAttrName,
+                     DenseElementsAttr::get(
+                         stateTensor,
+                         builder.getZeroAttr(stateTensor.getElementType())));
+      unsigned index = function.getNumArguments();
+      if (failed(function.insertArgument(
+              index, stateType, attrs.getDictionary(builder.getContext()),
+              param.getLoc())))
+        return fail();
+      operands.push_back(function.getArgument(index));
+    }
+    OperationState state(loc, spec->name);
+    state.addOperands(operands);
+    state.addTypes(param.getType());
+    state.addTypes(spec->stateTypes);
+    state.addAttributes(spec->attributes);
+    Operation *optimizer = builder.create(state);
+    if (failed(verify(optimizer)))
+      return fail();
+    newResults.push_back(optimizer->getResult(0));
+    newResultAttrs.push_back(nextAttrs(param.getArgNumber()));
+    for (auto [stateArg, updated] :
+         llvm::zip_equal(ArrayRef<Value>(operands).drop_front(2),
+                         optimizer->getResults().drop_front(1))) {
+      newResults.push_back(updated);
+      newResultAttrs.push_back(
+          nextAttrs(cast<BlockArgument>(stateArg).getArgNumber()));
+    }
+  }
+  if (gradNorm) {
+    newResults.push_back(*gradNorm);
+    newResultAttrs.push_back(builder.getDictionaryAttr(builder.getNamedAttr(
+        MPTDialect::kMetricAttrName, builder.getStringAttr("grad_norm"))));
+  }
+
+  unsigned firstNew = function.getNumResults();
+  for (auto [offset, result] : llvm::enumerate(newResults))
+    if (failed(function.insertResult(firstNew + offset, result.getType(),
+                                     newResultAttrs[offset])))
+      return fail();
+  ret->insertOperands(ret->getNumOperands(), newResults);
+
+  function->removeAttr(MPTDialect::kOptimizerAttrName);
+  function->removeAttr(MPTDialect::kClipGradNormAttrName);
+  for (BlockArgument param : params)
+    function.removeArgAttr(param.getArgNumber(),
+                           MPTDialect::kOptimizerAttrName);
+
+  // Rules build every operand gradient; those of data and constants are dead.
+  // Users come after their operands, so one reverse sweep removes whole chains.
+  SmallVector<Operation *> backward = llvm::map_to_vector(
+      llvm::make_range(std::next(lastForward->getIterator()),
+                       ret->getIterator()),
+      [](Operation &op) { return &op; });
+  for (Operation *op : llvm::reverse(backward))
+    if (isOpTriviallyDead(op))
+      op->erase();
+}
