@@ -3,6 +3,7 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 
 #include "llvm/ADT/SetVector.h"
 
@@ -88,7 +89,18 @@ llvm::SmallBitVector getScaledOperands(Operation *op,
 bool propagatesScale(Operation *op,
                      const llvm::SmallBitVector &scaledOperands) {
   auto equivariant = dyn_cast<ScaleEquivariantOpInterface>(op);
-  return equivariant && equivariant.isScaleEquivariantIn(scaledOperands);
+  if (!equivariant)
+    return false;
+  if (equivariant.isScaleEquivariantIn(scaledOperands))
+    return true;
+  // Zero is itself multiplied by any factor: a scaled gradient broadcast
+  // by adding it to zeros stays scaled.
+  llvm::SmallBitVector withZeros = scaledOperands;
+  for (OpOperand &operand : op->getOpOperands())
+    if (matchPattern(operand.get(), m_AnyZeroFloat()))
+      withZeros.set(operand.getOperandNumber());
+  return withZeros != scaledOperands &&
+         equivariant.isScaleEquivariantIn(withZeros);
 }
 
 llvm::MapVector<Value, SmallVector<OpOperand *>>

@@ -42,7 +42,8 @@ getScaledOperands(mlir::Operation *op,
                   const llvm::DenseSet<mlir::Value> &scaled);
 
 /// Whether the results of `op` carry the loss scale when exactly
-/// `scaledOperands` do (ScaleEquivariantOpInterface).
+/// `scaledOperands` do (ScaleEquivariantOpInterface), counting constant zeros
+/// as scaled where that helps.
 bool propagatesScale(mlir::Operation *op,
                      const llvm::SmallBitVector &scaledOperands);
 

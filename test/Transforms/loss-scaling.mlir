@@ -258,3 +258,37 @@ func.func @accumulate_and_clip(%w: tensor<8x4xf32> {mpt.param}, %acc: tensor<8x4
   %w2 = mpt.sgd %w, %g {lr = 0.1 : f32} : tensor<8x4xf32>
   return %w2, %acc2, %loss : tensor<8x4xf32>, tensor<8x4xf32>, tensor<f32>
 }
+
+// -----
+
+// Zero is multiplied by any scale: a scaled gradient broadcast by bias_add
+// onto zeros stays in the scaled backward pass and is unscaled only at its
+// optimizer; added to a non-zero (unscaled) value, it is unscaled before.
+
+// CHECK-LABEL: func @broadcast_onto_zeros
+// CHECK-SAME: %[[W:[a-z0-9]+]]: tensor<3x4xf32> {mpt.param}
+// CHECK-SAME: %[[S:[a-z0-9]+]]: tensor<f32> {mpt.init
+// CHECK: %[[DB:.*]] = mpt.reduce_sum
+// CHECK-NEXT: %[[DBU:.*]] = mpt.unscale %[[DB]], %[[S]]
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00>
+// CHECK-NEXT: %[[BCAST:.*]] = mpt.bias_add %[[ZERO]], %[[DB]]
+// CHECK-NEXT: %[[BCASTU:.*]] = mpt.unscale %[[BCAST]], %[[S]]
+// CHECK: mpt.bias_add %{{.*}}, %[[DBU]]
+// CHECK: mpt.sgd %[[W]], %[[BCASTU]]
+func.func @broadcast_onto_zeros(%w: tensor<3x4xf32> {mpt.param}, %x16: tensor<2x4xf16> {mpt.data},
+                                %y: tensor<2xi32> {mpt.data})
+    -> (tensor<3x4xf32> {mpt.next = 0}, tensor<f32> {mpt.metric = "shifted"}, tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step} {
+  %x = arith.extf %x16 : tensor<2x4xf16> to tensor<2x4xf32>
+  %loss = mpt.softmax_cross_entropy %x, %y : tensor<2x4xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss
+  %dx = mpt.softmax_cross_entropy_grad %seed, %x, %y : tensor<2x4xf32>, tensor<2xi32>
+  %db = mpt.reduce_sum %dx [0] : tensor<2x4xf32> -> tensor<4xf32>
+  %zero = arith.constant dense<0.0> : tensor<3x4xf32>
+  %bcast = mpt.bias_add %zero, %db : tensor<3x4xf32>, tensor<4xf32>
+  %one = arith.constant dense<1.0> : tensor<3x4xf32>
+  %shifted = mpt.bias_add %one, %db : tensor<3x4xf32>, tensor<4xf32>
+  %total = mpt.reduce_sum %shifted [0, 1] : tensor<3x4xf32> -> tensor<f32>
+  %w2 = mpt.sgd %w, %bcast {lr = 0.1 : f32} : tensor<3x4xf32>
+  return %w2, %total, %loss : tensor<3x4xf32>, tensor<f32>, tensor<f32>
+}
