@@ -328,10 +328,16 @@ void Autodiff::runOnOperation() {
                      DenseElementsAttr::get(
                          stateTensor,
                          builder.getZeroAttr(stateTensor.getElementType())));
+      // The state is declared where its parameter is, but does not take the
+      // parameter's source name: mpt-export-signature names it after the
+      // optimizer state it is (`<param>.exp_avg`).
+      Location stateLoc = param.getLoc();
+      if (auto name = dyn_cast<NameLoc>(stateLoc))
+        stateLoc = name.getChildLoc();
       unsigned index = function.getNumArguments();
       if (failed(function.insertArgument(
               index, stateType, attrs.getDictionary(builder.getContext()),
-              param.getLoc())))
+              stateLoc)))
         return fail();
       operands.push_back(function.getArgument(index));
     }

@@ -23,12 +23,14 @@ def MPTExportSignature : Pass<"mpt-export-signature", "::mlir::ModuleOp"> {
     running variances at one; other state at zero or its `mpt.init`; working copies copy
     their master. Names come from the arguments' `NameLoc` locations (the runtime's parser
     attaches the source names), else from what the mixed-precision rewrite added them for
-    (`loss_scale`, `<param>.working_copy`), else `arg<N>`.
+    (`loss_scale`, `<param>.working_copy`) or the optimizer state they are (`<param>.` and the
+    key PyTorch's optimizer `state_dict` uses: `momentum_buffer`, `exp_avg`, `exp_avg_sq`,
+    `step`), else `arg<N>`.
 
     The JSON is stored as the module attribute `mpt.signature` and as the constant global
     `__mpt_signature` (a NUL-terminated string), which survives lowering to the LLVM dialect
     and is looked up in the JIT-compiled code. Modules without a training step are left
-    unchanged. Errors: a second training or eval step, an eval step whose logits width differs
+    unchanged. Errors: two arguments with one name, an eval step whose logits width differs
     from the loss's class count, a tensor the runtime cannot hold.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];

@@ -259,18 +259,42 @@ FailureOr<llvm::json::Object> MPTExportSignature::describeTrain(
           arg && names[arg.getArgNumber()].empty())
         names[arg.getArgNumber()] = "loss_scale";
   }
+  // Optimizer state is named after its parameter, as PyTorch's state_dict
+  // keys it: `<param>.exp_avg`.
+  llvm::DenseMap<unsigned, std::pair<unsigned, StringRef>> optimizerStateOf;
+  train.walk([&](OptimizerOpInterface optimizer) {
+    auto param = dyn_cast<BlockArgument>(optimizer.getParam());
+    if (!param || param.getOwner() != &train.getBody().front())
+      return;
+    for (auto [state, key] : llvm::zip_equal(
+             optimizer.getOptimizerState(), optimizer.getOptimizerStateNames()))
+      if (auto arg = dyn_cast<BlockArgument>(state);
+          arg && arg.getOwner() == param.getOwner())
+        optimizerStateOf.try_emplace(arg.getArgNumber(), param.getArgNumber(),
+                                     key);
+  });
+  auto derived = [&](unsigned i) {
+    return optimizerStateOf.contains(i) ||
+           intAttr(i, MPTDialect::kWorkingCopyOfAttrName);
+  };
   for (unsigned i = 0; i < numArgs; ++i) {
-    if (!names[i].empty())
+    if (!names[i].empty() || derived(i))
       continue;
     Type element = getElementTypeOrSelf(train.getArgument(i).getType());
-    if (std::optional<int64_t> master =
-            intAttr(i, MPTDialect::kWorkingCopyOfAttrName))
-      names[i] = names[*master] + ".working_copy";
-    else if (element.isSignlessInteger(64) &&
-             train.getArgAttr(i, MPTDialect::kInitAttrName))
+    if (element.isSignlessInteger(64) &&
+        train.getArgAttr(i, MPTDialect::kInitAttrName))
       names[i] = "loss_scale_growth_tracker";
     else
       names[i] = "arg" + std::to_string(i);
+  }
+  for (unsigned i = 0; i < numArgs; ++i) {
+    if (!names[i].empty())
+      continue;
+    if (auto it = optimizerStateOf.find(i); it != optimizerStateOf.end())
+      names[i] = (names[it->second.first] + "." + it->second.second).str();
+    else
+      names[i] = names[*intAttr(i, MPTDialect::kWorkingCopyOfAttrName)] +
+                 ".working_copy";
   }
   llvm::StringMap<unsigned> seen;
   for (unsigned i = 0; i < numArgs; ++i)
@@ -398,22 +422,13 @@ MPTExportSignature::describeEval(func::FuncOp eval, func::FuncOp train,
 
 void MPTExportSignature::runOnOperation() {
   ModuleOp module = getOperation();
+  // The verifier allows one step of each kind per module.
   func::FuncOp train, eval;
   for (auto function : module.getOps<func::FuncOp>()) {
-    for (auto [attrName, slot] :
-         {std::pair(MPTDialect::kTrainStepAttrName, &train),
-          std::pair(MPTDialect::kEvalStepAttrName, &eval)}) {
-      if (!function->hasAttr(attrName))
-        continue;
-      if (*slot) {
-        InFlightDiagnostic diag =
-            function.emitError("a second function marked '")
-            << attrName << "'; the runtime runs one";
-        diag.attachNote((*slot).getLoc()) << "the first is here";
-        return signalPassFailure();
-      }
-      *slot = function;
-    }
+    if (function->hasAttr(MPTDialect::kTrainStepAttrName))
+      train = function;
+    if (function->hasAttr(MPTDialect::kEvalStepAttrName))
+      eval = function;
   }
   if (!train)
     return;

@@ -123,18 +123,6 @@ func.func @predict(%x: tensor<2x3xf32> {mpt.data}) -> tensor<2x16xf32>
   return %z : tensor<2x16xf32>
 }
 
-// -----
-
-// expected-note @below {{the first is here}}
-func.func @train_step(%w: tensor<3xf32> {mpt.state}) -> (tensor<3xf32> {mpt.next = 0})
-    attributes {mpt.train_step} {
-  return %w : tensor<3xf32>
-}
-// expected-error @below {{a second function marked 'mpt.train_step'; the runtime runs one}}
-func.func @train_step2(%w: tensor<3xf32> {mpt.state}) -> (tensor<3xf32> {mpt.next = 0})
-    attributes {mpt.train_step} {
-  return %w : tensor<3xf32>
-}
 
 // -----
 

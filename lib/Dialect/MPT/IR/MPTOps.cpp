@@ -698,6 +698,12 @@ LogicalResult SGDOp::verify() {
   return success();
 }
 
+SmallVector<StringRef> SGDOp::getOptimizerStateNames() {
+  if (getMomentumBuffer())
+    return {"momentum_buffer"};
+  return {};
+}
+
 template <typename AdamLikeOp> static LogicalResult verifyAdam(AdamLikeOp op) {
   Operation *operation = op.getOperation();
   if (failed(verifyNonNegative(operation, "lr", op.getLr().convertToFloat())) ||
@@ -717,6 +723,14 @@ template <typename AdamLikeOp> static LogicalResult verifyAdam(AdamLikeOp op) {
 
 LogicalResult AdamOp::verify() { return verifyAdam(*this); }
 LogicalResult AdamWOp::verify() { return verifyAdam(*this); }
+
+// torch.optim.Adam's state_dict keys.
+SmallVector<StringRef> AdamOp::getOptimizerStateNames() {
+  return {"exp_avg", "exp_avg_sq", "step"};
+}
+SmallVector<StringRef> AdamWOp::getOptimizerStateNames() {
+  return {"exp_avg", "exp_avg_sq", "step"};
+}
 
 LogicalResult
 ClipGradNormOp::inferReturnTypes(MLIRContext *context, std::optional<Location>,

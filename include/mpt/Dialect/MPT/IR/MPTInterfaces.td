@@ -61,6 +61,11 @@ def OptimizerOpInterface : OpInterface<"OptimizerOpInterface"> {
       }], "::mlir::ResultRange", "getUpdatedOptimizerState", (ins), [{}], [{
         return $_op->getResults().drop_front(1);
       }]>,
+    InterfaceMethod<[{
+        The name of each optimizer state operand, in the order of getOptimizerState(): the key
+        PyTorch's optimizer `state_dict` gives it (`momentum_buffer`, `exp_avg`, ...), so that
+        state created for a parameter can be named `<param>.<key>` in checkpoints.
+      }], "::llvm::SmallVector<::llvm::StringRef>", "getOptimizerStateNames">,
   ];
 }
 

@@ -480,7 +480,7 @@ def MPT_BroadcastOp : MPT_ComputeOp<"broadcast", MPT_FollowClass, [MPT_Different
 //===----------------------------------------------------------------------===//
 
 def MPT_SGDOp : MPT_ComputeOp<"sgd", MPT_FP32Class, [
-    OptimizerOpInterface,
+    DeclareOpInterfaceMethods<OptimizerOpInterface, ["getOptimizerStateNames"]>,
     DeclareOpInterfaceMethods<InferTypeOpInterface>,
     TypesMatchWith<"grad has the type of param", "param", "grad", "$_self">,
     OptionalTypesMatchWith<"momentum_buffer has the type of param", "param",
@@ -520,7 +520,7 @@ def MPT_SGDOp : MPT_ComputeOp<"sgd", MPT_FP32Class, [
 class MPT_AdamBase<string mnemonic, string defaultWeightDecay, string summaryText,
                    string descriptionText>
     : MPT_ComputeOp<mnemonic, MPT_FP32Class, [
-        OptimizerOpInterface,
+        DeclareOpInterfaceMethods<OptimizerOpInterface, ["getOptimizerStateNames"]>,
         AllTypesMatch<["param", "grad", "exp_avg", "exp_avg_sq", "updated_param",
                        "updated_exp_avg", "updated_exp_avg_sq"]>,
         AllTypesMatch<["step", "updated_step"]>]> {
