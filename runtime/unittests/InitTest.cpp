@@ -36,17 +36,13 @@ Expected ones(int64_t count) { return {count, 0, 1.0f}; }
 using ExpectedState = std::map<std::string, Expected>;
 
 /// Adds, for every parameter, a zero optimizer state of its size named
-/// prefix+name or name+suffix.
+/// name+suffix, as mpt-autodiff names the state it creates.
 ExpectedState withZeroStates(ExpectedState params,
-                             std::vector<std::string> prefixes,
                              std::vector<std::string> suffixes) {
   ExpectedState state = params;
-  for (const auto &[name, param] : params) {
-    for (const std::string &prefix : prefixes)
-      state[prefix + name] = zeros(param.count);
+  for (const auto &[name, param] : params)
     for (const std::string &suffix : suffixes)
       state[name + suffix] = zeros(param.count);
-  }
   return state;
 }
 
@@ -57,7 +53,7 @@ ExpectedState mlpState() {
       {"w1", uniform(784 * 256, 784)}, {"b1", uniform(256, 784)},
       {"w2", uniform(256 * 128, 256)}, {"b2", uniform(128, 256)},
       {"w3", uniform(128 * 10, 128)},  {"b3", uniform(10, 128)}};
-  return withZeroStates(state, {"m"}, {});
+  return withZeroStates(state, {".momentum_buffer"});
 }
 
 /// Conv2d(1, 8, 3) without bias, BatchNorm2d(8), Conv2d(8, 16, 3) without
@@ -71,7 +67,7 @@ ExpectedState cnnState() {
                          {"be2", zeros(16)},
                          {"wf", uniform(784 * 10, 784)},
                          {"bf", uniform(10, 784)}};
-  state = withZeroStates(state, {"m"}, {});
+  state = withZeroStates(state, {".momentum_buffer"});
   state.insert({{"rm1", zeros(8)},
                 {"rv1", ones(8)},
                 {"rm2", zeros(16)},
@@ -96,12 +92,12 @@ ExpectedState transformerState() {
                          {"b_fc2", uniform(64, 256)},
                          {"w_cls", uniform(64 * 10, 64)},
                          {"b_cls", uniform(10, 64)}};
-  state = withZeroStates(state, {}, {"_m", "_v"});
+  state = withZeroStates(state, {".exp_avg", ".exp_avg_sq"});
   // Adam's step count: a scalar per parameter.
   for (const char *name :
        {"ln1_g", "ln1_b", "wq", "wk", "wv", "wo", "ln2_g", "ln2_b", "w_fc1",
         "b_fc1", "w_fc2", "b_fc2", "w_cls", "b_cls"})
-    state[std::string(name) + "_t"] = zeros(1);
+    state[std::string(name) + ".step"] = zeros(1);
   return state;
 }
 
