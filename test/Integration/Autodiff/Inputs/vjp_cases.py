@@ -143,12 +143,16 @@ CASES = [
 
 
 def gen(prefix):
+    """Writes, per case, a module with its training step (<prefix>.<case>.steps.mlir)
+    and the @main that calls it (<prefix>.<case>.main.mlir), and the case names in
+    order (<prefix>.cases). A module holds one training step, so each case is run
+    on its own."""
     rng = random.Random(20261130)
-    out = []
-    main = ["func.func private @printMemrefF32(tensor<*xf32>)", "", "func.func @main() {",
-            f"  %eps = arith.constant dense<{EPS:e}> : tensor<f32>",
-            f"  %inv2eps = arith.constant dense<{1 / (2 * EPS):e}> : tensor<f32>"]
     for name, params, body, oshape in CASES:
+        out = []
+        main = ["func.func private @printMemrefF32(tensor<*xf32>)", "", "func.func @main() {",
+                f"  %eps = arith.constant dense<{EPS:e}> : tensor<f32>",
+                f"  %inv2eps = arith.constant dense<{1 / (2 * EPS):e}> : tensor<f32>"]
         ptypes = [ttype(s) for s, _ in params]
         args = ", ".join(f"%p{i}: {t} {{mpt.param}}" for i, t in enumerate(ptypes))
         c = [rng.uniform(-1.0, 1.0) for _ in range(numel(oshape))]
@@ -198,13 +202,15 @@ def gen(prefix):
                  f"  call @printMemrefF32(%{name}_pv) : (tensor<*xf32>) -> ()",
                  f"  %{name}_pf = tensor.cast %{name}_fd : tensor<f32> to tensor<*xf32>",
                  f"  call @printMemrefF32(%{name}_pf) : (tensor<*xf32>) -> ()"]
-    main += ["  return", "}"]
-    # Two files: the steps go through mpt-autodiff first, since @main calls
-    # them with the signature the pass gives them.
-    with open(prefix + ".steps.mlir", "w") as f:
-        f.write("\n".join(out) + "\n")
-    with open(prefix + ".main.mlir", "w") as f:
-        f.write("\n".join(main) + "\n")
+        main += ["  return", "}"]
+        # Two files: the step goes through mpt-autodiff first, since @main
+        # calls it with the signature the pass gives it.
+        with open(f"{prefix}.{name}.steps.mlir", "w") as f:
+            f.write("\n".join(out) + "\n")
+        with open(f"{prefix}.{name}.main.mlir", "w") as f:
+            f.write("\n".join(main) + "\n")
+    with open(prefix + ".cases", "w") as f:
+        f.write("\n".join(name for name, *_ in CASES) + "\n")
 
 
 def check(rtol, atol):
