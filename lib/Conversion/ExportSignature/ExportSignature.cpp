@@ -178,12 +178,19 @@ llvm::json::Object stateInit(Value state) {
 }
 
 llvm::json::Object valueInit(DenseElementsAttr init) {
+  // A splat is written once and the runtime repeats it: the zero optimizer
+  // state mpt-autodiff creates would otherwise spell out every element.
+  int64_t count = init.isSplat() ? 1 : init.getNumElements();
   llvm::json::Array values;
   if (isa<FloatType>(init.getElementType())) {
-    for (APFloat value : init.getValues<APFloat>())
+    for (APFloat value :
+         llvm::make_range(init.value_begin<APFloat>(),
+                          std::next(init.value_begin<APFloat>(), count)))
       values.push_back(value.convertToDouble());
   } else {
-    for (APInt value : init.getValues<APInt>())
+    for (APInt value :
+         llvm::make_range(init.value_begin<APInt>(),
+                          std::next(init.value_begin<APInt>(), count)))
       values.push_back(value.getBitWidth() == 1 ? int64_t(value.getBoolValue())
                                                 : value.getSExtValue());
   }

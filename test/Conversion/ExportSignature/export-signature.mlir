@@ -1,5 +1,7 @@
 // RUN: mpt-opt %s --split-input-file --mpt-export-signature --verify-diagnostics | FileCheck %s
 // RUN: mpt-opt %examples/mlp.mlir --mpt-mixed-precision="compute-type=f16 persistent-working-copy=1" --mpt-export-signature | FileCheck %s --check-prefix=COPY
+// RUN: mpt-opt %examples/mlp.mlir --mpt-autodiff --mpt-export-signature | FileCheck %s --check-prefix=AUTODIFF
+// RUN: mpt-opt %examples/transformer_block.mlir --mpt-mixed-precision="compute-type=f16" --mpt-export-signature | FileCheck %s --check-prefix=ADAM
 
 // After the rewrite the forward pass reads f16 working copies, not the f32
 // masters: the masters' fan-in comes through their copies (w3: 128 inputs),
@@ -9,6 +11,21 @@
 // COPY-SAME: {\22dtype\22:\22F16\22,\22init\22:{\22kind\22:\22copy\22},\22name\22:\22arg4.working_copy\22,\22role\22:\22state\22,\22shape\22:[128,10],\22working_copy_of\22:4}
 // COPY-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[65536]},\22name\22:\22loss_scale\22,\22role\22:\22state\22,\22shape\22:[]}
 // COPY-SAME: {\22dtype\22:\22I64\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[0]},\22name\22:\22loss_scale_growth_tracker\22
+
+// The optimizer state mpt-autodiff creates for a forward-only step is named
+// after its parameter as PyTorch's state_dict keys it, also without source
+// names (mpt-opt attaches none, so parameters are arg<N>); a zero splat is one
+// value. Adam's i64 step counters and the loss scale's growth tracker (both
+// i64 scalars) keep distinct names.
+// AUTODIFF: \22name\22:\22arg7\22,\22role\22:\22data\22
+// AUTODIFF-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[0]},\22name\22:\22arg0.momentum_buffer\22,\22role\22:\22state\22,\22shape\22:[784,256]}
+// AUTODIFF-SAME: \22name\22:\22arg5.momentum_buffer\22,\22role\22:\22state\22,\22shape\22:[10]}]
+// ADAM: \22name\22:\22arg0.exp_avg\22,\22role\22:\22state\22,\22shape\22:[64]}
+// ADAM-SAME: \22name\22:\22arg0.exp_avg_sq\22,\22role\22:\22state\22,\22shape\22:[64]}
+// ADAM-SAME: {\22dtype\22:\22I64\22,\22init\22:{\22kind\22:\22zeros\22},\22name\22:\22arg0.step\22,\22role\22:\22state\22,\22shape\22:[]}
+// ADAM-SAME: \22name\22:\22arg13.step\22
+// ADAM-SAME: \22name\22:\22loss_scale\22
+// ADAM-SAME: \22name\22:\22loss_scale_growth_tracker\22
 
 // PyTorch-layout weights: nn.Linear stores (out, in) and computes x*W^T, so
 // fan_in is the contraction size (in = 3), not dim 0 (out = 4); the backward
