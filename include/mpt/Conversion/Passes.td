@@ -47,4 +47,24 @@ def ConvertLinalgToCPUKernels
   ];
 }
 
+def FuseElementwiseAroundCPUKernels
+    : Pass<"fuse-elementwise-around-cpu-kernels", "::mlir::ModuleOp"> {
+  let summary = "Fuses elementwise linalg ops and reshapes, leaving matmuls and convolutions named";
+  let description = [{
+    Upstream's `linalg-fuse-elementwise-ops`, with one difference: named linalg ops (matmul,
+    batch_matmul, convolutions, transpose, fill) are never fused with a producer or consumer and
+    never rewritten into `linalg.generic` by folding a reshape into them. Upstream generalizes a
+    matmul whose result is reshaped and then fuses the producer of its operand into it (a layer
+    norm into the q/k/v projection, a cast into a mixed-precision product), and the result runs
+    as scalar loops instead of reaching `convert-linalg-to-cpu-kernels`. Elementwise
+    `linalg.generic` ops still fuse with each other and with reductions, and reshapes still move
+    through them.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // MPT_CONVERSION_PASSES_TD
