@@ -412,7 +412,9 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
                         builder.getUnitAttr());
   PassManager lowering(&context);
   LowerToCPUOptions cpu;
-  cpu.cpuKernels = true;
+  // MPT_NO_CPU_KERNELS=1 runs matmuls and convolutions as generic loops: the
+  // reference the kernels are tested against.
+  cpu.cpuKernels = getenv("MPT_NO_CPU_KERNELS") == nullptr;
   buildLowerToCPUPipeline(lowering, cpu);
   if (failed(lowering.run(*module)))
     return fail(path + ": lowering to the CPU failed:\n");
