@@ -251,22 +251,24 @@ func.func @max_pool2d(%x: tensor<1x2x4x4xf16>) -> tensor<1x2x2x2xf16> {
 
 // max_pool2d_grad: the first maximum of every window (an order-independent
 // argmax reduction), then a gather over the windows that reach each input
-// position through dy and argmax spread out by the stride.
+// position through dy and argmax spread out by the stride. Loops are (n, c,
+// kh, kw, then the image): the window loops sit outside, so that the
+// innermost loop is parallel.
 
-// CHECK-DAG: #[[$WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
-// CHECK-DAG: #[[$KERNEL:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
-// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
-// CHECK-DAG: #[[$BACK:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 - d4 + 1, d3 - d5 + 1)>
+// CHECK-DAG: #[[$WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 * 2 + d2, d5 * 2 + d3)>
+// CHECK-DAG: #[[$KERNEL:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d3)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d5)>
+// CHECK-DAG: #[[$BACK:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 - d2 + 1, d5 - d3 + 1)>
 // CHECK-LABEL: func.func @max_pool2d_grad
 // CHECK-SAME: %[[DY:[a-zA-Z0-9_]+]]: tensor<1x2x2x2xf32>, %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x4x4xf32>
-// CHECK: %[[ARGMAX:[a-zA-Z0-9_]+]]:2 = linalg.generic {indexing_maps = [#[[$WIN]], #[[$KERNEL]], #[[$OUT]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[X]], %{{.*}} : tensor<1x2x4x4xf32>, tensor<2x2xi1>) outs(%{{.*}}, %{{.*}} : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi32>)
+// CHECK: %[[ARGMAX:[a-zA-Z0-9_]+]]:2 = linalg.generic {indexing_maps = [#[[$WIN]], #[[$KERNEL]], #[[$OUT]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction", "reduction", "parallel", "parallel"]} ins(%[[X]], %{{.*}} : tensor<1x2x4x4xf32>, tensor<2x2xi1>) outs(%{{.*}}, %{{.*}} : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi32>)
 // CHECK: arith.cmpf uno
 // CHECK: arith.cmpf oeq
 // CHECK: arith.cmpi slt
 // CHECK: arith.cmpf ogt
 // CHECK: %[[SPREAD_DY:.*]] = tensor.insert_slice %[[DY]] into %{{.*}}[0, 0, 1, 1] [1, 2, 2, 2] [1, 1, 2, 2] : tensor<1x2x2x2xf32> into tensor<1x2x5x5xf32>
 // CHECK: %[[SPREAD_IDX:.*]] = tensor.insert_slice %[[ARGMAX]]#1 into %{{.*}}[0, 0, 1, 1] [1, 2, 2, 2] [1, 1, 2, 2] : tensor<1x2x2x2xi32> into tensor<1x2x5x5xi32>
-// CHECK: linalg.generic {indexing_maps = [#[[$BACK]], #[[$BACK]], #[[$KERNEL]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[SPREAD_DY]], %[[SPREAD_IDX]], %{{.*}} : tensor<1x2x5x5xf32>, tensor<1x2x5x5xi32>, tensor<2x2xi1>) outs(%{{.*}} : tensor<1x2x4x4xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$BACK]], #[[$BACK]], #[[$KERNEL]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction", "reduction", "parallel", "parallel"]} ins(%[[SPREAD_DY]], %[[SPREAD_IDX]], %{{.*}} : tensor<1x2x5x5xf32>, tensor<1x2x5x5xi32>, tensor<2x2xi1>) outs(%{{.*}} : tensor<1x2x4x4xf32>)
 // CHECK: arith.cmpi eq
 // CHECK: arith.select
 // CHECK: arith.addf
@@ -281,10 +283,12 @@ func.func @max_pool2d_grad(%dy: tensor<1x2x2x2xf32>, %x: tensor<1x2x4x4xf32>) ->
 // Padding positions are no argmax candidates: their row/column is checked.
 
 // CHECK-LABEL: func.func @max_pool2d_grad_padded
-// CHECK: linalg.index 2
-// CHECK: linalg.index 4
-// CHECK: arith.cmpi sge
-// CHECK: arith.cmpi slt
+// CHECK: %[[OH:.*]] = linalg.index 4
+// CHECK: %[[KH:.*]] = linalg.index 2
+// CHECK: %[[SCALED:.*]] = arith.muli %[[OH]], %{{.*}}
+// CHECK: %[[ROW:.*]] = arith.addi %[[SCALED]], %[[KH]]
+// CHECK: arith.cmpi sge, %[[ROW]]
+// CHECK: arith.cmpi slt, %[[ROW]]
 func.func @max_pool2d_grad_padded(%dy: tensor<1x1x2x2xf32>, %x: tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32> {
   %dx = mpt.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1>}
       : tensor<1x1x2x2xf32>, tensor<1x1x3x3xf32>
