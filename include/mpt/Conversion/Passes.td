@@ -39,6 +39,10 @@ def ConvertLinalgToCPUKernels
     are left to the generic lowering. All three convolutions of a training step reach the conv
     kernel: `convert-mpt-to-linalg` writes conv2d_input_grad and conv2d_filter_grad as
     `linalg.conv_2d_nchw_fchw` too.
+
+    `memref.copy` ops with a strided source or target become `linalg.copy`, so that they lower
+    to loops that LLVM vectorizes instead of to the runner utility `memrefCopy`, which copies
+    strided memrefs element by element.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
