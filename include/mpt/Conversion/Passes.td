@@ -47,6 +47,7 @@ def ConvertLinalgToCPUKernels
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect",
     "::mlir::memref::MemRefDialect",
   ];
 }
