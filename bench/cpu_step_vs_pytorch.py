@@ -10,9 +10,10 @@ step's matmul and convolution FLOPs over its time, next to the machine's sgemm p
 RSS of both processes.
 
 Time is CPU time per step at 1 thread (robust on a shared machine: other processes stretch wall
-time, not CPU time) and wall time per step at 2 threads (where parallel work is the point). mpt's
-CPU time per step is that of a run with N more steps than a baseline run of the same program,
-divided by N, so compilation and data generation drop out; the wall time is mpt-run's ms/step.
+time, not CPU time) and wall time per step at 2 threads (where parallel work is the point; on a
+loaded machine these are mostly a measure of the load). mpt's times are read from a running
+mpt-run between its epoch lines, after a warm-up epoch, so that compilation and data generation
+drop out (see mpt_sample).
 
 PyTorch is a benchmark reference only, never a CI dependency: Debian's python3-torch (run this with
 /usr/bin/python3, `apt install python3-torch libopenblas0-pthread`). OPENBLAS_CORETYPE and
@@ -29,11 +30,10 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = {  # name -> (example, steps per sample)
-    "mlp": ("mlp.mlir", 300),
-    "cnn_bn": ("cnn_bn.mlir", 60),
-    "transformer_block": ("transformer_block.mlir", 200),
+    "mlp": ("mlp.mlir", 600),
+    "cnn_bn": ("cnn_bn.mlir", 80),
+    "transformer_block": ("transformer_block.mlir", 400),
 }
-BASELINE_STEPS = 5
 
 
 def gemm_flops(path):
@@ -172,22 +172,35 @@ class TorchWorker:
 # mpt side.
 
 
-def mpt_sample(mpt_run, model, precision, steps, threads):
-    """Runs mpt-run and returns (CPU s, wall ms/step, peak RSS MB) from its resource usage."""
-    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads),
-               MPT_NUM_THREADS=str(threads))
+def mpt_sample(mpt_run, model, precision, batch, steps, threads):
+    """(CPU ms/step, wall ms/step, peak RSS in MB) of mpt-run in its steady state.
+
+    The run has one warm-up epoch and then four epochs of steps/4 steps each (synthetic sets sized
+    to the batch); mpt-run prints a line after every epoch, when this reads the process's CPU time
+    (/proc/<pid>/stat) and the clock. Per-step times come from the last four epochs only, so
+    neither compilation nor data generation nor the first steps count.
+    """
+    per_epoch = max(1, steps // 4)
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
     process = subprocess.Popen(
-        [mpt_run, model, "--precision", precision, "--data", "synthetic", "--steps", str(steps),
-         "--epochs", "1000000", "--no-eval", "--quiet"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    out = process.stdout.read().decode()
-    err = process.stderr.read().decode()
+        [mpt_run, model, "--precision", precision, "--data", "synthetic",
+         "--synthetic-examples", str(batch * per_epoch), "--epochs", "5", "--no-eval"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    ticks = os.sysconf("SC_CLK_TCK")
+    marks = []
+    for line in process.stdout:
+        match = re.match(r"epoch \d+: steps (\d+)", line)
+        if match:
+            with open(f"/proc/{process.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            cpu = (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+            marks.append((int(match.group(1)), cpu, time.perf_counter()))
+    err = process.stderr.read()
     _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode:
-        sys.exit(f"mpt-run failed on {model} ({precision}):\n{err}")
-    match = re.search(r"\(([0-9.]+) ms/step\)", out)
-    return (usage.ru_utime + usage.ru_stime, match and float(match.group(1)),
+    if os.waitstatus_to_exitcode(status) or len(marks) < 2:
+        sys.exit(f"mpt-run failed on {model} ({precision}) or printed no epoch lines:\n{err}")
+    (steps0, cpu0, wall0), (steps1, cpu1, wall1) = marks[0], marks[-1]
+    return (1e3 * (cpu1 - cpu0) / (steps1 - steps0), 1e3 * (wall1 - wall0) / (steps1 - steps0),
             usage.ru_maxrss / 1024)
 
 
@@ -204,9 +217,9 @@ def bench_model(args, name, threads):
     flops = gemm_flops(path)
     worker = TorchWorker(name, threads)
     sgemm = worker.ask("sgemm")["gflops"]
-    # Warm-up, and the baseline CPU time of compilation, data generation and a few steps.
-    baseline = {p: min(mpt_sample(args.mpt_run, path, p, BASELINE_STEPS, threads)[0]
-                       for _ in range(2)) for p in precisions}
+    batch = {"mlp": 128, "cnn_bn": 64, "transformer_block": 8}[name]
+    # Warm-up of both sides (page cache, CPU frequency).
+    mpt_sample(args.mpt_run, path, precisions[0], batch, 8, threads)
     for variant in ("fp32", "bf16"):
         worker.ask(f"{variant} {steps}")
 
@@ -214,9 +227,8 @@ def bench_model(args, name, threads):
     rss = 0.0
     for _ in range(args.pairs):
         for p in precisions:
-            cpu, wall, peak = mpt_sample(args.mpt_run, path, p, BASELINE_STEPS + steps, threads)
-            samples[f"mpt {p}"].append({"cpu_ms": 1e3 * (cpu - baseline[p]) / steps,
-                                        "wall_ms": wall})
+            cpu, wall, peak = mpt_sample(args.mpt_run, path, p, batch, steps, threads)
+            samples[f"mpt {p}"].append({"cpu_ms": cpu, "wall_ms": wall})
             rss = max(rss, peak)
         for variant in ("fp32", "bf16"):
             samples[f"torch {variant}"].append(worker.ask(f"{variant} {steps}"))
