@@ -24,7 +24,7 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createFuseElementwiseAroundCPUKernels());
 
   pm.addNestedPass<func::FuncOp>(createMPTDistinctResults());
   bufferization::OneShotBufferizePassOptions bufferize;

@@ -110,8 +110,8 @@ void gemm(const T *a, const int64_t *aSizes, const int64_t *aStrides,
                   std::vector<float> &dst) {
     dst.resize(sizes[0] * sizes[1]);
     for (int64_t i = 0; i < sizes[0]; ++i)
-      for (int64_t j = 0; j < sizes[1]; ++j)
-        dst[i * sizes[1] + j] = widen(src[i * strides[0] + j * strides[1]]);
+      widenRow(src + i * strides[0], strides[1], sizes[1],
+               dst.data() + i * sizes[1]);
     return dst.data();
   };
   const float *aData, *bData;

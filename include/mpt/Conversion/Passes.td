@@ -70,11 +70,36 @@ def ConvertLinalgToCPUKernels
     are left to the generic lowering. All three convolutions of a training step reach the conv
     kernel: `convert-mpt-to-linalg` writes conv2d_input_grad and conv2d_filter_grad as
     `linalg.conv_2d_nchw_fchw` too.
+
+    `memref.copy` ops with a strided source or target become `linalg.copy`, so that they lower
+    to loops that LLVM vectorizes instead of to the runner utility `memrefCopy`, which copies
+    strided memrefs element by element.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect",
     "::mlir::memref::MemRefDialect",
+  ];
+}
+
+def FuseElementwiseAroundCPUKernels
+    : Pass<"fuse-elementwise-around-cpu-kernels", "::mlir::ModuleOp"> {
+  let summary = "Fuses elementwise linalg ops and reshapes, leaving matmuls and convolutions named";
+  let description = [{
+    Upstream's `linalg-fuse-elementwise-ops`, with one difference: named linalg ops (matmul,
+    batch_matmul, convolutions, transpose, fill) are never fused with a producer or consumer and
+    never rewritten into `linalg.generic` by folding a reshape into them. Upstream generalizes a
+    matmul whose result is reshaped and then fuses the producer of its operand into it (a layer
+    norm into the q/k/v projection, a cast into a mixed-precision product), and the result runs
+    as scalar loops instead of reaching `convert-linalg-to-cpu-kernels`. Elementwise
+    `linalg.generic` ops still fuse with each other and with reductions, and reshapes still move
+    through them.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
   ];
 }
 

@@ -181,6 +181,28 @@ struct Conv2DToKernelCall : public OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   }
 };
 
+/// A memref.copy with a strided side becomes linalg.copy, lowered to loops
+/// that LLVM vectorizes: memref.copy lowers to the runner utility memrefCopy,
+/// which walks such copies element by element with index arithmetic (the
+/// padded inputs of convolutions and pooling are copied this way). Copies
+/// between contiguous memrefs stay: memrefCopy does those with memcpy.
+struct StridedCopyToLinalg : public OpRewritePattern<memref::CopyOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(memref::CopyOp op,
+                                PatternRewriter &rewriter) const override {
+    auto source = dyn_cast<MemRefType>(op.getSource().getType());
+    auto target = dyn_cast<MemRefType>(op.getTarget().getType());
+    if (!source || !target)
+      return rewriter.notifyMatchFailure(op, "not between ranked memrefs");
+    if (source.getLayout().isIdentity() && target.getLayout().isIdentity())
+      return rewriter.notifyMatchFailure(op, "contiguous: memcpy is faster");
+    rewriter.replaceOpWithNewOp<linalg::CopyOp>(op, op.getSource(),
+                                                op.getTarget());
+    return success();
+  }
+};
+
 struct ConvertLinalgToCPUKernels
     : public mpt::impl::ConvertLinalgToCPUKernelsBase<
           ConvertLinalgToCPUKernels> {
@@ -188,8 +210,8 @@ struct ConvertLinalgToCPUKernels
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<MatmulToKernelCall<linalg::MatmulOp>,
-                 MatmulToKernelCall<linalg::BatchMatmulOp>, Conv2DToKernelCall>(
-        &getContext());
+                 MatmulToKernelCall<linalg::BatchMatmulOp>, Conv2DToKernelCall,
+                 StridedCopyToLinalg>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

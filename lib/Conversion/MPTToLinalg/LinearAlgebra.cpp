@@ -327,9 +327,12 @@ struct MaxPool2DGradLowering : OpConversionPattern<MaxPool2DGradOp> {
         argmax, createFilled(rewriter, loc, spreadShape,
                              intConstant(rewriter, loc, indexElement, -1)));
 
+    // Window loops outside the image loops: the innermost loop then runs
+    // along w, independent iterations that vectorize; (kh, kw) still sum in
+    // row-major order.
     MLIRContext *context = rewriter.getContext();
     AffineExpr n, c, h, w, kh, kw;
-    bindDims(context, n, c, h, w, kh, kw);
+    bindDims(context, n, c, kh, kw, h, w);
     AffineMap windowMap = AffineMap::get(
         6, 0, {n, c, h - kh + (kernel[0] - 1), w - kw + (kernel[1] - 1)},
         context);
@@ -341,10 +344,10 @@ struct MaxPool2DGradLowering : OpConversionPattern<MaxPool2DGradOp> {
         ValueRange{spreadGrad, spreadArgmax, windowShape(rewriter, op)}, init,
         {windowMap, windowMap, AffineMap::get(6, 0, {kh, kw}, context),
          AffineMap::get(6, 0, {n, c, h, w}, context)},
-        iteratorTypes(6, {4, 5}),
+        iteratorTypes(6, {2, 3}),
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           Value position =
-              windowPosition(b, l, /*khDim=*/4, /*kwDim=*/5, kernelWidth);
+              windowPosition(b, l, /*khDim=*/2, /*kwDim=*/3, kernelWidth);
           Value chosen = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
                                                args[1], position);
           Value grad = toF32(b, l, args[0]);
@@ -391,8 +394,10 @@ private:
     Type element = elementType(input);
     Value padded = padSpatial(rewriter, loc, input, padding, 0.0);
 
+    // Window loops outside the output loops, as in the gather above: row-major
+    // window order is kept, and the innermost loop along ow vectorizes.
     AffineExpr n, c, oh, ow, kh, kw;
-    bindDims(context, n, c, oh, ow, kh, kw);
+    bindDims(context, n, c, kh, kw, oh, ow);
     AffineMap windowMap = AffineMap::get(
         6, 0, {n, c, oh * strides[0] + kh, ow * strides[1] + kw}, context);
     AffineMap pooledMap = AffineMap::get(6, 0, {n, c, oh, ow}, context);
@@ -410,10 +415,10 @@ private:
         ValueRange{maxInit, indexInit},
         {windowMap, AffineMap::get(6, 0, {kh, kw}, context), pooledMap,
          pooledMap},
-        iteratorTypes(6, {4, 5}),
+        iteratorTypes(6, {2, 3}),
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           Value value = args[0], best = args[2], bestIndex = args[3];
-          Value position = windowPosition(b, l, 4, 5, kernel[1]);
+          Value position = windowPosition(b, l, 2, 3, kernel[1]);
           auto cmpf = [&](arith::CmpFPredicate predicate, Value lhs,
                           Value rhs) -> Value {
             return arith::CmpFOp::create(b, l, predicate, lhs, rhs);
@@ -441,8 +446,8 @@ private:
             // Input row oh*s + kh - pad (and column likewise) must exist.
             Value inside;
             for (int i = 0; i < 2; ++i) {
-              Value out = linalg::IndexOp::create(b, l, 2 + i);
-              Value k = linalg::IndexOp::create(b, l, 4 + i);
+              Value out = linalg::IndexOp::create(b, l, 4 + i);
+              Value k = linalg::IndexOp::create(b, l, 2 + i);
               Value row = arith::AddIOp::create(
                   b, l,
                   arith::MulIOp::create(

@@ -70,15 +70,14 @@ Value computeMean(OpBuilder &b, Location loc, Value input,
 /// sum((x - mean)^2) over the layout's reduced dims, in f32.
 Value computeCenteredSquares(OpBuilder &b, Location loc, Value input,
                              Value mean, const NormLayout &layout) {
-  Value init = createFilled(b, loc, layout.statShape, b.getF32Type(), 0.0);
-  return buildGeneric(
-      b, loc, ValueRange{input, mean}, init,
-      {b.getMultiDimIdentityMap(layout.rank), layout.statMap, layout.statMap},
-      iteratorTypes(layout.rank, layout.reducedDims),
+  return reduceByDims(
+      b, loc, ValueRange{input, mean},
+      {b.getMultiDimIdentityMap(layout.rank), layout.statMap},
+      tensorType(input).getShape(), layout.reducedDims, /*numResults=*/1,
       [](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
         FloatMath m{nb, l, nb.getF32Type()};
         Value centered = m.sub(m.cast(args[0]), args[1]);
-        return {m.add(args[2], m.mul(centered, centered))};
+        return {m.mul(centered, centered)};
       })[0];
 }
 
@@ -178,19 +177,17 @@ struct BatchNormGradLowering : OpConversionPattern<BatchNormGradOp> {
     NormLayout layout = batchNormLayout(getContext(), type);
     Type f32 = rewriter.getF32Type();
     Type statType = elementType(adaptor.getGamma());
-    Value zeros = createFilled(rewriter, loc, layout.statShape, f32, 0.0);
     AffineMap identity = rewriter.getMultiDimIdentityMap(layout.rank);
-    SmallVector<Value> sums = buildGeneric(
+    SmallVector<Value> sums = reduceByDims(
         rewriter, loc, ValueRange{grad, input, adaptor.getBatchMean()},
-        ValueRange{zeros, zeros},
-        {identity, identity, layout.statMap, layout.statMap, layout.statMap},
-        iteratorTypes(layout.rank, layout.reducedDims),
+        {identity, identity, layout.statMap}, type.getShape(),
+        layout.reducedDims, /*numResults=*/2,
         [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF32Type()};
           Value dy = m.cast(args[0]), x = m.cast(args[1]),
                 mean = m.cast(args[2]);
           Value centered = m.sub(x, mean);
-          return {m.add(args[3], dy), m.add(args[4], m.mul(dy, centered))};
+          return {dy, m.mul(dy, centered)};
         });
 
     int64_t count = layout.count;
@@ -324,7 +321,6 @@ struct LayerNormGradLowering : OpConversionPattern<LayerNormGradOp> {
           invstd = adaptor.getInvstd();
     RankedTensorType type = tensorType(input);
     NormLayout layout = layerNormLayout(getContext(), type);
-    Type f32 = rewriter.getF32Type();
     AffineMap identity = rewriter.getMultiDimIdentityMap(layout.rank);
     SmallVector<Value> operands = {grad, input, gamma, mean, invstd};
     SmallVector<AffineMap> operandMaps = {identity, identity, layout.paramMap,
@@ -340,16 +336,13 @@ struct LayerNormGradLowering : OpConversionPattern<LayerNormGradOp> {
       return m.mul(dy, scale);
     };
 
-    Value rowZeros = createFilled(rewriter, loc, layout.statShape, f32, 0.0);
-    SmallVector<AffineMap> rowMaps(operandMaps);
-    rowMaps.append({layout.statMap, layout.statMap});
-    SmallVector<Value> rowSums = buildGeneric(
-        rewriter, loc, operands, ValueRange{rowZeros, rowZeros}, rowMaps,
-        iteratorTypes(layout.rank, layout.reducedDims),
+    SmallVector<Value> rowSums = reduceByDims(
+        rewriter, loc, operands, operandMaps, type.getShape(),
+        layout.reducedDims, /*numResults=*/2,
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF32Type()};
           Value xhat = normalizedInput(m, args), g = scaledGrad(m, args);
-          return {m.add(args[5], g), m.add(args[6], m.mul(g, xhat))};
+          return {g, m.mul(g, xhat)};
         });
 
     int64_t width = layout.count;
@@ -375,18 +368,13 @@ struct LayerNormGradLowering : OpConversionPattern<LayerNormGradOp> {
     SmallVector<int64_t> rowDims;
     for (int64_t dim = 0; dim + 1 < layout.rank; ++dim)
       rowDims.push_back(dim);
-    int64_t features = type.getShape().back();
-    Value featureZeros = createFilled(rewriter, loc, {features}, f32, 0.0);
-    SmallVector<AffineMap> paramMaps(operandMaps);
-    paramMaps.append({layout.paramMap, layout.paramMap});
-    SmallVector<Value> paramSums = buildGeneric(
-        rewriter, loc, operands, ValueRange{featureZeros, featureZeros},
-        paramMaps, iteratorTypes(layout.rank, rowDims),
+    SmallVector<Value> paramSums = reduceByDims(
+        rewriter, loc, operands, operandMaps, type.getShape(), rowDims,
+        /*numResults=*/2,
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF32Type()};
           Value dy = m.cast(args[0]);
-          return {m.add(args[5], m.mul(dy, normalizedInput(m, args))),
-                  m.add(args[6], dy)};
+          return {m.mul(dy, normalizedInput(m, args)), dy};
         });
     Type paramType = elementType(gamma);
     rewriter.replaceOp(

@@ -157,21 +157,70 @@ Value padSpatial(OpBuilder &builder, Location loc, Value input,
                                pads, value);
 }
 
+SmallVector<Value> reduceByDims(OpBuilder &builder, Location loc,
+                                ValueRange inputs,
+                                ArrayRef<AffineMap> inputMaps,
+                                ArrayRef<int64_t> shape,
+                                ArrayRef<int64_t> reducedDims,
+                                unsigned numResults, GenericBodyFn terms) {
+  MLIRContext *context = builder.getContext();
+  SmallVector<int64_t> dims(reducedDims);
+  llvm::sort(dims);
+  Type f32 = builder.getF32Type();
+  if (dims.empty())
+    return buildElementwise(builder, loc, shape, inputs, inputMaps,
+                            SmallVector<Type>(numResults, f32), terms);
+  // Sums over `dim` of an iteration space shaped `iterationShape`, reading
+  // `sources` through `sourceMaps`, into `numResults` fresh f32 tensors.
+  auto sumOver = [&](ArrayRef<int64_t> iterationShape, int64_t dim,
+                     ValueRange sources, ArrayRef<AffineMap> sourceMaps,
+                     unsigned numSums, GenericBodyFn body) {
+    int64_t iterationRank = iterationShape.size();
+    SmallVector<int64_t> resultShape = dropDims(iterationShape, {dim});
+    SmallVector<Value> inits(numSums,
+                             createFilled(builder, loc, resultShape, f32, 0.0));
+    SmallVector<AffineMap> maps(sourceMaps);
+    maps.append(numSums, dropDimsMap(context, iterationRank, {dim}));
+    return buildGeneric(builder, loc, sources, inits, maps,
+                        iteratorTypes(iterationRank, {dim}), body);
+  };
+
+  // First level: the terms, summed over the outermost reduced dimension.
+  SmallVector<Value> partials = sumOver(
+      shape, dims.front(), inputs, inputMaps, numResults,
+      [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+        SmallVector<Value> values = terms(b, l, args.take_front(inputs.size()));
+        ValueRange accumulators = args.drop_front(inputs.size());
+        SmallVector<Value> sums;
+        for (auto [accumulator, value] : llvm::zip(accumulators, values))
+          sums.push_back(arith::AddFOp::create(b, l, accumulator, value));
+        return sums;
+      });
+  // Then one level per remaining dimension; each earlier level removed one
+  // dimension in front of it.
+  SmallVector<int64_t> partialShape = dropDims(shape, {dims.front()});
+  for (auto [level, dim] : llvm::enumerate(ArrayRef(dims).drop_front())) {
+    int64_t position = dim - level - 1;
+    AffineMap identity = builder.getMultiDimIdentityMap(partialShape.size());
+    for (Value &partial : partials)
+      partial = sumOver(
+          partialShape, position, partial, identity, /*numSums=*/1,
+          [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+            return {arith::AddFOp::create(b, l, args[1], args[0])};
+          })[0];
+    partialShape = dropDims(partialShape, {position});
+  }
+  return partials;
+}
+
 Value sumToF32(OpBuilder &builder, Location loc, Value input,
                ArrayRef<int64_t> reducedDims) {
   RankedTensorType type = tensorType(input);
-  int64_t rank = type.getRank();
-  MLIRContext *context = builder.getContext();
-  Value init =
-      createFilled(builder, loc, dropDims(type.getShape(), reducedDims),
-                   builder.getF32Type(), 0.0);
-  return buildGeneric(
-      builder, loc, input, init,
-      {builder.getMultiDimIdentityMap(rank),
-       dropDimsMap(context, rank, reducedDims)},
-      iteratorTypes(rank, reducedDims),
+  return reduceByDims(
+      builder, loc, input, builder.getMultiDimIdentityMap(type.getRank()),
+      type.getShape(), reducedDims, /*numResults=*/1,
       [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-        return {arith::AddFOp::create(b, l, args[1], toF32(b, l, args[0]))};
+        return {toF32(b, l, args[0])};
       })[0];
 }
 

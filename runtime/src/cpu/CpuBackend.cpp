@@ -8,6 +8,7 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <cstdlib>
@@ -87,11 +88,28 @@ std::unique_ptr<Backend> createCpuBackend(ModuleOp module,
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   ExecutionEngineOptions engineOptions;
-  auto transformer = makeOptimizingTransformer(3, 0, nullptr);
+  // LLVM's vectorizers size vectors by the target: without the host machine
+  // they see no vector registers and leave every loop scalar.
+  auto hostMachineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!hostMachineBuilder) {
+    error = "cannot describe the host CPU: " +
+            llvm::toString(hostMachineBuilder.takeError());
+    return nullptr;
+  }
+  hostMachineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto hostMachine = hostMachineBuilder->createTargetMachine();
+  if (!hostMachine) {
+    error = "cannot target the host CPU: " +
+            llvm::toString(hostMachine.takeError());
+    return nullptr;
+  }
+  auto transformer = makeOptimizingTransformer(3, 0, hostMachine->get());
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   engineOptions.enableGDBNotificationListener = false;
-  engineOptions.enablePerfNotificationListener = false;
+  // MPT_PERF=1 writes jit-<pid>.dump for `perf inject --jit`: profiles then
+  // name the compiled step.
+  engineOptions.enablePerfNotificationListener = getenv("MPT_PERF") != nullptr;
   auto jit = ExecutionEngine::create(module, engineOptions);
   if (!jit) {
     error = "JIT compilation failed: " + llvm::toString(jit.takeError());

@@ -285,3 +285,20 @@ func.func @conv_nhwc(%x: memref<1x5x5x2xf32>, %w: memref<3x3x2x3xf32>, %y: memre
       ins(%x, %w : memref<1x5x5x2xf32>, memref<3x3x2x3xf32>) outs(%y : memref<1x3x3x3xf32>)
   return
 }
+
+// -----
+
+// A copy into a strided subview (the interior of a padded buffer) becomes
+// linalg.copy; a copy between contiguous memrefs stays memref.copy.
+
+// CHECK-LABEL: func.func @copies
+// CHECK-SAME: (%[[SRC:.*]]: memref<4x4xf32>, %[[PADDED:.*]]: memref<6x6xf32>, %[[DST:.*]]: memref<4x4xf32>)
+// CHECK: %[[INTERIOR:.*]] = memref.subview %[[PADDED]][1, 1] [4, 4] [1, 1]
+// CHECK: linalg.copy ins(%[[SRC]] : memref<4x4xf32>) outs(%[[INTERIOR]] : memref<4x4xf32, strided<[6, 1], offset: 7>>)
+// CHECK: memref.copy %[[SRC]], %[[DST]] : memref<4x4xf32> to memref<4x4xf32>
+func.func @copies(%src: memref<4x4xf32>, %padded: memref<6x6xf32>, %dst: memref<4x4xf32>) {
+  %interior = memref.subview %padded[1, 1] [4, 4] [1, 1] : memref<6x6xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
+  memref.copy %src, %interior : memref<4x4xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
+  memref.copy %src, %dst : memref<4x4xf32> to memref<4x4xf32>
+  return
+}

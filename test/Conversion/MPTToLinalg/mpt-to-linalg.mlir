@@ -251,22 +251,24 @@ func.func @max_pool2d(%x: tensor<1x2x4x4xf16>) -> tensor<1x2x2x2xf16> {
 
 // max_pool2d_grad: the first maximum of every window (an order-independent
 // argmax reduction), then a gather over the windows that reach each input
-// position through dy and argmax spread out by the stride.
+// position through dy and argmax spread out by the stride. Loops are (n, c,
+// kh, kw, then the image): the window loops sit outside, so that the
+// innermost loop is parallel.
 
-// CHECK-DAG: #[[$WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
-// CHECK-DAG: #[[$KERNEL:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
-// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
-// CHECK-DAG: #[[$BACK:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 - d4 + 1, d3 - d5 + 1)>
+// CHECK-DAG: #[[$WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 * 2 + d2, d5 * 2 + d3)>
+// CHECK-DAG: #[[$KERNEL:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d3)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d5)>
+// CHECK-DAG: #[[$BACK:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 - d2 + 1, d5 - d3 + 1)>
 // CHECK-LABEL: func.func @max_pool2d_grad
 // CHECK-SAME: %[[DY:[a-zA-Z0-9_]+]]: tensor<1x2x2x2xf32>, %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x4x4xf32>
-// CHECK: %[[ARGMAX:[a-zA-Z0-9_]+]]:2 = linalg.generic {indexing_maps = [#[[$WIN]], #[[$KERNEL]], #[[$OUT]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[X]], %{{.*}} : tensor<1x2x4x4xf32>, tensor<2x2xi1>) outs(%{{.*}}, %{{.*}} : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi32>)
+// CHECK: %[[ARGMAX:[a-zA-Z0-9_]+]]:2 = linalg.generic {indexing_maps = [#[[$WIN]], #[[$KERNEL]], #[[$OUT]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction", "reduction", "parallel", "parallel"]} ins(%[[X]], %{{.*}} : tensor<1x2x4x4xf32>, tensor<2x2xi1>) outs(%{{.*}}, %{{.*}} : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi32>)
 // CHECK: arith.cmpf uno
 // CHECK: arith.cmpf oeq
 // CHECK: arith.cmpi slt
 // CHECK: arith.cmpf ogt
 // CHECK: %[[SPREAD_DY:.*]] = tensor.insert_slice %[[DY]] into %{{.*}}[0, 0, 1, 1] [1, 2, 2, 2] [1, 1, 2, 2] : tensor<1x2x2x2xf32> into tensor<1x2x5x5xf32>
 // CHECK: %[[SPREAD_IDX:.*]] = tensor.insert_slice %[[ARGMAX]]#1 into %{{.*}}[0, 0, 1, 1] [1, 2, 2, 2] [1, 1, 2, 2] : tensor<1x2x2x2xi32> into tensor<1x2x5x5xi32>
-// CHECK: linalg.generic {indexing_maps = [#[[$BACK]], #[[$BACK]], #[[$KERNEL]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[SPREAD_DY]], %[[SPREAD_IDX]], %{{.*}} : tensor<1x2x5x5xf32>, tensor<1x2x5x5xi32>, tensor<2x2xi1>) outs(%{{.*}} : tensor<1x2x4x4xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$BACK]], #[[$BACK]], #[[$KERNEL]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction", "reduction", "parallel", "parallel"]} ins(%[[SPREAD_DY]], %[[SPREAD_IDX]], %{{.*}} : tensor<1x2x5x5xf32>, tensor<1x2x5x5xi32>, tensor<2x2xi1>) outs(%{{.*}} : tensor<1x2x4x4xf32>)
 // CHECK: arith.cmpi eq
 // CHECK: arith.select
 // CHECK: arith.addf
@@ -281,10 +283,12 @@ func.func @max_pool2d_grad(%dy: tensor<1x2x2x2xf32>, %x: tensor<1x2x4x4xf32>) ->
 // Padding positions are no argmax candidates: their row/column is checked.
 
 // CHECK-LABEL: func.func @max_pool2d_grad_padded
-// CHECK: linalg.index 2
-// CHECK: linalg.index 4
-// CHECK: arith.cmpi sge
-// CHECK: arith.cmpi slt
+// CHECK: %[[OH:.*]] = linalg.index 4
+// CHECK: %[[KH:.*]] = linalg.index 2
+// CHECK: %[[SCALED:.*]] = arith.muli %[[OH]], %{{.*}}
+// CHECK: %[[ROW:.*]] = arith.addi %[[SCALED]], %[[KH]]
+// CHECK: arith.cmpi sge, %[[ROW]]
+// CHECK: arith.cmpi slt, %[[ROW]]
 func.func @max_pool2d_grad_padded(%dy: tensor<1x1x2x2xf32>, %x: tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32> {
   %dx = mpt.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1>}
       : tensor<1x1x2x2xf32>, tensor<1x1x3x3xf32>
@@ -294,16 +298,27 @@ func.func @max_pool2d_grad_padded(%dy: tensor<1x1x2x2xf32>, %x: tensor<1x1x3x3xf
 // -----
 
 // batch_norm with f16 activations and f32 statistics: the sums and the
-// normalization run in f32, the output is rounded once.
+// normalization run in f32, the output is rounded once. Each sum reduces one
+// dimension at a time, batch first, then height, then width (a tree, not one
+// sequential sum over 2*4*4 values).
 
 // CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[$NO_N:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
+// CHECK-DAG: #[[$ID3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[$NO_H:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$NO_W:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-DAG: #[[$CH:.*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
 // CHECK-LABEL: func.func @batch_norm_f16
-// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$CH]]], iterator_types = ["reduction", "parallel", "reduction", "reduction"]} ins(%{{.*}} : tensor<2x3x4x4xf16>) outs(%{{.*}} : tensor<3xf32>)
+// CHECK: %[[OVER_N:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$NO_N]]], iterator_types = ["reduction", "parallel", "parallel", "parallel"]} ins(%{{.*}} : tensor<2x3x4x4xf16>) outs(%{{.*}} : tensor<3x4x4xf32>)
 // CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: %[[OVER_H:.*]] = linalg.generic {indexing_maps = [#[[$ID3]], #[[$NO_H]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[OVER_N]] : tensor<3x4x4xf32>) outs(%{{.*}} : tensor<3x4xf32>)
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$NO_W]]], iterator_types = ["parallel", "reduction"]} ins(%[[OVER_H]] : tensor<3x4xf32>) outs(%{{.*}} : tensor<3xf32>)
 // CHECK: %[[MEAN:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<3xf32>)
 // CHECK: arith.divf %{{.*}}, %{{.*}} : f32
-// CHECK: %[[SQUARES:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$CH]], #[[$CH]]], iterator_types = ["reduction", "parallel", "reduction", "reduction"]} ins(%{{.*}}, %[[MEAN]] : tensor<2x3x4x4xf16>, tensor<3xf32>)
+// CHECK: %[[SQUARES_N:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$CH]], #[[$NO_N]]], iterator_types = ["reduction", "parallel", "parallel", "parallel"]} ins(%{{.*}}, %[[MEAN]] : tensor<2x3x4x4xf16>, tensor<3xf32>)
+// CHECK: %[[SQUARES_H:.*]] = linalg.generic {{.*}} ins(%[[SQUARES_N]] : tensor<3x4x4xf32>)
+// CHECK: %[[SQUARES:.*]] = linalg.generic {{.*}} ins(%[[SQUARES_H]] : tensor<3x4xf32>)
 // CHECK: %[[STATS:[a-zA-Z0-9_]+]]:3 = linalg.generic {{.*}} ins(%[[MEAN]], %[[SQUARES]], %{{.*}}, %{{.*}} : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
 // CHECK: math.sqrt
 // CHECK: %[[Y:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$CH]], #[[$CH]], #[[$CH]], #[[$CH]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%{{.*}}, %[[MEAN]], %[[STATS]]#0, %{{.*}}, %{{.*}} : tensor<2x3x4x4xf16>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) outs(%{{.*}} : tensor<2x3x4x4xf16>)
@@ -499,17 +514,20 @@ func.func @transpose(%x: tensor<2x3x4xbf16>) -> tensor<4x2x3xbf16> {
 // -----
 
 // reduce_sum accumulates in f32 and rounds once to an f16 result; keep_dims
-// re-inserts the reduced dimensions.
+// re-inserts the reduced dimensions. It sums one dimension at a time.
 
 // CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-// CHECK-DAG: #[[$MID:.*]] = affine_map<(d0, d1, d2) -> (d1)>
+// CHECK-DAG: #[[$NO_D0:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$NO_D1:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @reduce_sum
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<3xf32>)
-// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$MID]]], iterator_types = ["reduction", "parallel", "reduction"]} ins(%{{.*}} : tensor<2x3x4xf16>) outs(%[[INIT]] : tensor<3xf32>)
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<3x4xf32>)
+// CHECK: %[[PARTIAL:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$NO_D0]]], iterator_types = ["reduction", "parallel", "parallel"]} ins(%{{.*}} : tensor<2x3x4xf16>) outs(%[[INIT]] : tensor<3x4xf32>)
 // CHECK: ^bb0(%[[IN:[a-zA-Z0-9_]+]]: f16, %[[ACC:[a-zA-Z0-9_]+]]: f32):
 // CHECK: %[[EXT:.*]] = arith.extf %[[IN]] : f16 to f32
 // CHECK: arith.addf %[[ACC]], %[[EXT]] : f32
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$NO_D1]]], iterator_types = ["parallel", "reduction"]} ins(%[[PARTIAL]] : tensor<3x4xf32>) outs(%{{.*}} : tensor<3xf32>)
 // CHECK: %[[ROUNDED:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<3xf32>) outs(%{{.*}} : tensor<3xf16>)
 // CHECK: arith.truncf
 // CHECK: %[[SUM2:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<3xf32>)
@@ -523,11 +541,13 @@ func.func @reduce_sum(%x: tensor<2x3x4xf16>) -> (tensor<3xf16>, tensor<1x3x1xf32
 
 // -----
 
-// Reducing every dimension yields a 0-d tensor.
+// Reducing every dimension yields a 0-d tensor: rows first, then the row of
+// partial sums.
 
-// CHECK-DAG: #[[$TO_SCALAR:.*]] = affine_map<(d0, d1) -> ()>
+// CHECK-DAG: #[[$TO_SCALAR:.*]] = affine_map<(d0) -> ()>
 // CHECK-LABEL: func.func @reduce_sum_all
-// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[$TO_SCALAR]]], iterator_types = ["reduction", "reduction"]} ins(%{{.*}} : tensor<2x3xf32>) outs(%{{.*}} : tensor<f32>)
+// CHECK: %[[ROWS:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%{{.*}} : tensor<2x3xf32>) outs(%{{.*}} : tensor<3xf32>)
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[$TO_SCALAR]]], iterator_types = ["reduction"]} ins(%[[ROWS]] : tensor<3xf32>) outs(%{{.*}} : tensor<f32>)
 // CHECK: tensor.expand_shape %{{.*}} [] output_shape [1, 1] : tensor<f32> into tensor<1x1xf32>
 func.func @reduce_sum_all(%x: tensor<2x3xf32>) -> tensor<1x1xf32> {
   %s = mpt.reduce_sum %x [0, 1] {keep_dims} : tensor<2x3xf32> -> tensor<1x1xf32>
