@@ -144,51 +144,99 @@ SmallVector<OpOperand *> usesThroughCasts(Value value) {
   return uses;
 }
 
-/// The fan-in of a weight: its input features as the graph reads it.
-int64_t weightFanIn(Value weight) {
-  auto type = cast<RankedTensorType>(weight.getType());
-  if (type.getRank() == 4)
-    return type.getDimSize(1) * type.getDimSize(2) * type.getDimSize(3);
-  for (OpOperand *use : usesThroughCasts(weight))
-    if (auto matmul = dyn_cast<MatmulOp>(use->getOwner());
-        matmul && use->getOperandNumber() == 1 && matmul.getTransposeB())
-      return type.getDimSize(type.getRank() - 1);
-  return type.getDimSize(0);
+/// The ops computed from the loss seed: the backward pass and the update.
+llvm::DenseSet<Operation *> backwardOps(func::FuncOp function) {
+  llvm::DenseSet<Operation *> ops;
+  SmallVector<Value> worklist;
+  function.walk([&](LossGradOp seed) { worklist.push_back(seed.getSeed()); });
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      // An op nested in a region (scf.if) makes its enclosing op backward too.
+      for (Operation *op = user; op && op != function; op = op->getParentOp())
+        if (ops.insert(op).second)
+          llvm::append_range(worklist, op->getResults());
+    }
+  }
+  return ops;
 }
 
-/// PyTorch's initializers by role: Kaiming-uniform weights, biases uniform in
-/// +-1/sqrt(fan_in) of their layer, normalization scales one and shifts zero.
-void chooseInit(ArgInfo &info, BlockArgument arg) {
-  auto type = cast<RankedTensorType>(arg.getType());
+/// PyTorch's fan_in of the weight of a forward matmul or convolution: the
+/// number of inputs each output sums over (nn.Linear: in_features;
+/// nn.Conv2d: C_in*kh*kw).
+std::optional<int64_t> forwardFanIn(Operation *op) {
+  if (auto matmul = dyn_cast<MatmulOp>(op)) {
+    auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
+    return lhs.getDimSize(lhs.getRank() - (matmul.getTransposeA() ? 2 : 1));
+  }
+  if (auto conv = dyn_cast<Conv2DOp>(op)) {
+    auto filter = cast<RankedTensorType>(conv.getRhs().getType());
+    return filter.getDimSize(1) * filter.getDimSize(2) * filter.getDimSize(3);
+  }
+  return std::nullopt;
+}
+
+/// The fan-in of a weight from its forward use, never from the backward
+/// (where dX = dY*W^T reads it transposed). A weight no forward matmul or
+/// convolution reads gets PyTorch's rule for an (out, in, ...) tensor.
+int64_t weightFanIn(ArrayRef<Value> weight,
+                    const llvm::DenseSet<Operation *> &backward) {
+  for (Value value : weight)
+    for (OpOperand *use : usesThroughCasts(value))
+      if (!backward.contains(use->getOwner()))
+        if (std::optional<int64_t> fanIn = forwardFanIn(use->getOwner()))
+          return *fanIn;
+  auto type = cast<RankedTensorType>(weight.front().getType());
+  int64_t fanIn = 1;
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    fanIn *= type.getDimSize(d);
+  return fanIn;
+}
+
+/// PyTorch's initializers by role: Kaiming-uniform weights (bound
+/// 1/sqrt(fan_in)), biases uniform in the bound of their layer's weight,
+/// normalization scales one and shifts zero. `values` is the parameter and its
+/// low-precision working copies, which the compute reads instead.
+void chooseParamInit(ArgInfo &info, ArrayRef<Value> values,
+                     const llvm::DenseSet<Operation *> &backward) {
+  auto type = cast<RankedTensorType>(values.front().getType());
   if (type.getRank() >= 2) {
     info.init = InitKind::KaimingUniform;
-    info.fanIn = weightFanIn(arg);
+    info.fanIn = weightFanIn(values, backward);
     return;
   }
-  for (OpOperand *use : usesThroughCasts(arg)) {
-    Operation *user = use->getOwner();
-    unsigned index = use->getOperandNumber();
-    if (isa<BatchNormOp, BatchNormInferenceOp, LayerNormOp>(user) &&
-        (index == 1 || index == 2)) {
-      info.init = index == 1 ? InitKind::Ones : InitKind::Zeros;
-      return;
-    }
-    auto biasAdd = dyn_cast<BiasAddOp>(user);
-    if (!biasAdd || index != 1)
-      continue;
-    Value input = stripFloatCasts(biasAdd.getInput());
-    Value weight;
-    if (auto matmul = input.getDefiningOp<MatmulOp>())
-      weight = stripFloatCasts(matmul.getRhs());
-    else if (auto conv = input.getDefiningOp<Conv2DOp>())
-      weight = stripFloatCasts(conv.getRhs());
-    if (weight) {
-      info.init = InitKind::KaimingUniform;
-      info.fanIn = weightFanIn(weight);
-      return;
+  for (Value value : values) {
+    for (OpOperand *use : usesThroughCasts(value)) {
+      Operation *user = use->getOwner();
+      unsigned index = use->getOperandNumber();
+      if (isa<BatchNormOp, BatchNormInferenceOp, LayerNormOp>(user) &&
+          (index == 1 || index == 2)) {
+        info.init = index == 1 ? InitKind::Ones : InitKind::Zeros;
+        return;
+      }
+      auto biasAdd = dyn_cast<BiasAddOp>(user);
+      if (!biasAdd || index != 1 || backward.contains(biasAdd))
+        continue;
+      Operation *layer = stripFloatCasts(biasAdd.getInput()).getDefiningOp();
+      if (std::optional<int64_t> fanIn =
+              layer ? forwardFanIn(layer) : std::nullopt) {
+        info.init = InitKind::KaimingUniform;
+        info.fanIn = *fanIn;
+        return;
+      }
     }
   }
   info.init = InitKind::Zeros;
+}
+
+/// State without an mpt.init starts at zero, except batch-norm running
+/// variances, which start at one as in PyTorch.
+InitKind stateInit(Value state) {
+  for (OpOperand *use : usesThroughCasts(state))
+    if (isa<BatchNormOp>(use->getOwner()) &&
+        use->getOperandNumber() == BatchNormOp::odsIndex_running_var)
+      return InitKind::Ones;
+  return InitKind::Zeros;
 }
 
 std::vector<uint8_t> elementsBytes(DenseElementsAttr attr) {
@@ -317,6 +365,7 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
   if (eval)
     program->evalName = eval.getSymName().str();
   // Arguments: roles, shapes, initializers, names.
+  llvm::DenseSet<Operation *> backward = backwardOps(train);
   for (BlockArgument arg : train.getArguments()) {
     unsigned index = arg.getArgNumber();
     ArgInfo info;
@@ -334,7 +383,15 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
       info.init = InitKind::Value;
       info.initValue = elementsBytes(init);
     } else if (info.role == Role::Param) {
-      chooseInit(info, arg);
+      SmallVector<Value> values{arg};
+      for (BlockArgument other : train.getArguments())
+        if (auto copyOf = train.getArgAttrOfType<IntegerAttr>(
+                other.getArgNumber(), MPTDialect::kWorkingCopyOfAttrName);
+            copyOf && copyOf.getInt() == index)
+          values.push_back(other);
+      chooseParamInit(info, values, backward);
+    } else if (info.role == Role::State) {
+      info.init = stateInit(arg);
     }
     if (auto copyOf = train.getArgAttrOfType<IntegerAttr>(
             index, MPTDialect::kWorkingCopyOfAttrName))
