@@ -13,6 +13,7 @@
 #include "mlir/Transforms/Passes.h"
 
 #include "mpt/Conversion/Passes.h"
+#include "mpt/Transforms/Passes.h"
 
 using namespace mlir;
 
@@ -24,6 +25,7 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   pm.addPass(createLinalgElementwiseOpFusionPass());
 
+  pm.addNestedPass<func::FuncOp>(createMPTDistinctResults());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

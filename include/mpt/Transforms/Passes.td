@@ -40,7 +40,7 @@ def MPTAutocast : Pass<"mpt-autocast", "::mlir::func::FuncOp"> {
                            "::mpt::MPTDialect"];
 }
 
-def MPTMasterWeights : Pass<"mpt-master-weights", "::mlir::func::FuncOp"> {
+def MPTMasterWeights : Pass<"mpt-master-weights", "::mlir::ModuleOp"> {
   let summary = "Keeps f32 master parameters and optimizer state, with one working copy";
   let description = [{
     On functions marked `mpt.train_step`: every parameter and its optimizer state become f32
@@ -51,6 +51,9 @@ def MPTMasterWeights : Pass<"mpt-master-weights", "::mlir::func::FuncOp"> {
     With `persistent-working-copy`, the working copy becomes a state argument of its own
     (`mpt.working_copy_of = <master index>`), produced by truncating the updated master right
     after the update, so the next step reads it without converting the master again.
+
+    The pass runs on the module because an `mpt.eval_step` argument that reads a promoted
+    argument (`mpt.state_of`) is promoted with it, converting at the evaluation step's entry.
   }];
   let options = [
     Option<"persistentWorkingCopy", "persistent-working-copy", "bool", /*default=*/"false",
@@ -59,13 +62,14 @@ def MPTMasterWeights : Pass<"mpt-master-weights", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
-def MPTNormStatsFP32 : Pass<"mpt-norm-stats-fp32", "::mlir::func::FuncOp"> {
+def MPTNormStatsFP32 : Pass<"mpt-norm-stats-fp32", "::mlir::ModuleOp"> {
   let summary = "Computes and stores normalization statistics in f32";
   let description = [{
     Batch-norm and layer-norm statistics (gamma and beta, batch mean and inverse standard
     deviation, running mean and variance) become f32, including the state arguments that hold
     running statistics and the results that carry them. The normalized output keeps the
-    activation type.
+    activation type. Runs on the module: `mpt.eval_step` arguments that read a promoted
+    running statistic are promoted with it.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
@@ -126,6 +130,20 @@ def MPTCheckMixedPrecision : Pass<"mpt-check-mixed-precision", "::mlir::func::Fu
     Warnings: loss scaling in a bf16 graph; a `lower` op left in f32 in a low-precision graph
     without a pin. Remark: a `lower` op pinned to f32.
   }];
+}
+
+def MPTDistinctResults : Pass<"mpt-distinct-results", "::mlir::func::FuncOp"> {
+  let summary = "Copies tensors that one return returns more than once";
+  let description = [{
+    Every repeated operand of a `func.return` (a step counter returned as state and as a
+    metric, the loss under two names, or two results that CSE merged) becomes a
+    `bufferization.alloc_tensor() copy(...)`, so that every result bufferizes to its own
+    buffer. Run before bufferization: `buffer-results-to-out-params` turns each result's
+    allocation into the caller's out-parameter and cannot do so for one allocation returned
+    twice. Returned arguments and constants are left alone; they are copied into their
+    out-parameters.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
 def MPTPrecisionReport : Pass<"mpt-precision-report", "::mlir::ModuleOp"> {

@@ -572,3 +572,34 @@ func.func @eval_no_role(%x: tensor<4xf32> {mpt.data}, %y: tensor<4xf32>) attribu
 func.func @state_of_outside_eval(%x: tensor<4xf32> {mpt.state_of = 0}) {
   return
 }
+
+// -----
+
+// The runtime runs one training step: a second one is rejected, not ignored.
+
+func.func @train(%w: tensor<4xf32> {mpt.param}, %g: tensor<4xf32> {mpt.data})
+    -> (tensor<4xf32> {mpt.next = 0}) attributes {mpt.train_step} {
+  %w2 = mpt.sgd %w, %g {lr = 0.1 : f32} : tensor<4xf32>
+  return %w2 : tensor<4xf32>
+}
+// expected-error @+1 {{'func.func' op is a second 'mpt.train_step' function in the module (the first is @train); a module holds one training step and at most one evaluation step}}
+func.func @train_again(%w: tensor<4xf32> {mpt.param}, %g: tensor<4xf32> {mpt.data})
+    -> (tensor<4xf32> {mpt.next = 0}) attributes {mpt.train_step} {
+  %w2 = mpt.sgd %w, %g {lr = 0.2 : f32} : tensor<4xf32>
+  return %w2 : tensor<4xf32>
+}
+
+// -----
+
+func.func @train(%w: tensor<4xf32> {mpt.param}, %g: tensor<4xf32> {mpt.data})
+    -> (tensor<4xf32> {mpt.next = 0}) attributes {mpt.train_step} {
+  %w2 = mpt.sgd %w, %g {lr = 0.1 : f32} : tensor<4xf32>
+  return %w2 : tensor<4xf32>
+}
+func.func @predict(%w: tensor<4xf32> {mpt.state_of = 0}) -> tensor<4xf32> attributes {mpt.eval_step} {
+  return %w : tensor<4xf32>
+}
+// expected-error @+1 {{'func.func' op is a second 'mpt.eval_step' function in the module (the first is @predict); a module holds one training step and at most one evaluation step}}
+func.func @predict_again(%w: tensor<4xf32> {mpt.state_of = 0}) -> tensor<4xf32> attributes {mpt.eval_step} {
+  return %w : tensor<4xf32>
+}

@@ -153,6 +153,8 @@ func.func @eval_step(%x: tensor<4x10xf32> {mpt.data}, %y: tensor<4xi64> {mpt.dat
   return %l : tensor<f32>
 }
 
+// -----
+
 // CHECK-LABEL: func.func @empty_step()
 // CHECK-SAME: attributes {mpt.train_step}
 func.func @empty_step() attributes {mpt.train_step} {

@@ -10,6 +10,7 @@
 
 #include "mpt/Dialect/MPT/IR/MPTDialect.h"
 
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
@@ -151,8 +152,40 @@ static LogicalResult verifyConventionAttrs(FunctionOpInterface function) {
   return success();
 }
 
+/// The first function marked `marker` next to `function`, if it comes before
+/// `function`.
+static Operation *findEarlierMarked(Operation *function, StringRef marker) {
+  Block *block = function->getBlock();
+  if (!block)
+    return nullptr;
+  for (Operation &sibling : *block) {
+    if (&sibling == function)
+      return nullptr;
+    if (sibling.hasAttr(marker))
+      return &sibling;
+  }
+  return nullptr;
+}
+
+/// The runtime runs one training step and at most one evaluation step per
+/// module; a second one is reported on itself, naming the first.
+static LogicalResult verifyUniqueMarker(FunctionOpInterface function,
+                                        StringRef marker) {
+  Operation *first = findEarlierMarked(function, marker);
+  if (!first)
+    return success();
+  auto firstName =
+      first->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+  return function.emitOpError("is a second '")
+         << marker << "' function in the module (the first is @"
+         << (firstName ? firstName.getValue() : StringRef("<unnamed>"))
+         << "); a module holds one training step and at most one evaluation "
+            "step";
+}
+
 static LogicalResult verifyTrainStep(FunctionOpInterface function) {
-  if (failed(verifyConventionAttrs(function)))
+  if (failed(verifyConventionAttrs(function)) ||
+      failed(verifyUniqueMarker(function, MPTDialect::kTrainStepAttrName)))
     return failure();
   if (function.isExternal())
     return function.emitOpError("marked '")
@@ -321,20 +354,18 @@ static LogicalResult verifyTrainStep(FunctionOpInterface function) {
 }
 
 static LogicalResult verifyEvalStep(FunctionOpInterface function) {
-  if (failed(verifyConventionAttrs(function)))
+  if (failed(verifyConventionAttrs(function)) ||
+      failed(verifyUniqueMarker(function, MPTDialect::kEvalStepAttrName)))
     return failure();
-  // The training step whose state this function reads, when the module has one.
+  // The training step whose state this function reads, when the module has
+  // one; a second training step is reported on itself.
   FunctionOpInterface trainStep;
-  if (Operation *parent = function->getParentOp()) {
-    for (Region &region : parent->getRegions())
-      for (Operation &sibling : region.getOps())
-        if (sibling.hasAttr(MPTDialect::kTrainStepAttrName)) {
-          if (trainStep)
-            return function.emitOpError(
-                "has several training steps to read state from");
-          trainStep = dyn_cast<FunctionOpInterface>(&sibling);
-        }
-  }
+  if (Block *block = function->getBlock())
+    for (Operation &sibling : *block)
+      if (sibling.hasAttr(MPTDialect::kTrainStepAttrName)) {
+        trainStep = dyn_cast<FunctionOpInterface>(&sibling);
+        break;
+      }
   for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i) {
     bool isData = bool(function.getArgAttr(i, MPTDialect::kDataAttrName));
     auto stateOf =
