@@ -20,9 +20,9 @@ void mpt::buildMixedPrecisionPipeline(OpPassManager &pm,
   autocast.fp32Ops.assign(options.fp32Ops.begin(), options.fp32Ops.end());
   autocast.lowerOps.assign(options.lowerOps.begin(), options.lowerOps.end());
   pm.addNestedPass<func::FuncOp>(createMPTAutocast(autocast));
-  pm.addNestedPass<func::FuncOp>(createMPTMasterWeights(
+  pm.addPass(createMPTMasterWeights(
       MPTMasterWeightsOptions{options.persistentWorkingCopy}));
-  pm.addNestedPass<func::FuncOp>(createMPTNormStatsFP32());
+  pm.addPass(createMPTNormStatsFP32());
 
   MPTLossScalingOptions scaling;
   // Without autocast there is nothing low-precision to protect.

@@ -27,6 +27,7 @@ struct MasterWeights : public mpt::impl::MPTMasterWeightsBase<MasterWeights> {
   void runOnOperation() override;
 
 private:
+  void runOnFunction(func::FuncOp function);
   void makeWorkingCopyPersistent(func::FuncOp function, BlockArgument master);
 };
 } // namespace
@@ -58,9 +59,12 @@ static BlockArgument getArgumentRoot(Value value) {
 }
 
 void MasterWeights::runOnOperation() {
-  func::FuncOp function = getOperation();
-  if (!isTrainStep(function))
-    return;
+  for (auto function : getOperation().getOps<func::FuncOp>())
+    if (isTrainStep(function))
+      runOnFunction(function);
+}
+
+void MasterWeights::runOnFunction(func::FuncOp function) {
   Type f32 = Float32Type::get(&getContext());
 
   // Parameters and optimizer state: f32 arguments read directly by the update.

@@ -27,6 +27,9 @@ namespace {
 struct NormStatsFP32 : public mpt::impl::MPTNormStatsFP32Base<NormStatsFP32> {
   using Base::Base;
   void runOnOperation() override;
+
+private:
+  void runOnFunction(func::FuncOp function);
 };
 } // namespace
 
@@ -36,9 +39,12 @@ static bool isNormOp(Operation *op) {
 }
 
 void NormStatsFP32::runOnOperation() {
-  func::FuncOp function = getOperation();
-  if (function.isExternal())
-    return;
+  for (auto function : getOperation().getOps<func::FuncOp>())
+    if (!function.isExternal())
+      runOnFunction(function);
+}
+
+void NormStatsFP32::runOnFunction(func::FuncOp function) {
   Type f32 = Float32Type::get(&getContext());
 
   SmallVector<Operation *> normOps;

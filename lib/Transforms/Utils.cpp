@@ -108,11 +108,29 @@ void updateFunctionType(func::FuncOp function) {
       getReturn(function).getOperandTypes()));
 }
 
-void promoteCarriedArgument(func::FuncOp function, unsigned argIndex,
-                            Type elementType) {
+/// Retypes argument `argIndex` to `elementType`. Readers see the old type
+/// through one cast at entry, except casts back to the new type, which read
+/// the argument itself. An `mpt.init` is converted along, so the initial value
+/// keeps matching the argument.
+static void retypeArgument(func::FuncOp function, unsigned argIndex,
+                           Type elementType) {
   BlockArgument arg = function.getArgument(argIndex);
   Type oldElementType = getElementType(arg);
   arg.setType(withElementType(arg.getType(), elementType));
+  if (auto init = function.getArgAttrOfType<DenseFPElementsAttr>(
+          argIndex, MPTDialect::kInitAttrName)) {
+    const llvm::fltSemantics &semantics =
+        cast<FloatType>(elementType).getFloatSemantics();
+    function.setArgAttr(argIndex, MPTDialect::kInitAttrName,
+                        init.mapValues(elementType, [&](const APFloat &value) {
+                          APFloat converted = value;
+                          bool losesInfo;
+                          converted.convert(semantics,
+                                            APFloat::rmNearestTiesToEven,
+                                            &losesInfo);
+                          return converted.bitcastToAPInt();
+                        }));
+  }
 
   OpBuilder builder = OpBuilder::atBlockBegin(arg.getOwner());
   Value view = createFloatCast(builder, arg.getLoc(), arg, oldElementType);
@@ -125,21 +143,42 @@ void promoteCarriedArgument(func::FuncOp function, unsigned argIndex,
       user->erase();
     }
   }
+  if (view.use_empty())
+    view.getDefiningOp()->erase();
+}
 
+void promoteCarriedArgument(func::FuncOp function, unsigned argIndex,
+                            Type elementType) {
+  retypeArgument(function, argIndex, elementType);
+  BlockArgument arg = function.getArgument(argIndex);
   if (std::optional<unsigned> carrier = getCarryingResult(function, argIndex)) {
     func::ReturnOp ret = getReturn(function);
     Value carried = ret.getOperand(*carrier);
     // Returning a value truncated from the new type returns the original.
     Value widened = stripFloatCasts(carried);
     if (widened.getType() != arg.getType()) {
-      builder.setInsertionPoint(ret);
+      OpBuilder builder(ret);
       widened = createFloatCast(builder, ret.getLoc(), carried, elementType);
     }
     ret.setOperand(*carrier, widened);
   }
-  if (view.use_empty())
-    view.getDefiningOp()->erase();
   updateFunctionType(function);
+
+  // Evaluation steps read this argument's buffer as it is stored.
+  auto module = function->getParentOfType<ModuleOp>();
+  if (!module)
+    return;
+  for (auto evalStep : module.getOps<func::FuncOp>()) {
+    if (!evalStep->hasAttr(MPTDialect::kEvalStepAttrName) ||
+        evalStep.isExternal())
+      continue;
+    for (unsigned i = 0, e = evalStep.getNumArguments(); i < e; ++i)
+      if (auto stateOf = evalStep.getArgAttrOfType<IntegerAttr>(
+              i, MPTDialect::kStateOfAttrName);
+          stateOf && stateOf.getInt() == argIndex)
+        retypeArgument(evalStep, i, elementType);
+    updateFunctionType(evalStep);
+  }
 }
 
 BlockArgument appendArgument(func::FuncOp function, Type type,

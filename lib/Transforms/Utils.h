@@ -49,9 +49,11 @@ mlir::func::ReturnOp getReturn(mlir::func::FuncOp function);
 void updateFunctionType(mlir::func::FuncOp function);
 
 /// Widens argument `argIndex` and the result that carries it to
-/// `elementType`. Readers of the argument see its old type through one cast
-/// at entry, except casts back to the new type, which read the argument
-/// itself. The carried value is converted for the return.
+/// `elementType`, with its `mpt.init`. Readers of the argument see its old
+/// type through one cast at entry, except casts back to the new type, which
+/// read the argument itself. The carried value is converted for the return.
+/// Arguments of evaluation steps that read it (`mpt.state_of`) are retyped
+/// the same way, so callers must run on the whole module.
 void promoteCarriedArgument(mlir::func::FuncOp function, unsigned argIndex,
                             mlir::Type elementType);
 
