@@ -468,7 +468,7 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
                         builder.getUnitAttr());
   PassManager lowering(&context);
   LowerToCPUOptions cpu;
-  cpu.cpuKernels = true;
+  cpu.cpuKernels = options.cpuKernels;
   buildLowerToCPUPipeline(lowering, cpu);
   if (failed(lowering.run(*module)))
     return fail(path + ": lowering to the CPU failed:\n");

@@ -64,6 +64,7 @@ struct CompileOptions {
   double initScale = 65536.0;
   int64_t growthInterval = 2000;
   std::string dumpPrefix;
+  bool cpuKernels = true;
 };
 
 class Program {

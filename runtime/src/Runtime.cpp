@@ -148,6 +148,7 @@ void mpt_compile_options_init(mpt_compile_options_t *options) {
   options->init_scale = 65536.0;
   options->growth_interval = 2000;
   options->dump_prefix = nullptr;
+  options->cpu_kernels = 1;
 }
 
 mpt_status_t mpt_program_compile(const char *mlirPath,
@@ -173,6 +174,7 @@ mpt_status_t mpt_program_compile(const char *mlirPath,
                           std::to_string(int(options->precision)));
   }
   compile.lossScale = options->loss_scale ? options->loss_scale : "auto";
+  compile.cpuKernels = options->cpu_kernels != 0;
   compile.initScale = options->init_scale;
   compile.growthInterval = options->growth_interval;
   if (options->dump_prefix)

@@ -8,6 +8,9 @@
       fixed splitmix64 stream: deterministic, pure Python, no torch. Batch-norm
       scales and shifts are drawn around 1 and 0 rather than set to them, so
       that swapping the two, or a wrong channel, shows in the losses.
+  reference.py close-state A.safetensors B.safetensors --rtol R
+      Every F32 tensor of A is within R of B's, relative to B's largest
+      magnitude in that tensor; prints the largest such difference.
   reference.py compare GOLDEN.txt METRICS.csv --rtol R
       Compares the per-step losses of mpt-run --metrics-csv with the golden
       ones (one per line, written by pytorch_reference.py) and prints the
@@ -82,6 +85,41 @@ def write_safetensors(path, tensors):
             f.write(values.tobytes())
 
 
+def read_safetensors(path):
+    """name -> list of floats, for the F32 tensors of a safetensors file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    size = int.from_bytes(data[:8], "little")
+    header = json.loads(data[8:8 + size])
+    tensors = {}
+    for name, entry in header.items():
+        if name == "__metadata__" or entry["dtype"] != "F32":
+            continue
+        begin, end = entry["data_offsets"]
+        values = array.array("f")
+        values.frombytes(data[8 + size + begin:8 + size + end])
+        if sys.byteorder != "little":
+            values.byteswap()
+        tensors[name] = values
+    return tensors
+
+
+def close_state(path_a, path_b, rtol):
+    a, b = read_safetensors(path_a), read_safetensors(path_b)
+    if sorted(a) != sorted(b):
+        sys.exit(f"different tensors: {sorted(a)} and {sorted(b)}")
+    largest, worst = 0.0, ""
+    for name in sorted(a):
+        scale = max(abs(v) for v in b[name]) or 1.0
+        error = max(abs(x - y) for x, y in zip(a[name], b[name])) / scale
+        if not error <= largest:
+            largest, worst = error, name
+    print(f"{len(a)} tensors: largest relative difference {largest:.1e} "
+          f"({worst})")
+    if not largest <= rtol:
+        sys.exit(f"above the tolerance {rtol:g}")
+
+
 def compare(golden_path, metrics_path, rtol):
     with open(golden_path) as f:
         golden = [float(line) for line in f
@@ -106,9 +144,10 @@ def main():
     command = sys.argv[1] if len(sys.argv) > 1 else ""
     if command == "weights" and len(sys.argv) == 4:
         write_safetensors(sys.argv[3], make_weights(sys.argv[2]))
-    elif (command == "compare" and len(sys.argv) == 6
+    elif (command in ("compare", "close-state") and len(sys.argv) == 6
           and sys.argv[4] == "--rtol"):
-        compare(sys.argv[2], sys.argv[3], float(sys.argv[5]))
+        (compare if command == "compare" else close_state)(
+            sys.argv[2], sys.argv[3], float(sys.argv[5]))
     else:
         sys.exit(__doc__)
 
