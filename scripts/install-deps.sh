@@ -11,6 +11,7 @@ packages=(
   dataset-fashion-mnist
   gnuplot-nox
   python3
+  clang-22 libclang-rt-22-dev
 )
 
 missing=()

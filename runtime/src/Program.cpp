@@ -165,7 +165,7 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
   // Lowering records the signature (mpt-export-signature) for the backend.
   PassManager lowering(&context);
   LowerToCPUOptions cpu;
-  cpu.cpuKernels = true;
+  cpu.cpuKernels = options.cpuKernels;
   buildLowerToCPUPipeline(lowering, cpu);
   if (failed(lowering.run(*module)))
     return fail(path + ": lowering to the CPU failed:\n");

@@ -27,6 +27,7 @@ struct CompileOptions {
   int64_t growthInterval = 2000;
   Device device = Device::CPU;
   std::string dumpPrefix;
+  bool cpuKernels = true;
 };
 
 struct Program {

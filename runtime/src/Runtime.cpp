@@ -545,6 +545,7 @@ void mpt_compile_options_init(mpt_compile_options_t *options) {
   options->init_scale = 65536.0;
   options->growth_interval = 2000;
   options->dump_prefix = nullptr;
+  options->cpu_kernels = 1;
 }
 
 mpt_status_t mpt_program_compile(const char *mlirPath,
@@ -584,6 +585,7 @@ mpt_status_t mpt_program_compile(const char *mlirPath,
     compile.growthInterval = options->growth_interval;
     if (options->dump_prefix)
       compile.dumpPrefix = options->dump_prefix;
+    compile.cpuKernels = options->cpu_kernels != 0;
 
     std::string error;
     bool isCompileError = false;

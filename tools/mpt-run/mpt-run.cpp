@@ -105,6 +105,10 @@ static cl::opt<std::string> initStatePath(
              "(e.g. weights exported from PyTorch); other state keeps its "
              "initializer"),
     cl::cat(category));
+static cl::opt<bool> cpuKernels(
+    "cpu-kernels",
+    cl::desc("Call the runtime's BLAS kernels (=false: generic loops)"),
+    cl::init(true), cl::cat(category));
 static cl::opt<bool> noEval("no-eval", cl::desc("Skip test evaluation"),
                             cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("No progress bar"),
@@ -439,6 +443,7 @@ int main(int argc, char **argv) {
   options.growth_interval = growthInterval;
   if (!dumpPrefix.empty())
     options.dump_prefix = dumpPrefix.c_str();
+  options.cpu_kernels = cpuKernels;
 
   if (checkpointEvery > 0 && checkpointPath.empty())
     fail("--checkpoint-every " + llvm::Twine(checkpointEvery) +

@@ -109,10 +109,13 @@ typedef struct mpt_compile_options_t {
   /* If not NULL, the IR after the mixed-precision rewrite and after lowering
      is written to <dump_prefix>.mixed.mlir and <dump_prefix>.llvm.mlir. */
   const char *dump_prefix;
+  /* Nonzero: matmuls and convolutions call the runtime's BLAS kernels; zero:
+     they stay generic loops (the reference the kernels are tested against). */
+  int cpu_kernels;
 } mpt_compile_options_t;
 
 /* FP32 on the CPU, loss scaling "auto", init scale 65536, growth interval
-   2000. NULL is a no-op. */
+   2000, CPU kernels on. NULL is a no-op. */
 void mpt_compile_options_init(mpt_compile_options_t *options);
 
 /* A compiled module: its function marked mpt.train_step and, optionally, the
