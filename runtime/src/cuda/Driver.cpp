@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
+#include <utility>
 
 namespace mpt::cuda {
 

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 
 using namespace mpt::cuda;
 
