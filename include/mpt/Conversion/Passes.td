@@ -104,6 +104,8 @@ def ConvertLinalgToGPULoops
       fewer than `min-blocks` parallel points and the reduction is large, it runs in two
       passes: `split` blocks per point write partial values to a temporary buffer, and a second
       kernel reduces them. Bodies whose reduction is not a single combiner op are rejected.
+    - `memref.copy` between views that are not contiguous becomes a copy kernel (contiguous
+      copies stay, for `gpu.memcpy`).
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",

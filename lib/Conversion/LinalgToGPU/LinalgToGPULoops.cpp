@@ -482,6 +482,21 @@ struct ConvertLinalgToGPULoopsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     IRRewriter rewriter(&getContext());
+    // A copy between strided views is no contiguous memcpy: a copy kernel.
+    SmallVector<memref::CopyOp> stridedCopies;
+    module.walk([&](memref::CopyOp copy) {
+      auto contiguous = [](Value value) {
+        return cast<MemRefType>(value.getType()).getLayout().isIdentity();
+      };
+      if (!contiguous(copy.getSource()) || !contiguous(copy.getTarget()))
+        stridedCopies.push_back(copy);
+    });
+    for (memref::CopyOp copy : stridedCopies) {
+      rewriter.setInsertionPoint(copy);
+      rewriter.replaceOpWithNewOp<linalg::CopyOp>(
+          copy, ValueRange{copy.getSource()}, ValueRange{copy.getTarget()});
+    }
+
     // Named ops (fill, copy, transpose, matmuls left to generated code, ...)
     // are generics with a known body.
     SmallVector<linalg::LinalgOp> named;
