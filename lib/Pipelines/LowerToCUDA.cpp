@@ -61,6 +61,7 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
 
   ConvertLinalgToGPULoopsOptions loops;
   loops.blockSize = options.blockSize;
+  loops.gemmsAsLoops = onCPU;
   pm.addPass(createConvertLinalgToGPULoops(loops));
   // No canonicalization until the loops are launches: it folds away the
   // one-block grid loops of full reductions and their mapping with them.

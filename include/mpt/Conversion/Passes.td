@@ -96,7 +96,10 @@ def ConvertLinalgToGPULoops
       `block-size`, the tile loop mapped to `block_x` and the intra-tile loop to `thread_x`
       (consecutive threads touch consecutive elements of the innermost dimension); the last
       block is guarded by an `scf.if`.
-    - Ops with reduction dimensions: one block per point of the parallel dimensions; inside,
+    - Ops with at most `max-thread-reduction` reduction elements per output (pooling windows,
+      a few classes): like the above over the parallel dimensions, each thread folding its
+      output's reduction sequentially, in the CPU lowering's order.
+    - Larger reductions: one block per point of the parallel dimensions; inside,
       `block-size` threads each fold a strided slice of the (linearized) reduction space
       sequentially, then the threads combine their partial values through `scf.reduce`, which
       becomes `gpu.all_reduce` (a shared-memory/shuffle tree). Thread 0 starts from the output's
@@ -110,8 +113,14 @@ def ConvertLinalgToGPULoops
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
            "Threads per block">,
+    Option<"maxThreadReduction", "max-thread-reduction", "int64_t", /*default=*/"32",
+           "Reductions of at most this many elements per output run one thread per output">,
     Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"64",
            "Reductions with fewer parallel points than this are split over more blocks">,
+    Option<"gemmsAsLoops", "gemms-as-loops", "bool", /*default=*/"false",
+           "Lower matmuls and batch matmuls to sequential loops as the CPU lowering does, "
+           "not to kernels (for checking the generated kernels on the CPU: on the GPU the "
+           "GEMMs are cuBLASLt calls)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -109,14 +109,21 @@ static void cloneBody(OpBuilder &b, linalg::GenericOp op, ArrayRef<Value> ivs,
   }
 }
 
-/// Lowers a generic without reduction dimensions: one thread per point of its
-/// iteration space, `blockSize` threads per block, the last block guarded.
-static void lowerElementwise(OpBuilder &b, linalg::GenericOp op,
-                             ArrayRef<int64_t> ranges, int64_t blockSize) {
+/// Lowers a generic with one thread per point of its parallel dimensions,
+/// `blockSize` threads per block, the last block guarded. Reduction
+/// dimensions, if any (small ones: pooling windows, a few classes), are
+/// folded sequentially by each thread in the CPU lowering's order.
+static void lowerPerThread(OpBuilder &b, linalg::GenericOp op,
+                           ArrayRef<int64_t> ranges, int64_t blockSize) {
   Location loc = op.getLoc();
-  int64_t total = 1;
-  for (int64_t range : ranges)
-    total *= range;
+  SmallVector<unsigned> parallelDims, reductionDims;
+  op.getParallelDims(parallelDims);
+  op.getReductionDims(reductionDims);
+  int64_t total = 1, length = 1;
+  for (unsigned dim : parallelDims)
+    total *= ranges[dim];
+  for (unsigned dim : reductionDims)
+    length *= ranges[dim];
   int64_t threads = std::min(blockSize, std::max<int64_t>(total, 1));
   int64_t blocks = llvm::divideCeil(total, threads);
   auto c = [&](int64_t v) {
@@ -139,25 +146,51 @@ static void lowerElementwise(OpBuilder &b, linalg::GenericOp op,
   b.setInsertionPointToStart(&guard.getThenRegion().front());
 
   SmallVector<Value> ivs(ranges.size());
-  delinearize(b, loc, linear,
-              llvm::to_vector(llvm::seq<unsigned>(ranges.size())), ranges, ivs);
-  IRMapping mapping;
-  loadInputs(b, loc, op, ivs, mapping);
+  delinearize(b, loc, linear, parallelDims, ranges, ivs);
   Block *body = op.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  // Outputs are read only where the body uses them (a pure write is no
+  // read-modify-write) or where a reduction folds into them.
+  SmallVector<Value> current;
   for (OpOperand &init : op.getDpsInitsMutable()) {
     BlockArgument arg = body->getArgument(init.getOperandNumber());
-    if (!arg.use_empty())
-      mapping.map(arg,
-                  memref::LoadOp::create(
-                      b, loc, init.get(),
-                      applyMap(b, loc, op.getMatchingIndexingMap(&init), ivs)));
+    current.push_back(
+        arg.use_empty() && reductionDims.empty()
+            ? Value()
+            : memref::LoadOp::create(
+                  b, loc, init.get(),
+                  applyMap(b, loc, op.getMatchingIndexingMap(&init), ivs))
+                  .getResult());
   }
-  cloneBody(b, op, ivs, mapping, llvm::SmallPtrSet<Operation *, 1>());
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  for (auto [init, value] :
-       llvm::zip(op.getDpsInitsMutable(), yield.getValues()))
+  // The body at `pointIvs` with the outputs' values `outputs`.
+  auto bodyAt = [&](OpBuilder &nb, ArrayRef<Value> pointIvs,
+                    ValueRange outputs) {
+    IRMapping mapping;
+    loadInputs(nb, loc, op, pointIvs, mapping);
+    for (auto [init, value] : llvm::zip(op.getDpsInitsMutable(), outputs))
+      if (value)
+        mapping.map(body->getArgument(init.getOperandNumber()), value);
+    cloneBody(nb, op, pointIvs, mapping, llvm::SmallPtrSet<Operation *, 1>());
+    return llvm::map_to_vector(yield.getValues(), [&](Value value) {
+      return mapping.lookupOrDefault(value);
+    });
+  };
+  SmallVector<Value> results;
+  if (reductionDims.empty()) {
+    results = bodyAt(b, ivs, current);
+  } else {
+    auto loop = scf::ForOp::create(
+        b, loc, zero, c(length), one, current,
+        [&](OpBuilder &nb, Location, Value r, ValueRange outputs) {
+          SmallVector<Value> pointIvs(ivs);
+          delinearize(nb, loc, r, reductionDims, ranges, pointIvs);
+          scf::YieldOp::create(nb, loc, bodyAt(nb, pointIvs, outputs));
+        });
+    results = SmallVector<Value>(loop.getResults());
+  }
+  for (auto [init, value] : llvm::zip(op.getDpsInitsMutable(), results))
     memref::StoreOp::create(
-        b, loc, mapping.lookupOrDefault(value), init.get(),
+        b, loc, value, init.get(),
         applyMap(b, loc, op.getMatchingIndexingMap(&init), ivs));
 }
 
@@ -497,6 +530,22 @@ struct ConvertLinalgToGPULoopsPass
           copy, ValueRange{copy.getSource()}, ValueRange{copy.getTarget()});
     }
 
+    if (gemmsAsLoops) {
+      SmallVector<linalg::LinalgOp> gemms;
+      module.walk([&](linalg::LinalgOp op) {
+        if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+          gemms.push_back(op);
+      });
+      for (linalg::LinalgOp op : gemms) {
+        rewriter.setInsertionPoint(op);
+        if (failed(linalg::linalgOpToLoops(rewriter, op))) {
+          op.emitOpError("cannot be lowered to loops");
+          return signalPassFailure();
+        }
+        rewriter.eraseOp(op);
+      }
+    }
+
     // Named ops (fill, copy, transpose, matmuls left to generated code, ...)
     // are generics with a known body.
     SmallVector<linalg::LinalgOp> named;
@@ -528,11 +577,15 @@ struct ConvertLinalgToGPULoopsPass
         return signalPassFailure();
       }
       OpBuilder b(op);
-      if (op.getNumReductionLoops() == 0) {
-        lowerElementwise(b, op, ranges, blockSize);
-      } else if (failed(lowerReduction(b, op, ranges, blockSize, minBlocks))) {
+      int64_t length = 1;
+      for (auto [range, iterator] :
+           llvm::zip(ranges, op.getIteratorTypesArray()))
+        if (iterator == utils::IteratorType::reduction)
+          length *= range;
+      if (op.getNumReductionLoops() == 0 || length <= maxThreadReduction)
+        lowerPerThread(b, op, ranges, blockSize);
+      else if (failed(lowerReduction(b, op, ranges, blockSize, minBlocks)))
         return signalPassFailure();
-      }
       SmallVector<Value> operands = op->getOperands();
       op.erase();
       for (Value operand : operands)
