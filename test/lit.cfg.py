@@ -44,7 +44,7 @@ if config.mpt_enable_cuda.upper() in ("ON", "TRUE", "1", "YES"):
 cuda_bin = config.cuda_bin_dir or "/usr/local/cuda/bin"
 if os.path.exists(os.path.join(cuda_bin, "ptxas")):
     config.available_features.add("ptxas")
-    config.substitutions.append(("%ptxas", os.path.join(cuda_bin, "ptxas")))
+    config.substitutions.append(("%mpt_ptxas", os.path.join(cuda_bin, "ptxas")))
     config.substitutions.append(("%cuda_root", os.path.dirname(cuda_bin)))
 try:
     import ctypes

@@ -12,10 +12,23 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/Process.h"
 
 #include "mpt/Conversion/Passes.h"
 
 using namespace mlir;
+
+/// The CUDA toolkit root: the option, else $CUDA_HOME, else /usr/local/cuda.
+/// gpu-module-to-binary needs it for libdevice (math functions): without it
+/// the PTX has unresolved __nv_* calls that only ptxas reports.
+static std::string cudaToolkitPath(const mpt::LowerToCUDAOptions &options) {
+  if (!options.cudaPath.empty())
+    return options.cudaPath;
+  if (std::optional<std::string> home =
+          llvm::sys::Process::GetEnv("CUDA_HOME"))
+    return *home;
+  return "/usr/local/cuda";
+}
 
 /// Host LLVM lowering shared by the CPU check and the GPU host code.
 static void addLowerToLLVM(OpPassManager &pm) {
@@ -104,13 +117,13 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
   // Host code: launches and library calls to the LLVM dialect.
   pm.addPass(createGpuToLLVMConversionPass());
   GpuModuleToBinaryPassOptions toBinary;
-  toBinary.toolkitPath = options.cudaPath;
+  toBinary.toolkitPath = cudaToolkitPath(options);
   toBinary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(toBinary));
   if (options.stopAt == "ptx")
     return;
   ConvertGPUBinaryToFatbinOptions fatbin;
-  fatbin.cudaPath = options.cudaPath;
+  fatbin.cudaPath = cudaToolkitPath(options);
   pm.addPass(createConvertGPUBinaryToFatbin(fatbin));
   addLowerToLLVM(pm);
 }

@@ -102,7 +102,7 @@ struct LowerToCUDAOptions
   Option<std::string> cudaPath{
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit root for libdevice, ptxas and fatbinary "
-                     "(default: $CUDA_HOME, then PATH)"),
+                     "(default: $CUDA_HOME, then /usr/local/cuda)"),
       llvm::cl::init("")};
 };
 
