@@ -24,8 +24,7 @@ using namespace mlir;
 static std::string cudaToolkitPath(const mpt::LowerToCUDAOptions &options) {
   if (!options.cudaPath.empty())
     return options.cudaPath;
-  if (std::optional<std::string> home =
-          llvm::sys::Process::GetEnv("CUDA_HOME"))
+  if (std::optional<std::string> home = llvm::sys::Process::GetEnv("CUDA_HOME"))
     return *home;
   return "/usr/local/cuda";
 }
@@ -87,12 +86,18 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
 
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   pm.addPass(createMarkGPUReductionsUniform());
-  pm.addPass(createConvertMemRefToGPUMemory());
+  ConvertMemRefToGPUMemoryOptions memory;
+  memory.hostShared = options.managedMemory;
+  if (!options.managedMemory)
+    pm.addPass(createConvertMemRefToGPUMemory(memory));
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createMergeGPUModules());
   // gpu-to-llvm lowers copies and frees only in their async form; launches
   // become asynchronous too, with a host wait before each library call.
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  // Managed allocations lower only in their synchronous form.
+  if (options.managedMemory)
+    pm.addPass(createConvertMemRefToGPUMemory(memory));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -140,8 +140,14 @@ def ConvertMemRefToGPUMemory
     is copied once into a device buffer. The function's memref arguments are taken to be device
     pointers (the CUDA runtime passes device buffers). A host function that still reads or
     writes a memref element directly is rejected, naming the op: it would dereference device
-    memory on the host.
+    memory on the host. With `host-shared`, buffers are managed memory (`gpu.alloc
+    host_shared`) that the host may read and write after a synchronization: for test drivers
+    that print results from the host, not for training steps.
   }];
+  let options = [
+    Option<"hostShared", "host-shared", "bool", /*default=*/"false",
+           "Allocate managed memory that host code may access">,
+  ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect",

@@ -95,6 +95,12 @@ struct LowerToCUDAOptions
           "outlining; `ptx` stops with one PTX object per chip; empty (the "
           "default) gives host LLVM IR with one fatbin"),
       llvm::cl::init("")};
+  Option<bool> managedMemory{
+      *this, "managed-memory",
+      llvm::cl::desc("Buffers in managed memory that host code may read "
+                     "(test drivers that print results; not for steps run "
+                     "by the runtime)"),
+      llvm::cl::init(false)};
   Option<int64_t> blockSize{*this, "block-size",
                             llvm::cl::desc("Threads per block of the "
                                            "generated kernels"),

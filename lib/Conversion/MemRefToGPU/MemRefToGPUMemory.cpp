@@ -30,6 +30,8 @@ static bool isHostOp(Operation *op) {
 struct ConvertMemRefToGPUMemoryPass
     : public mpt::impl::ConvertMemRefToGPUMemoryBase<
           ConvertMemRefToGPUMemoryPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     WalkResult result = getOperation().walk([&](Operation *op) {
@@ -40,10 +42,14 @@ struct ConvertMemRefToGPUMemoryPass
       if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
         rewriter.replaceOpWithNewOp<gpu::AllocOp>(
             alloc, alloc.getType(), /*asyncToken=*/Type(), ValueRange{},
-            alloc.getDynamicSizes(), alloc.getSymbolOperands());
+            alloc.getDynamicSizes(), alloc.getSymbolOperands(),
+            bool(hostShared));
       } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-        rewriter.replaceOpWithNewOp<gpu::DeallocOp>(
-            dealloc, /*asyncToken=*/Type(), ValueRange{}, dealloc.getMemref());
+        createDealloc(rewriter, loc, dealloc.getMemref());
+        rewriter.eraseOp(dealloc);
+      } else if (hostShared && isa<memref::CopyOp>(op)) {
+        // Managed memory: the host copies, after the wait that
+        // gpu-async-region puts before host side effects.
       } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
         auto contiguous = [](Value value) {
           return cast<MemRefType>(value.getType()).getLayout().isIdentity();
@@ -66,12 +72,14 @@ struct ConvertMemRefToGPUMemoryPass
             gpu::AllocOp::create(rewriter, loc, type, Type(), ValueRange{},
                                  ValueRange{}, ValueRange{});
         rewriter.replaceAllUsesWith(global.getResult(), device.getMemref());
-        gpu::MemcpyOp::create(rewriter, loc, Type(), ValueRange{},
-                              device.getMemref(), global);
+        if (hostShared)
+          memref::CopyOp::create(rewriter, loc, global, device.getMemref());
+        else
+          gpu::MemcpyOp::create(rewriter, loc, Type(), ValueRange{},
+                                device.getMemref(), global);
         Block *block = global->getBlock();
         rewriter.setInsertionPoint(block->getTerminator());
-        gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange{},
-                               device.getMemref());
+        createDealloc(rewriter, loc, device.getMemref());
       } else if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp>(
                      op)) {
         op->emitOpError("reads or writes a buffer element on the host; in "
@@ -83,6 +91,22 @@ struct ConvertMemRefToGPUMemoryPass
     });
     if (result.wasInterrupted())
       signalPassFailure();
+  }
+
+  /// Frees `memref`. With `host-shared` this pass runs after gpu-async-region
+  /// (async allocations of managed memory do not lower), but gpu-to-llvm
+  /// lowers only async frees: a free between two waits.
+  void createDealloc(RewriterBase &rewriter, Location loc, Value memref) {
+    if (!hostShared) {
+      gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange{}, memref);
+      return;
+    }
+    Type token = gpu::AsyncTokenType::get(rewriter.getContext());
+    Value ready =
+        gpu::WaitOp::create(rewriter, loc, token, ValueRange{}).getAsyncToken();
+    Value freed = gpu::DeallocOp::create(rewriter, loc, token, ready, memref)
+                      .getAsyncToken();
+    gpu::WaitOp::create(rewriter, loc, Type(), freed);
   }
 };
 

@@ -3,6 +3,7 @@
 #include "Driver.h"
 #include "CudaRuntime.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
@@ -15,8 +16,16 @@ static std::string pendingError;
 
 void recordError(std::string message) {
   std::lock_guard<std::mutex> lock(errorMutex);
-  if (pendingError.empty())
-    pendingError = std::move(message);
+  if (!pendingError.empty())
+    return;
+  // Compiled code calling the mgpu* functions directly (mlir-runner) has no
+  // backend to take the error: say it once on stderr too.
+  static bool printed = false;
+  if (!printed) {
+    std::fprintf(stderr, "mpt CUDA runtime: %s\n", message.c_str());
+    printed = true;
+  }
+  pendingError = std::move(message);
 }
 
 std::string takeError() {
