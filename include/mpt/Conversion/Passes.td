@@ -102,11 +102,14 @@ def ConvertLinalgToGPULoops
     - Larger reductions: one block per point of the parallel dimensions; inside,
       `block-size` threads each fold a strided slice of the (linearized) reduction space
       sequentially, then the threads combine their partial values through `scf.reduce`, which
-      becomes `gpu.all_reduce` (a shared-memory/shuffle tree). Thread 0 starts from the output's
-      initial value, every other thread from the combiner's neutral element. When there are
-      fewer than `min-blocks` parallel points and the reduction is large, it runs in two
-      passes: `split` blocks per point write partial values to a temporary buffer, and a second
-      kernel reduces them. Bodies whose reduction is not a single combiner op are rejected.
+      becomes `gpu.all_reduce` (a shared-memory/shuffle tree; values cross threads as 32-bit:
+      i1 and f16/bf16 max/min widen exactly, i64 counts of i1 narrow exactly, anything else is
+      rejected). Threads start from the combiner's neutral element; the output's current value
+      (read by every thread before the tree's barriers) is combined once with the total. One
+      kernel per output of a multi-output generic. When there are fewer than `min-blocks`
+      parallel points and the reduction is large, it runs in two passes: blocks per point
+      write partial values to a temporary buffer, and a second kernel reduces them. Bodies
+      whose reduction is not a single combiner op (acc - x counts as one) are rejected.
     - `memref.copy` between views that are not contiguous becomes a copy kernel (contiguous
       copies stay, for `gpu.memcpy`).
   }];
