@@ -33,3 +33,29 @@ config.substitutions.append(
 # End-to-end training tests read the Debian package dataset-fashion-mnist.
 if os.path.exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"):
     config.available_features.add("fashion-mnist")
+
+# CUDA. `cuda-runtime`: the runtime's CUDA layer was built (MPT_ENABLE_CUDA).
+# `ptxas`: the toolkit's assembler, to check generated kernels without a GPU.
+# `cuda-driver`: libcuda.so.1 loads. `cuda-device`: the driver answers with at
+# least one device; GPU execution tests require it and are UNSUPPORTED
+# elsewhere, never passed.
+if config.mpt_enable_cuda.upper() in ("ON", "TRUE", "1", "YES"):
+    config.available_features.add("cuda-runtime")
+    llvm_config.add_tool_substitutions(["mpt-cuda-check"], tool_dirs)
+    config.substitutions.append(
+        ("%mpt_cuda_runtime", os.path.join(config.mpt_obj_root, "lib", "libmpt_cuda_runtime.so")))
+cuda_bin = config.cuda_bin_dir or "/usr/local/cuda/bin"
+if os.path.exists(os.path.join(cuda_bin, "ptxas")):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%mpt_ptxas", os.path.join(cuda_bin, "ptxas")))
+    config.substitutions.append(("%cuda_root", os.path.dirname(cuda_bin)))
+try:
+    import ctypes
+    libcuda = ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+    count = ctypes.c_int(0)
+    if libcuda.cuInit(0) == 0 and libcuda.cuDeviceGetCount(ctypes.byref(count)) == 0 \
+            and count.value > 0:
+        config.available_features.add("cuda-device")
+except OSError:
+    pass

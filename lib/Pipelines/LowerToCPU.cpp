@@ -65,4 +65,9 @@ void mpt::registerPipelines() {
       "mpt-lower-to-cpu",
       "Lowers mpt on tensors to the LLVM dialect for the CPU",
       buildLowerToCPUPipeline);
+  PassPipelineRegistration<LowerToCUDAOptions>(
+      "mpt-lower-to-cuda",
+      "Lowers mpt on tensors to CUDA kernels in one fatbin, cuBLASLt calls "
+      "and host code in the LLVM dialect",
+      buildLowerToCUDAPipeline);
 }

@@ -9,6 +9,8 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include "mpt/Conversion/Passes.h"
@@ -27,6 +29,9 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   registry.insert<mpt::MPTDialect>();
   mpt::registerPrecisionPolicyExternalModels(registry);
+  // mpt-lower-to-cuda serializes GPU modules to PTX inside the pipeline.
+  mlir::registerAllToLLVMIRTranslations(registry);
+  mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "mpt optimizer driver\n", registry));

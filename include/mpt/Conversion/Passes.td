@@ -103,4 +103,158 @@ def FuseElementwiseAroundCPUKernels
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// CUDA lowering (mpt-lower-to-cuda)
+//===----------------------------------------------------------------------===//
+
+def ConvertLinalgToCUDALibraryCalls
+    : Pass<"convert-linalg-to-cuda-library-calls", "::mlir::ModuleOp"> {
+  let summary = "Runs bufferized matmuls and convolutions through cuBLASLt";
+  let description = [{
+    Replaces `linalg.matmul` and `linalg.batch_matmul` on memrefs whose inputs are f32, f16 or
+    bf16 and whose accumulator is f32 by calls to
+    `mpt_cuda_matmul_<type>_<rank>d(A, B, C, transpose_a, transpose_b)`, which the runtime runs
+    with cuBLASLt: A and B in their own type, `CUBLAS_COMPUTE_32F`, C += A·B in f32, which is
+    what the linalg op computes (exact products, f32 accumulation).
+
+    `linalg.conv_2d_nchw_fchw` with the same element types becomes an implicit GEMM: a generated
+    im2col copy (a `linalg.generic`, which later becomes a GPU kernel like any other) into a
+    buffer of shape N x (C·KH·KW) x (OH·OW), then one `linalg.batch_matmul`, hence one call
+    `mpt_cuda_matmul_<type>_3d(filter, columns, output)` whose filter operand repeats over the
+    batch with stride 0. Every convolution of a training step reaches this path:
+    `convert-mpt-to-linalg` writes the input and filter gradients as forward convolutions.
+    With `im2col-only`, convolutions stop at im2col + `linalg.batch_matmul` and no call is
+    made: the form in which the CPU checks the GPU lowering.
+  }];
+  let options = [
+    Option<"im2colOnly", "im2col-only", "bool", /*default=*/"false",
+           "Rewrite convolutions to im2col + batch_matmul, make no library calls">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
+def ConvertLinalgToGPULoops
+    : Pass<"convert-linalg-to-gpu-loops", "::mlir::ModuleOp"> {
+  let summary = "Lowers linalg ops on memrefs to tiled scf.parallel loops mapped to blocks and threads";
+  let description = [{
+    The source of truth of every generated GPU kernel. Each `linalg.generic` on memrefs (named
+    ops are generalized first) becomes one `scf.parallel` nest carrying `#gpu.loop_dim_map`
+    attributes; `convert-parallel-loops-to-gpu` turns each nest into one `gpu.launch`
+    mechanically. The form is ordinary SCF, so it also runs on the CPU through the usual
+    lowering, which is how CI checks the kernels without a GPU.
+
+    - Ops without reduction dimensions: all loops are collapsed into one linear index, tiled by
+      `block-size`, the tile loop mapped to `block_x` and the intra-tile loop to `thread_x`
+      (consecutive threads touch consecutive elements of the innermost dimension); the last
+      block is guarded by an `scf.if`.
+    - Ops with at most `max-thread-reduction` reduction elements per output (pooling windows,
+      a few classes): like the above over the parallel dimensions, each thread folding its
+      output's reduction sequentially, in the CPU lowering's order.
+    - Larger reductions: one block per point of the parallel dimensions; inside,
+      `block-size` threads each fold a strided slice of the (linearized) reduction space
+      sequentially, then the threads combine their partial values through `scf.reduce`, which
+      becomes `gpu.all_reduce` (a shared-memory/shuffle tree; values cross threads as 32-bit:
+      i1 and f16/bf16 max/min widen exactly, i64 counts of i1 narrow exactly, anything else is
+      rejected). Threads start from the combiner's neutral element; the output's current value
+      (read by every thread before the tree's barriers) is combined once with the total. One
+      kernel per output of a multi-output generic. When there are fewer than `min-blocks`
+      parallel points and the reduction is large, it runs in two passes: blocks per point
+      write partial values to a temporary buffer, and a second kernel reduces them. Bodies
+      whose reduction is not a single combiner op (acc - x counts as one) are rejected.
+    - `memref.copy` between views that are not contiguous becomes a copy kernel (contiguous
+      copies stay, for `gpu.memcpy`).
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">,
+    Option<"maxThreadReduction", "max-thread-reduction", "int64_t", /*default=*/"32",
+           "Reductions of at most this many elements per output run one thread per output">,
+    Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"64",
+           "Reductions with fewer parallel points than this are split over more blocks">,
+    Option<"gemmsAsLoops", "gemms-as-loops", "bool", /*default=*/"false",
+           "Lower matmuls and batch matmuls to sequential loops as the CPU lowering does, "
+           "not to kernels (for checking the generated kernels on the CPU: on the GPU the "
+           "GEMMs are cuBLASLt calls)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def ConvertMemRefToGPUMemory
+    : Pass<"convert-memref-to-gpu-memory", "::mlir::ModuleOp"> {
+  let summary = "Moves the buffers of host functions to device memory";
+  let description = [{
+    Kernels can only touch device memory, so in every host function (outside `gpu.module`s and
+    `gpu.launch` bodies) `memref.alloc`/`memref.dealloc` become `gpu.alloc`/`gpu.dealloc`,
+    `memref.copy` becomes a `gpu.memcpy`, and a `memref.get_global` whose value a kernel reads
+    is copied once into a device buffer. The function's memref arguments are taken to be device
+    pointers (the CUDA runtime passes device buffers). A host function that still reads or
+    writes a memref element directly is rejected, naming the op: it would dereference device
+    memory on the host. With `host-shared`, buffers are managed memory (`gpu.alloc
+    host_shared`) that the host may read and write after a synchronization: for test drivers
+    that print results from the host, not for training steps.
+  }];
+  let options = [
+    Option<"hostShared", "host-shared", "bool", /*default=*/"false",
+           "Allocate managed memory that host code may access">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
+def ConvertGPUBinaryToFatbin
+    : Pass<"convert-gpu-binary-to-fatbin", "::mlir::ModuleOp"> {
+  let summary = "Packs the PTX of every NVVM target of a gpu.binary into one CUDA fatbin";
+  let description = [{
+    `gpu-module-to-binary` gives one object per target. This pass takes a `gpu.binary` whose
+    objects are PTX (`format=isa`) for NVVM targets, assembles each with `ptxas` for its chip,
+    and packs every cubin plus the PTX of the lowest chip (for the driver to JIT on newer chips)
+    into one fatbin with `fatbinary`, which replaces the objects: one embedded GPU binary that
+    the driver loads with `cuModuleLoadData`. The tools come from `cuda-path` (or `CUDA_HOME`
+    or `PATH`); when they are missing or fail, the pass reports the tool and its output.
+  }];
+  let options = [
+    Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit root (default: $CUDA_HOME, then PATH)">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def MarkGPUReductionsUniform
+    : Pass<"mark-gpu-reductions-uniform", "::mlir::ModuleOp"> {
+  let summary = "Marks the block reductions that every thread reaches as uniform";
+  let description = [{
+    `convert-parallel-loops-to-gpu` turns the `scf.reduce` of a thread loop into a
+    `gpu.all_reduce` without the `uniform` attribute, and the NVVM lowering only expands
+    uniform ones (a block-wide shared-memory and shuffle tree with barriers, which every
+    thread of the block must reach). An `all_reduce` directly in a `gpu.launch` body, not
+    under any guard or loop, is reached by every thread: this pass marks those uniform.
+    Others are left alone, and the NVVM lowering then reports them.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def MergeGPUModules : Pass<"merge-gpu-modules", "::mlir::ModuleOp"> {
+  let summary = "Moves every outlined kernel into one gpu.module";
+  let description = [{
+    `gpu-kernel-outlining` gives each kernel its own `gpu.module`, hence its own binary and
+    its own driver module load. This pass moves every kernel function into the first
+    `gpu.module` and retargets the `gpu.launch_func` ops, so that a lowered step carries one
+    GPU binary (one fatbin, one `cuModuleLoadData`). Outlined kernel names are unique in the
+    host module already (each is its module's name); a clash is reported.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // MPT_CONVERSION_PASSES_TD

@@ -78,7 +78,49 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
 void buildLowerToCPUPipeline(mlir::OpPassManager &pm,
                              const LowerToCPUOptions &options);
 
-/// Registers `mpt-mixed-precision` and `mpt-lower-to-cpu`.
+/// Options of `mpt-lower-to-cuda`.
+struct LowerToCUDAOptions
+    : public mlir::PassPipelineOptions<LowerToCUDAOptions> {
+  ListOption<std::string> chips{
+      *this, "chips",
+      llvm::cl::desc("GPU architectures of the fatbin's cubins; the PTX of "
+                     "the lowest one is embedded too"),
+      llvm::cl::list_init<std::string>({"sm_80", "sm_90"})};
+  Option<std::string> stopAt{
+      *this, "stop-at",
+      llvm::cl::desc(
+          "Stop early: `cpu-loops` lowers the mapped scf.parallel kernels "
+          "(and im2col + generated GEMMs) to LLVM for the CPU, to check the "
+          "kernels' semantics without a GPU; `gpu` stops after kernel "
+          "outlining; `ptx` stops with one PTX object per chip; empty (the "
+          "default) gives host LLVM IR with one fatbin"),
+      llvm::cl::init("")};
+  Option<bool> managedMemory{
+      *this, "managed-memory",
+      llvm::cl::desc("Buffers in managed memory that host code may read "
+                     "(test drivers that print results; not for steps run "
+                     "by the runtime)"),
+      llvm::cl::init(false)};
+  Option<int64_t> blockSize{*this, "block-size",
+                            llvm::cl::desc("Threads per block of the "
+                                           "generated kernels"),
+                            llvm::cl::init(256)};
+  Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit root for libdevice, ptxas and fatbinary "
+                     "(default: $CUDA_HOME, then /usr/local/cuda)"),
+      llvm::cl::init("")};
+};
+
+/// mpt -> linalg on tensors -> elementwise fusion -> bufferization -> GEMMs
+/// and convolutions as cuBLASLt calls, everything else as mapped
+/// scf.parallel kernels -> gpu.launch -> NVVM -> one fatbin; host code to the
+/// LLVM dialect, launching through the runtime's mgpu* functions.
+void buildLowerToCUDAPipeline(mlir::OpPassManager &pm,
+                              const LowerToCUDAOptions &options);
+
+/// Registers `mpt-mixed-precision`, `mpt-lower-to-cpu` and
+/// `mpt-lower-to-cuda`.
 void registerPipelines();
 
 } // namespace mpt

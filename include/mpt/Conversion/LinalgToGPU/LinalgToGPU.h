@@ -1,0 +1,23 @@
+//===- LinalgToGPU.h - linalg to GPU kernels and CUDA libraries -*- C++ -*-===//
+
+#ifndef MPT_CONVERSION_LINALGTOGPU_LINALGTOGPU_H
+#define MPT_CONVERSION_LINALGTOGPU_LINALGTOGPU_H
+
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
+
+namespace mpt {
+
+/// Matmuls and batched matmuls on memrefs (f32, f16 or bf16 inputs, f32
+/// accumulator) to `mpt_cuda_matmul_*` calls.
+void populateLinalgToCUDALibraryCallsPatterns(
+    mlir::RewritePatternSet &patterns);
+
+/// NCHW/FCHW convolutions on memrefs with the same types to an im2col
+/// linalg.generic and a linalg.batch_matmul.
+void populateConvolutionToIm2colPatterns(mlir::RewritePatternSet &patterns);
+
+} // namespace mpt
+
+#endif // MPT_CONVERSION_LINALGTOGPU_LINALGTOGPU_H

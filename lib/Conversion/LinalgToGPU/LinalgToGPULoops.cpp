@@ -1,0 +1,599 @@
+//===- LinalgToGPULoops.cpp - convert-linalg-to-gpu-loops -------*- C++ -*-===//
+//
+// Every generated GPU kernel is first an scf.parallel nest with
+// #gpu.loop_dim_map attributes: plain SCF that also runs on the CPU, so the
+// kernels' arithmetic is tested in CI without a GPU, and that
+// convert-parallel-loops-to-gpu maps to gpu.launch without further choices.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/Conversion/Passes.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mpt {
+#define GEN_PASS_DEF_CONVERTLINALGTOGPULOOPS
+#include "mpt/Conversion/Passes.h.inc"
+} // namespace mpt
+
+using namespace mlir;
+
+namespace {
+
+using gpu::Processor;
+
+/// Marks `loop` (one induction variable per entry of `processors`) as mapped
+/// to those GPU processors, identity map and bound.
+static void mapLoop(OpBuilder &b, scf::ParallelOp loop,
+                    ArrayRef<Processor> processors) {
+  AffineMap identity = b.getDimIdentityMap();
+  SmallVector<gpu::ParallelLoopDimMappingAttr> mapping;
+  for (Processor processor : processors)
+    mapping.push_back(gpu::ParallelLoopDimMappingAttr::get(
+        b.getContext(), processor, identity, identity));
+  (void)gpu::setMappingAttr(loop, mapping);
+}
+
+/// The loop indices of `op` for a linear index over the loop dimensions
+/// `dims` (row-major: the last of `dims` varies fastest), written into `ivs`.
+static void delinearize(OpBuilder &b, Location loc, Value linear,
+                        ArrayRef<unsigned> dims, ArrayRef<int64_t> ranges,
+                        MutableArrayRef<Value> ivs) {
+  if (dims.empty())
+    return;
+  SmallVector<int64_t> basis;
+  for (unsigned dim : dims)
+    basis.push_back(ranges[dim]);
+  if (dims.size() == 1) {
+    ivs[dims[0]] = linear;
+    return;
+  }
+  auto split = affine::AffineDelinearizeIndexOp::create(b, loc, linear, basis,
+                                                        /*hasOuterBound=*/true);
+  for (auto [dim, index] : llvm::zip(dims, split.getResults()))
+    ivs[dim] = index;
+}
+
+/// The indices into an operand with indexing map `map` at loop point `ivs`.
+static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
+                                   ArrayRef<Value> ivs) {
+  SmallVector<Value> indices;
+  for (unsigned i = 0, e = map.getNumResults(); i < e; ++i)
+    indices.push_back(affine::makeComposedAffineApply(b, loc, map.getSubMap(i),
+                                                      getAsOpFoldResult(ivs))
+                          .getResult());
+  return indices;
+}
+
+/// Loads the elements of `op`'s inputs at loop point `ivs` into `mapping`
+/// (block arguments to values), and maps `linalg.index` to `ivs`.
+static void loadInputs(OpBuilder &b, Location loc, linalg::GenericOp op,
+                       ArrayRef<Value> ivs, IRMapping &mapping) {
+  Block *body = op.getBody();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    BlockArgument arg = body->getArgument(input->getOperandNumber());
+    if (arg.use_empty())
+      continue;
+    Value value = input->get();
+    if (isa<MemRefType>(value.getType()))
+      value = memref::LoadOp::create(
+          b, loc, value,
+          applyMap(b, loc, op.getMatchingIndexingMap(input), ivs));
+    else if (auto hostLoad = value.getDefiningOp<memref::LoadOp>())
+      // A scalar operand read from a buffer (a 0-d tensor.extract, such as
+      // the found-inf flag): read it in the kernel, where the buffer lives.
+      value = b.clone(*hostLoad)->getResult(0);
+    mapping.map(arg, value);
+  }
+}
+
+/// Clones the body of `op` except its terminator and the ops in `skip`,
+/// reading `linalg.index` from `ivs`.
+static void cloneBody(OpBuilder &b, linalg::GenericOp op, ArrayRef<Value> ivs,
+                      IRMapping &mapping,
+                      const llvm::SmallPtrSetImpl<Operation *> &skip) {
+  for (Operation &inner : op.getBody()->without_terminator()) {
+    if (skip.contains(&inner))
+      continue;
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      mapping.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    b.clone(inner, mapping);
+  }
+}
+
+/// Lowers a generic with one thread per point of its parallel dimensions,
+/// `blockSize` threads per block, the last block guarded. Reduction
+/// dimensions, if any (small ones: pooling windows, a few classes), are
+/// folded sequentially by each thread in the CPU lowering's order.
+static void lowerPerThread(OpBuilder &b, linalg::GenericOp op,
+                           ArrayRef<int64_t> ranges, int64_t blockSize) {
+  Location loc = op.getLoc();
+  SmallVector<unsigned> parallelDims, reductionDims;
+  op.getParallelDims(parallelDims);
+  op.getReductionDims(reductionDims);
+  int64_t total = 1, length = 1;
+  for (unsigned dim : parallelDims)
+    total *= ranges[dim];
+  for (unsigned dim : reductionDims)
+    length *= ranges[dim];
+  int64_t threads = std::min(blockSize, std::max<int64_t>(total, 1));
+  int64_t blocks = llvm::divideCeil(total, threads);
+  auto c = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value zero = c(0), one = c(1);
+  auto grid = scf::ParallelOp::create(b, loc, zero, c(blocks), one);
+  mapLoop(b, grid, Processor::BlockX);
+  b.setInsertionPointToStart(grid.getBody());
+  auto block = scf::ParallelOp::create(b, loc, zero, c(threads), one);
+  mapLoop(b, block, Processor::ThreadX);
+  b.setInsertionPointToStart(block.getBody());
+  Value linear = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, grid.getInductionVars()[0], c(threads)),
+      block.getInductionVars()[0]);
+  Value inBounds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                         linear, c(total));
+  auto guard = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&guard.getThenRegion().front());
+
+  SmallVector<Value> ivs(ranges.size());
+  delinearize(b, loc, linear, parallelDims, ranges, ivs);
+  Block *body = op.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  // Outputs are read only where the body uses them (a pure write is no
+  // read-modify-write) or where a reduction folds into them.
+  SmallVector<Value> current;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    BlockArgument arg = body->getArgument(init.getOperandNumber());
+    current.push_back(
+        arg.use_empty() && reductionDims.empty()
+            ? Value()
+            : memref::LoadOp::create(
+                  b, loc, init.get(),
+                  applyMap(b, loc, op.getMatchingIndexingMap(&init), ivs))
+                  .getResult());
+  }
+  // The body at `pointIvs` with the outputs' values `outputs`.
+  auto bodyAt = [&](OpBuilder &nb, ArrayRef<Value> pointIvs,
+                    ValueRange outputs) {
+    IRMapping mapping;
+    loadInputs(nb, loc, op, pointIvs, mapping);
+    for (auto [init, value] : llvm::zip(op.getDpsInitsMutable(), outputs))
+      if (value)
+        mapping.map(body->getArgument(init.getOperandNumber()), value);
+    cloneBody(nb, op, pointIvs, mapping, llvm::SmallPtrSet<Operation *, 1>());
+    return llvm::map_to_vector(yield.getValues(), [&](Value value) {
+      return mapping.lookupOrDefault(value);
+    });
+  };
+  SmallVector<Value> results;
+  if (reductionDims.empty()) {
+    results = bodyAt(b, ivs, current);
+  } else {
+    auto loop = scf::ForOp::create(
+        b, loc, zero, c(length), one, current,
+        [&](OpBuilder &nb, Location, Value r, ValueRange outputs) {
+          SmallVector<Value> pointIvs(ivs);
+          delinearize(nb, loc, r, reductionDims, ranges, pointIvs);
+          scf::YieldOp::create(nb, loc, bodyAt(nb, pointIvs, outputs));
+        });
+    results = SmallVector<Value>(loop.getResults());
+  }
+  for (auto [init, value] : llvm::zip(op.getDpsInitsMutable(), results))
+    memref::StoreOp::create(
+        b, loc, value, init.get(),
+        applyMap(b, loc, op.getMatchingIndexingMap(&init), ivs));
+}
+
+/// What a reduction output of a generic folds with: the combiner op
+/// `combiner(element, accumulator)`, its neutral element, and which operand
+/// is the accumulator. A subtracting reduction (acc - x) folds its elements
+/// by subtraction but adds partial results: (init - a) + (0 - b).
+struct Reduction {
+  Operation *combiner;
+  TypedAttr neutral;
+  unsigned accumulatorOperand;
+  bool subtracts;
+};
+
+/// Matches every output of `op` as a single-op reduction whose accumulator
+/// (the output's block argument) feeds only the combiner.
+static FailureOr<SmallVector<Reduction>> matchReductions(linalg::GenericOp op) {
+  Builder b(op.getContext());
+  SmallVector<Reduction> reductions;
+  Block *body = op.getBody();
+  SmallVector<BlockArgument> outputArgs;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    outputArgs.push_back(body->getArgument(init.getOperandNumber()));
+  for (unsigned i = 0, e = outputArgs.size(); i < e; ++i) {
+    SmallVector<Operation *, 1> combiners;
+    if (!matchReduction(outputArgs, i, combiners) || combiners.size() != 1)
+      return failure();
+    Operation *combiner = combiners.front();
+    if (combiner->getNumOperands() != 2 || !outputArgs[i].hasOneUse())
+      return failure();
+    unsigned accumulator = combiner->getOperand(0) == outputArgs[i] ? 0 : 1;
+    bool subtracts = isa<arith::SubFOp>(combiner);
+    if (subtracts && accumulator != 0)
+      return failure();
+    std::optional<TypedAttr> neutral =
+        subtracts ? std::optional<TypedAttr>(
+                        b.getZeroAttr(combiner->getResult(0).getType()))
+                  : arith::getNeutralElement(combiner);
+    if (!neutral)
+      return failure();
+    reductions.push_back({combiner, *neutral, accumulator, subtracts});
+  }
+  return reductions;
+}
+
+/// Folds the combiners of `reductions` into `accumulators` with `elements`,
+/// or, with `partials`, merges partial results.
+static SmallVector<Value> combine(OpBuilder &b, ArrayRef<Reduction> reductions,
+                                  ValueRange accumulators, ValueRange elements,
+                                  bool partials = false) {
+  SmallVector<Value> results;
+  for (auto [reduction, accumulator, element] :
+       llvm::zip(reductions, accumulators, elements)) {
+    if (partials && reduction.subtracts) {
+      results.push_back(arith::AddFOp::create(b, reduction.combiner->getLoc(),
+                                              accumulator, element));
+      continue;
+    }
+    IRMapping mapping;
+    Value acc = reduction.combiner->getOperand(reduction.accumulatorOperand);
+    Value elt =
+        reduction.combiner->getOperand(1 - reduction.accumulatorOperand);
+    mapping.map(acc, accumulator);
+    mapping.map(elt, element);
+    results.push_back(b.clone(*reduction.combiner, mapping)->getResult(0));
+  }
+  return results;
+}
+
+/// The type in which threads exchange partial values of `reduction`: warp
+/// shuffles move 32-bit values only. i1 widens to i32 exactly; f16/bf16
+/// max/min widen to f32 exactly; an i64 count of i1 elements fits in i32
+/// when the reduction has fewer than 2^31 elements. Null if none is exact.
+static Type carrierType(const Reduction &reduction, int64_t length) {
+  Type type = reduction.neutral.getType();
+  MLIRContext *ctx = type.getContext();
+  if (type.isInteger(32) || type.isF32())
+    return type;
+  if (type.isInteger(1))
+    return IntegerType::get(ctx, 32);
+  if ((type.isF16() || type.isBF16()) &&
+      isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+          arith::MinNumFOp>(reduction.combiner))
+    return Float32Type::get(ctx);
+  if (type.isInteger(64) && isa<arith::AddIOp>(reduction.combiner) &&
+      length < (int64_t(1) << 31)) {
+    Value element =
+        reduction.combiner->getOperand(1 - reduction.accumulatorOperand);
+    Operation *producer = element.getDefiningOp();
+    if (isa_and_nonnull<arith::ExtUIOp, arith::ExtSIOp>(producer) &&
+        producer->getOperand(0).getType().isInteger(1))
+      return IntegerType::get(ctx, 32);
+  }
+  return {};
+}
+
+/// Converts `value` between a reduction's type and its carrier type.
+static Value convert(OpBuilder &b, Location loc, Value value, Type to) {
+  Type from = value.getType();
+  if (from == to)
+    return value;
+  if (isa<FloatType>(to))
+    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
+               ? arith::ExtFOp::create(b, loc, to, value).getResult()
+               : arith::TruncFOp::create(b, loc, to, value).getResult();
+  return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
+             ? arith::ExtUIOp::create(b, loc, to, value).getResult()
+             : arith::TruncIOp::create(b, loc, to, value).getResult();
+}
+
+/// Builds `scf.parallel (%t) = (0) to (threads)` mapped to thread_x whose
+/// threads compute partial values with `perThread` (from the neutral
+/// element), combined block-wide by scf.reduce in `carrier`; returns the
+/// block's total in the reduction's type.
+static Value
+buildBlockReduction(OpBuilder &b, Location loc, int64_t threads,
+                    const Reduction &reduction, Type carrier,
+                    function_ref<Value(OpBuilder &, Value)> perThread) {
+  auto c = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Type type = reduction.neutral.getType();
+  Value neutral = convert(
+      b, loc, arith::ConstantOp::create(b, loc, reduction.neutral), carrier);
+  auto block = scf::ParallelOp::create(
+      b, loc, c(0), c(threads), c(1), neutral,
+      [&](OpBuilder &nb, Location, ValueRange threadIvs, ValueRange) {
+        Value partial = convert(nb, loc, perThread(nb, threadIvs[0]), carrier);
+        auto reduce = scf::ReduceOp::create(nb, loc, partial);
+        Block &combinerBlock = reduce.getReductions()[0].front();
+        OpBuilder rb = OpBuilder::atBlockEnd(&combinerBlock);
+        Value result = combine(rb, reduction, combinerBlock.getArgument(0),
+                               combinerBlock.getArgument(1),
+                               /*partials=*/true)[0];
+        // Elementwise arith ops compute in their operands' type: the
+        // combiner cloned on carrier operands yields the carrier type.
+        result.setType(carrier);
+        scf::ReduceReturnOp::create(rb, loc, result);
+      });
+  mapLoop(b, block, Processor::ThreadX);
+  return convert(b, loc, block.getResult(0), type);
+}
+
+/// Folds `[begin, end)` in steps of `step` into `starts` with `foldOne`.
+static SmallVector<Value> buildStridedFold(
+    OpBuilder &b, Location loc, Value begin, Value end, Value step,
+    ValueRange starts,
+    function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)> foldOne) {
+  auto loop = scf::ForOp::create(b, loc, begin, end, step, starts,
+                                 [&](OpBuilder &nested, Location nestedLoc,
+                                     Value index, ValueRange accumulators) {
+                                   scf::YieldOp::create(
+                                       nested, nestedLoc,
+                                       foldOne(nested, index, accumulators));
+                                 });
+  return SmallVector<Value>(loop.getResults());
+}
+
+/// Lowers a generic with reduction dimensions to one block per point of its
+/// parallel dimensions (times `split` blocks when split > 1, combined by a
+/// second kernel through a temporary buffer), threads folding strided slices
+/// of the reduction space, then a block-wide scf.reduce.
+static LogicalResult lowerReduction(OpBuilder &b, linalg::GenericOp op,
+                                    ArrayRef<int64_t> ranges, int64_t blockSize,
+                                    int64_t minBlocks) {
+  FailureOr<SmallVector<Reduction>> reductions = matchReductions(op);
+  if (failed(reductions))
+    return op.emitOpError("has a reduction that is not a single combiner op "
+                          "with a neutral element; cannot map it to a "
+                          "parallel GPU reduction");
+  Location loc = op.getLoc();
+  SmallVector<unsigned> parallelDims, reductionDims;
+  op.getParallelDims(parallelDims);
+  op.getReductionDims(reductionDims);
+  int64_t points = 1, length = 1;
+  for (unsigned dim : parallelDims)
+    points *= ranges[dim];
+  for (unsigned dim : reductionDims)
+    length *= ranges[dim];
+  int64_t threads = std::min<int64_t>(
+      blockSize, llvm::PowerOf2Ceil(std::max<int64_t>(length, 32)));
+  // Few outputs and a long reduction: spread each over `split` blocks so
+  // that the grid fills the device, each thread still folding >= 8 elements.
+  int64_t split = 1;
+  if (points < minBlocks)
+    split = std::clamp<int64_t>(length / (8 * threads), 1,
+                                llvm::divideCeil(4 * minBlocks, points));
+
+  auto c = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value zero = c(0), one = c(1);
+  llvm::SmallPtrSet<Operation *, 4> combiners;
+  for (const Reduction &reduction : *reductions)
+    combiners.insert(reduction.combiner);
+  SmallVector<Value> outputs = op.getDpsInits();
+  SmallVector<Value> elementsOf; // the value each combiner folds in
+  for (const Reduction &reduction : *reductions)
+    elementsOf.push_back(
+        reduction.combiner->getOperand(1 - reduction.accumulatorOperand));
+
+  // The body at one point of the iteration space, minus the combiners: the
+  // elements to fold in.
+  auto elementsAt = [&](OpBuilder &nb, ArrayRef<Value> ivs) {
+    IRMapping mapping;
+    loadInputs(nb, loc, op, ivs, mapping);
+    cloneBody(nb, op, ivs, mapping, combiners);
+    SmallVector<Value> elements;
+    for (Value element : elementsOf)
+      elements.push_back(mapping.lookupOrDefault(element));
+    return elements;
+  };
+  auto outputIndices = [&](OpBuilder &nb, unsigned i, ArrayRef<Value> ivs) {
+    return applyMap(nb, loc,
+                    op.getIndexingMapsArray()[op.getNumDpsInputs() + i], ivs);
+  };
+  // One kernel (or two, when split) per output: convert-parallel-loops-to-gpu
+  // maps one scf.reduce of one thread loop per block loop to gpu.all_reduce.
+  // The body's ops that output `i` does not need are dead in its fold loop
+  // and removed later.
+  for (auto [i, reduction] : llvm::enumerate(*reductions)) {
+    Type carrier = carrierType(reduction, length);
+    if (!carrier)
+      return op.emitOpError("reduces ")
+             << reduction.neutral.getType() << " with "
+             << reduction.combiner->getName()
+             << ", which the GPU block reduction cannot exchange exactly "
+                "(warp shuffles carry 32-bit values)";
+    auto foldElements = [&, i = i](OpBuilder &fb, ArrayRef<Value> ivs, Value r,
+                                   ValueRange accumulators) {
+      SmallVector<Value> pointIvs(ivs);
+      delinearize(fb, loc, r, reductionDims, ranges, pointIvs);
+      return combine(fb, (*reductions)[i], accumulators,
+                     elementsAt(fb, pointIvs)[i]);
+    };
+    auto neutralValue = [&](OpBuilder &nb) {
+      return arith::ConstantOp::create(nb, loc, reduction.neutral).getResult();
+    };
+    Value partialBuffer;
+    if (split > 1) {
+      partialBuffer = memref::AllocOp::create(
+          b, loc,
+          MemRefType::get({points, split}, reduction.neutral.getType()));
+      // Pass 1: block (point, part) folds elements part*threads + t,
+      // stepping by split*threads, into partial[point, part].
+      auto grid = scf::ParallelOp::create(b, loc, ValueRange{zero, zero},
+                                          ValueRange{c(points), c(split)},
+                                          ValueRange{one, one});
+      mapLoop(b, grid, {Processor::BlockX, Processor::BlockY});
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(grid.getBody());
+      Value point = grid.getInductionVars()[0];
+      Value part = grid.getInductionVars()[1];
+      SmallVector<Value> ivs(ranges.size());
+      delinearize(b, loc, point, parallelDims, ranges, ivs);
+      Value total = buildBlockReduction(
+          b, loc, threads, reduction, carrier,
+          [&](OpBuilder &nb, Value thread) {
+            Value begin = arith::AddIOp::create(
+                nb, loc, arith::MulIOp::create(nb, loc, part, c(threads)),
+                thread);
+            return buildStridedFold(
+                nb, loc, begin, c(length), c(split * threads), neutralValue(nb),
+                [&](OpBuilder &fb, Value r, ValueRange accumulators) {
+                  return foldElements(fb, ivs, r, accumulators);
+                })[0];
+          });
+      memref::StoreOp::create(b, loc, total, partialBuffer,
+                              ValueRange{point, part});
+    }
+
+    // The final pass: block `point` folds the reduction (or, after a split,
+    // the partial values), then the output's current value, into output i.
+    auto grid = scf::ParallelOp::create(b, loc, zero, c(points), one);
+    mapLoop(b, grid, Processor::BlockX);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(grid.getBody());
+    Value point = grid.getInductionVars()[0];
+    SmallVector<Value> ivs(ranges.size());
+    delinearize(b, loc, point, parallelDims, ranges, ivs);
+    // Every thread reads the output before the reduction's barriers and
+    // writes the same total after them.
+    Value current =
+        memref::LoadOp::create(b, loc, outputs[i], outputIndices(b, i, ivs));
+    int64_t finalThreads =
+        split > 1 ? std::min<int64_t>(threads, llvm::PowerOf2Ceil(split))
+                  : threads;
+    Value total = buildBlockReduction(
+        b, loc, finalThreads, reduction, carrier,
+        [&](OpBuilder &nb, Value thread) {
+          if (split > 1)
+            return buildStridedFold(
+                nb, loc, thread, c(split), c(finalThreads), neutralValue(nb),
+                [&](OpBuilder &fb, Value part, ValueRange accumulators) {
+                  Value partial = memref::LoadOp::create(
+                      fb, loc, partialBuffer, ValueRange{point, part});
+                  return combine(fb, reduction, accumulators, partial,
+                                 /*partials=*/true);
+                })[0];
+          return buildStridedFold(
+              nb, loc, thread, c(length), c(threads), neutralValue(nb),
+              [&](OpBuilder &fb, Value r, ValueRange accumulators) {
+                return foldElements(fb, ivs, r, accumulators);
+              })[0];
+        });
+    Value result = combine(b, reduction, current, total, /*partials=*/true)[0];
+    memref::StoreOp::create(b, loc, result, outputs[i],
+                            outputIndices(b, i, ivs));
+    if (partialBuffer) {
+      b.setInsertionPointAfter(grid);
+      memref::DeallocOp::create(b, loc, partialBuffer);
+    }
+  }
+  return success();
+}
+
+struct ConvertLinalgToGPULoopsPass
+    : public mpt::impl::ConvertLinalgToGPULoopsBase<
+          ConvertLinalgToGPULoopsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    IRRewriter rewriter(&getContext());
+    // A copy between strided views is no contiguous memcpy: a copy kernel.
+    SmallVector<memref::CopyOp> stridedCopies;
+    module.walk([&](memref::CopyOp copy) {
+      auto contiguous = [](Value value) {
+        return cast<MemRefType>(value.getType()).getLayout().isIdentity();
+      };
+      if (!contiguous(copy.getSource()) || !contiguous(copy.getTarget()))
+        stridedCopies.push_back(copy);
+    });
+    for (memref::CopyOp copy : stridedCopies) {
+      rewriter.setInsertionPoint(copy);
+      rewriter.replaceOpWithNewOp<linalg::CopyOp>(
+          copy, ValueRange{copy.getSource()}, ValueRange{copy.getTarget()});
+    }
+
+    if (gemmsAsLoops) {
+      SmallVector<linalg::LinalgOp> gemms;
+      module.walk([&](linalg::LinalgOp op) {
+        if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+          gemms.push_back(op);
+      });
+      for (linalg::LinalgOp op : gemms) {
+        rewriter.setInsertionPoint(op);
+        if (failed(linalg::linalgOpToLoops(rewriter, op))) {
+          op.emitOpError("cannot be lowered to loops");
+          return signalPassFailure();
+        }
+        rewriter.eraseOp(op);
+      }
+    }
+
+    // Named ops (fill, copy, transpose, matmuls left to generated code, ...)
+    // are generics with a known body.
+    SmallVector<linalg::LinalgOp> named;
+    module.walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::GenericOp>(op))
+        named.push_back(op);
+    });
+    for (linalg::LinalgOp op : named) {
+      rewriter.setInsertionPoint(op);
+      if (failed(linalg::generalizeNamedOp(rewriter, op))) {
+        op.emitOpError("cannot be generalized into a linalg.generic for "
+                       "the GPU loop lowering");
+        return signalPassFailure();
+      }
+    }
+
+    SmallVector<linalg::GenericOp> generics;
+    module.walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    for (linalg::GenericOp op : generics) {
+      if (!op.hasPureBufferSemantics()) {
+        op.emitOpError("must be on memrefs (bufferize before "
+                       "convert-linalg-to-gpu-loops)");
+        return signalPassFailure();
+      }
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      if (ShapedType::isDynamicShape(ranges)) {
+        op.emitOpError("has dynamic loop bounds; the GPU lowering needs "
+                       "static shapes");
+        return signalPassFailure();
+      }
+      OpBuilder b(op);
+      int64_t length = 1;
+      for (auto [range, iterator] :
+           llvm::zip(ranges, op.getIteratorTypesArray()))
+        if (iterator == utils::IteratorType::reduction)
+          length *= range;
+      if (op.getNumReductionLoops() == 0 || length <= maxThreadReduction)
+        lowerPerThread(b, op, ranges, blockSize);
+      else if (failed(lowerReduction(b, op, ranges, blockSize, minBlocks)))
+        return signalPassFailure();
+      SmallVector<Value> operands = op->getOperands();
+      op.erase();
+      for (Value operand : operands)
+        if (auto hostLoad = operand.getDefiningOp<memref::LoadOp>())
+          if (hostLoad->use_empty())
+            hostLoad.erase();
+    }
+  }
+};
+
+} // namespace

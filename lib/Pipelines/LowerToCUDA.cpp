@@ -1,0 +1,134 @@
+//===- LowerToCUDA.cpp - the mpt-lower-to-cuda pipeline ---------*- C++ -*-===//
+
+#include "mpt/Pipelines/Pipelines.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/Process.h"
+
+#include "mpt/Conversion/Passes.h"
+
+using namespace mlir;
+
+/// The CUDA toolkit root: the option, else $CUDA_HOME, else /usr/local/cuda.
+/// gpu-module-to-binary needs it for libdevice (math functions): without it
+/// the PTX has unresolved __nv_* calls that only ptxas reports.
+static std::string cudaToolkitPath(const mpt::LowerToCUDAOptions &options) {
+  if (!options.cudaPath.empty())
+    return options.cudaPath;
+  if (std::optional<std::string> home = llvm::sys::Process::GetEnv("CUDA_HOME"))
+    return *home;
+  return "/usr/local/cuda";
+}
+
+/// Host LLVM lowering shared by the CPU check and the GPU host code.
+static void addLowerToLLVM(OpPassManager &pm) {
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
+                                   const LowerToCUDAOptions &options) {
+  bool onCPU = options.stopAt == "cpu-loops";
+
+  // Same tensor-level lowering and fusion as the CPU: one fused elementwise
+  // chain (casts included) per linalg.generic, hence per kernel.
+  pm.addPass(createConvertMPTToLinalg());
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  // Math functions compute in f32 and round once, as on the CPU.
+  pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes(
+      math::MathExtendToSupportedTypesOptions{{}, "f32"}));
+
+  ConvertLinalgToCUDALibraryCallsOptions libraryCalls;
+  libraryCalls.im2colOnly = onCPU;
+  pm.addPass(createConvertLinalgToCUDALibraryCalls(libraryCalls));
+  bufferization::BufferDeallocationPipelineOptions deallocation;
+  bufferization::buildBufferDeallocationPipeline(pm, deallocation);
+  pm.addPass(createCanonicalizerPass());
+
+  ConvertLinalgToGPULoopsOptions loops;
+  loops.blockSize = options.blockSize;
+  loops.gemmsAsLoops = onCPU;
+  pm.addPass(createConvertLinalgToGPULoops(loops));
+  // No canonicalization until the loops are launches: it folds away the
+  // one-block grid loops of full reductions and their mapping with them.
+  pm.addPass(createCSEPass());
+  if (onCPU) {
+    // The mapping attributes are ignored: the same loops run sequentially.
+    addLowerToLLVM(pm);
+    return;
+  }
+
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addPass(createMarkGPUReductionsUniform());
+  ConvertMemRefToGPUMemoryOptions memory;
+  memory.hostShared = options.managedMemory;
+  if (!options.managedMemory)
+    pm.addPass(createConvertMemRefToGPUMemory(memory));
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createMergeGPUModules());
+  // gpu-to-llvm lowers copies and frees only in their async form; launches
+  // become asynchronous too, with a host wait before each library call.
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  // Managed allocations lower only in their synchronous form.
+  if (options.managedMemory)
+    pm.addPass(createConvertMemRefToGPUMemory(memory));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  if (options.stopAt == "gpu")
+    return;
+
+  // Device code: one target per chip, then PTX for each.
+  for (const std::string &chip : options.chips) {
+    GpuNVVMAttachTargetOptions target;
+    target.chip = chip;
+    target.optLevel = 3;
+    pm.addPass(createGpuNVVMAttachTarget(target));
+  }
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+
+  // Host code: launches and library calls to the LLVM dialect.
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions toBinary;
+  toBinary.toolkitPath = cudaToolkitPath(options);
+  toBinary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(toBinary));
+  if (options.stopAt == "ptx")
+    return;
+  ConvertGPUBinaryToFatbinOptions fatbin;
+  fatbin.cudaPath = cudaToolkitPath(options);
+  pm.addPass(createConvertGPUBinaryToFatbin(fatbin));
+  addLowerToLLVM(pm);
+}

@@ -1,0 +1,41 @@
+//===- CudaRuntime.h - the runtime's CUDA layer -----------------*- C++ -*-===//
+//
+// The CUDA driver is loaded with dlopen (never linked), so that every build
+// runs on machines without a GPU. Compiled steps call the mgpu* functions
+// that MLIR's gpu-to-llvm emits and the mpt_cuda_* GEMM entry points; both are
+// implemented here. They cannot return errors (their ABI is fixed), so the
+// first failure is recorded and taken by the caller after the step.
+//
+// UNFINISHED: no backend class uses this yet (the runtime's backend interface
+// is being written on another branch); see README.md in this directory.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPT_RUNTIME_CUDA_CUDARUNTIME_H
+#define MPT_RUNTIME_CUDA_CUDARUNTIME_H
+
+#include <string>
+#include <vector>
+
+namespace mpt::cuda {
+
+/// Loads the driver (libcuda.so.1, or $MPT_CUDA_DRIVER_LIBRARY) and makes
+/// device 0's primary context current. Returns an empty string on success,
+/// else what is missing: the library, a usable driver, or a device.
+std::string initialize();
+
+/// The first error recorded by an mgpu*/mpt_cuda_* call since the last call,
+/// then cleared; empty if there was none.
+std::string takeError();
+
+struct Symbol {
+  const char *name; // the symbol compiled code calls
+  void *address;
+};
+
+/// The mgpu* and mpt_cuda_* entry points, for the JIT's symbol table.
+const std::vector<Symbol> &symbols();
+
+} // namespace mpt::cuda
+
+#endif // MPT_RUNTIME_CUDA_CUDARUNTIME_H

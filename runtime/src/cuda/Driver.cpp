@@ -1,0 +1,133 @@
+//===- Driver.cpp - CUDA driver API loaded with dlopen ----------*- C++ -*-===//
+
+#include "Driver.h"
+#include "CudaRuntime.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <mutex>
+#include <utility>
+
+namespace mpt::cuda {
+
+static std::mutex errorMutex;
+static std::string pendingError;
+
+void recordError(std::string message) {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  if (!pendingError.empty())
+    return;
+  // Compiled code calling the mgpu* functions directly (mlir-runner) has no
+  // backend to take the error: say it once on stderr too.
+  static bool printed = false;
+  if (!printed) {
+    std::fprintf(stderr, "mpt CUDA runtime: %s\n", message.c_str());
+    printed = true;
+  }
+  pendingError = std::move(message);
+}
+
+std::string takeError() {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  return std::exchange(pendingError, std::string());
+}
+
+/// "<name> (<description>)" of a driver result, as far as the driver can
+/// name it.
+static std::string describe(const Driver &d, CUresult result) {
+  const char *name = nullptr, *description = nullptr;
+  if (d.cuGetErrorName)
+    d.cuGetErrorName(result, &name);
+  if (d.cuGetErrorString)
+    d.cuGetErrorString(result, &description);
+  std::string text = name ? name : "CUresult " + std::to_string(result);
+  if (description)
+    text += std::string(" (") + description + ")";
+  return text;
+}
+
+/// Loads and initializes the driver once; an empty string on success.
+static std::string load(Driver &d) {
+  const char *library = std::getenv("MPT_CUDA_DRIVER_LIBRARY");
+  if (!library || !*library)
+    library = "libcuda.so.1";
+  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return std::string("CUDA backend unavailable: cannot load the NVIDIA "
+                       "driver library ") +
+           library + " (" + dlerror() +
+           "); install the NVIDIA driver or run on the CPU backend";
+#define MPT_RESOLVE(name, symbol)                                              \
+  d.name = reinterpret_cast<decltype(d.name)>(dlsym(handle, symbol));          \
+  if (!d.name)                                                                 \
+    return std::string("CUDA backend unavailable: the driver library ") +      \
+           library + " has no " symbol "; the driver is too old";
+  MPT_CUDA_DRIVER_FUNCTIONS(MPT_RESOLVE)
+#undef MPT_RESOLVE
+
+  CUresult result = d.cuInit(0);
+  if (result == CUDA_ERROR_STUB_LIBRARY)
+    return std::string("CUDA backend unavailable: ") + library +
+           " is the CUDA toolkit's stub library, not a driver; install the "
+           "NVIDIA driver";
+  if (result != CUDA_SUCCESS)
+    return "CUDA backend unavailable: cuInit failed: " + describe(d, result);
+  int count = 0;
+  result = d.cuDeviceGetCount(&count);
+  if (result != CUDA_SUCCESS)
+    return "CUDA backend unavailable: cuDeviceGetCount failed: " +
+           describe(d, result);
+  if (count == 0)
+    return "CUDA backend unavailable: the driver sees no CUDA device";
+  CUdevice device;
+  CUcontext context;
+  if ((result = d.cuDeviceGet(&device, 0)) != CUDA_SUCCESS ||
+      (result = d.cuDevicePrimaryCtxRetain(&context, device)) != CUDA_SUCCESS ||
+      (result = d.cuCtxSetCurrent(context)) != CUDA_SUCCESS ||
+      (result = d.cuStreamCreate(&d.stream, CU_STREAM_NON_BLOCKING)) !=
+          CUDA_SUCCESS)
+    return "CUDA backend unavailable: cannot set up device 0: " +
+           describe(d, result);
+  return {};
+}
+
+static Driver theDriver;
+static std::once_flag loadOnce;
+static std::string loadError;
+
+Driver *driver() {
+  std::call_once(loadOnce, [] { loadError = load(theDriver); });
+  if (!loadError.empty()) {
+    recordError(loadError);
+    return nullptr;
+  }
+  // A thread that did not load the driver has no current context yet.
+  static thread_local bool current = false;
+  if (!current) {
+    CUdevice device;
+    CUcontext context;
+    if (!check(theDriver.cuDeviceGet(&device, 0), "cuDeviceGet") ||
+        !check(theDriver.cuDevicePrimaryCtxRetain(&context, device),
+               "cuDevicePrimaryCtxRetain") ||
+        !check(theDriver.cuCtxSetCurrent(context), "cuCtxSetCurrent"))
+      return nullptr;
+    current = true;
+  }
+  return &theDriver;
+}
+
+bool check(CUresult result, const char *what) {
+  if (result == CUDA_SUCCESS)
+    return true;
+  recordError(std::string(what) + " failed: " + describe(theDriver, result));
+  return false;
+}
+
+std::string initialize() {
+  if (driver())
+    return {};
+  return takeError();
+}
+
+} // namespace mpt::cuda

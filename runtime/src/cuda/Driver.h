@@ -1,0 +1,58 @@
+//===- Driver.h - CUDA driver API loaded with dlopen ------------*- C++ -*-===//
+
+#ifndef MPT_RUNTIME_CUDA_DRIVER_H
+#define MPT_RUNTIME_CUDA_DRIVER_H
+
+#include <cuda.h>
+
+#include <string>
+
+namespace mpt::cuda {
+
+/// The driver functions the runtime uses, resolved from the loaded library.
+struct Driver {
+#define MPT_CUDA_DRIVER_FUNCTIONS(X)                                           \
+  X(cuInit, "cuInit")                                                          \
+  X(cuDriverGetVersion, "cuDriverGetVersion")                                  \
+  X(cuDeviceGetCount, "cuDeviceGetCount")                                      \
+  X(cuDeviceGet, "cuDeviceGet")                                                \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")                      \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent")                                        \
+  X(cuGetErrorName, "cuGetErrorName")                                          \
+  X(cuGetErrorString, "cuGetErrorString")                                      \
+  X(cuModuleLoadData, "cuModuleLoadData")                                      \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                                  \
+  X(cuModuleUnload, "cuModuleUnload")                                          \
+  X(cuModuleGetFunction, "cuModuleGetFunction")                                \
+  X(cuLaunchKernel, "cuLaunchKernel")                                          \
+  X(cuStreamCreate, "cuStreamCreate")                                          \
+  X(cuStreamSynchronize, "cuStreamSynchronize")                                \
+  X(cuStreamDestroy, "cuStreamDestroy_v2")                                     \
+  X(cuMemAlloc, "cuMemAlloc_v2")                                               \
+  X(cuMemAllocManaged, "cuMemAllocManaged")                                    \
+  X(cuMemFree, "cuMemFree_v2")                                                 \
+  X(cuMemcpyAsync, "cuMemcpyAsync")                                            \
+  X(cuMemHostRegister, "cuMemHostRegister_v2")
+#define MPT_DECLARE(name, symbol) decltype(&::name) name = nullptr;
+  MPT_CUDA_DRIVER_FUNCTIONS(MPT_DECLARE)
+#undef MPT_DECLARE
+
+  /// The one stream every launch, copy and GEMM of a step runs on, so they
+  /// are ordered without host synchronization between them.
+  CUstream stream = nullptr;
+};
+
+/// The loaded driver with a current context, or nullptr after recording
+/// why not (see takeError); initializes on first use.
+Driver *driver();
+
+/// Records `message` as the pending error unless one is pending already.
+void recordError(std::string message);
+
+/// Checks a driver result: true on success, else records "<what>: <name>
+/// (<description>)" and returns false.
+bool check(CUresult result, const char *what);
+
+} // namespace mpt::cuda
+
+#endif // MPT_RUNTIME_CUDA_DRIVER_H

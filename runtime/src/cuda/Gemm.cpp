@@ -1,0 +1,290 @@
+//===- Gemm.cpp - mpt_cuda_matmul_* on cuBLASLt -----------------*- C++ -*-===//
+//
+// convert-linalg-to-cuda-library-calls turns every matmul, batched matmul
+// and convolution GEMM into mpt_cuda_matmul_<type>_<rank>d(A, B, C, tA, tB):
+// C += op(A)·op(B) with C in f32. This runs it with cuBLASLt as PyTorch does
+// (aten/src/ATen/cuda/CUDABlas.cpp): A and B in their own type,
+// CUBLAS_COMPUTE_32F, f32 scale, a heuristic algorithm and a workspace;
+// beta = 1 keeps linalg's accumulate-into-C semantics. cuBLASLt is loaded
+// with dlopen like the driver, so nothing CUDA is linked.
+//
+// UNFINISHED: never executed on a GPU; algorithms are looked up on every
+// call (no plan cache yet).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaRuntime.h"
+#include "Driver.h"
+
+#include <cublasLt.h>
+#include <dlfcn.h>
+
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+
+using namespace mpt::cuda;
+
+namespace {
+
+struct CublasLt {
+#define MPT_CUBLASLT_FUNCTIONS(X)                                              \
+  X(cublasLtCreate)                                                            \
+  X(cublasLtGetStatusString)                                                   \
+  X(cublasLtMatmulDescCreate)                                                  \
+  X(cublasLtMatmulDescDestroy)                                                 \
+  X(cublasLtMatmulDescSetAttribute)                                            \
+  X(cublasLtMatrixLayoutCreate)                                                \
+  X(cublasLtMatrixLayoutDestroy)                                               \
+  X(cublasLtMatrixLayoutSetAttribute)                                          \
+  X(cublasLtMatmulPreferenceCreate)                                            \
+  X(cublasLtMatmulPreferenceDestroy)                                           \
+  X(cublasLtMatmulPreferenceSetAttribute)                                      \
+  X(cublasLtMatmulAlgoGetHeuristic)                                            \
+  X(cublasLtMatmul)
+#define MPT_DECLARE(name) decltype(&::name) name = nullptr;
+  MPT_CUBLASLT_FUNCTIONS(MPT_DECLARE)
+#undef MPT_DECLARE
+  cublasLtHandle_t handle = nullptr;
+  CUdeviceptr workspace = 0;
+  static constexpr size_t workspaceBytes = 32 << 20;
+};
+
+/// cuBLASLt, loaded and set up once; nullptr after recording why not.
+CublasLt *cublasLt() {
+  static CublasLt lt;
+  static std::string error;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    Driver *d = driver();
+    if (!d) {
+      error = "CUDA driver unavailable";
+      return;
+    }
+    void *handle = dlopen("libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+      handle = dlopen(MPT_CUDA_LIBRARY_DIR "/libcublasLt.so.13",
+                      RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      error =
+          std::string("cannot load cuBLASLt (libcublasLt.so.13): ") + dlerror();
+      return;
+    }
+#define MPT_RESOLVE(name)                                                      \
+  lt.name = reinterpret_cast<decltype(lt.name)>(dlsym(handle, #name));         \
+  if (!lt.name) {                                                              \
+    error = "libcublasLt.so.13 has no " #name;                                 \
+    return;                                                                    \
+  }
+    MPT_CUBLASLT_FUNCTIONS(MPT_RESOLVE)
+#undef MPT_RESOLVE
+    if (lt.cublasLtCreate(&lt.handle) != CUBLAS_STATUS_SUCCESS) {
+      error = "cublasLtCreate failed";
+      return;
+    }
+    if (!check(d->cuMemAlloc(&lt.workspace, CublasLt::workspaceBytes),
+               "cuMemAlloc (cuBLASLt workspace)"))
+      error = "cannot allocate the cuBLASLt workspace";
+  });
+  if (!error.empty()) {
+    recordError(error);
+    return nullptr;
+  }
+  return &lt;
+}
+
+/// One operand as a column-major cuBLASLt matrix: a row-major R x C memref
+/// is the column-major C x R matrix R^T.
+struct Matrix {
+  uint64_t rows, cols;
+  int64_t ld;
+  bool rowMajor;
+};
+
+/// The matrix of the two innermost dimensions of a memref with `sizes` and
+/// `strides`, or nothing if neither dimension is contiguous.
+std::optional<Matrix> matrixOf(int64_t r, int64_t c, int64_t rowStride,
+                               int64_t colStride) {
+  if (colStride == 1 || c == 1)
+    return Matrix{uint64_t(c), uint64_t(r), r == 1 ? c : rowStride, true};
+  if (rowStride == 1 || r == 1)
+    return Matrix{uint64_t(r), uint64_t(c), c == 1 ? r : colStride, false};
+  return std::nullopt;
+}
+
+template <typename T, int Rank>
+void gemm(cudaDataType_t type, const char *name, StridedMemRefType<T, Rank> *a,
+          StridedMemRefType<T, Rank> *b, StridedMemRefType<float, Rank> *c,
+          int64_t transposeA, int64_t transposeB) {
+  CublasLt *lt = cublasLt();
+  Driver *d = driver();
+  if (!lt || !d)
+    return;
+  constexpr int m0 = Rank - 2, m1 = Rank - 1;
+  auto matrix = [&](auto *memref) {
+    return matrixOf(memref->sizes[m0], memref->sizes[m1], memref->strides[m0],
+                    memref->strides[m1]);
+  };
+  std::optional<Matrix> ma = matrix(a), mb = matrix(b), mc = matrix(c);
+  if (!ma || !mb || !mc || !mc->rowMajor) {
+    recordError(std::string(name) +
+                ": an operand has no contiguous dimension (or the result is "
+                "not row-major); copy it first");
+    return;
+  }
+  // C (M x N, row-major) is C^T (N x M) column-major:
+  // C^T += op(B)^T · op(A)^T, so B is cuBLAS's first operand.
+  cublasOperation_t opB =
+      mb->rowMajor != bool(transposeB) ? CUBLAS_OP_N : CUBLAS_OP_T;
+  cublasOperation_t opA =
+      ma->rowMajor != bool(transposeA) ? CUBLAS_OP_N : CUBLAS_OP_T;
+  int64_t batch = Rank == 3 ? c->sizes[0] : 1;
+  auto status = [&](cublasStatus_t s, const char *what) {
+    if (s == CUBLAS_STATUS_SUCCESS)
+      return true;
+    recordError(std::string(name) + ": " + what +
+                " failed: " + lt->cublasLtGetStatusString(s));
+    return false;
+  };
+
+  cublasLtMatmulDesc_t desc = nullptr;
+  cublasLtMatrixLayout_t layouts[3] = {nullptr, nullptr, nullptr};
+  cublasLtMatmulPreference_t preference = nullptr;
+  auto layout = [&](cublasLtMatrixLayout_t &out, cudaDataType_t elementType,
+                    const Matrix &m, int64_t batchStride) {
+    if (!status(lt->cublasLtMatrixLayoutCreate(&out, elementType, m.rows,
+                                               m.cols, m.ld),
+                "cublasLtMatrixLayoutCreate"))
+      return false;
+    if (batch == 1)
+      return true;
+    int32_t count = int32_t(batch);
+    return status(lt->cublasLtMatrixLayoutSetAttribute(
+                      out, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count,
+                      sizeof(count)),
+                  "batch count") &&
+           status(lt->cublasLtMatrixLayoutSetAttribute(
+                      out, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
+                      &batchStride, sizeof(batchStride)),
+                  "batch stride");
+  };
+  int64_t strideA = Rank == 3 ? a->strides[0] : 0;
+  int64_t strideB = Rank == 3 ? b->strides[0] : 0;
+  int64_t strideC = Rank == 3 ? c->strides[0] : 0;
+  cublasLtMatmulHeuristicResult_t heuristic = {};
+  int found = 0;
+  const float one = 1.0f;
+  uint64_t workspaceBytes = CublasLt::workspaceBytes;
+  bool ok = status(lt->cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F,
+                                                CUDA_R_32F),
+                   "cublasLtMatmulDescCreate") &&
+            status(lt->cublasLtMatmulDescSetAttribute(
+                       desc, CUBLASLT_MATMUL_DESC_TRANSA, &opB, sizeof(opB)),
+                   "transa") &&
+            status(lt->cublasLtMatmulDescSetAttribute(
+                       desc, CUBLASLT_MATMUL_DESC_TRANSB, &opA, sizeof(opA)),
+                   "transb") &&
+            layout(layouts[0], type, *mb, strideB) &&
+            layout(layouts[1], type, *ma, strideA) &&
+            layout(layouts[2], CUDA_R_32F, *mc, strideC) &&
+            status(lt->cublasLtMatmulPreferenceCreate(&preference),
+                   "cublasLtMatmulPreferenceCreate") &&
+            status(lt->cublasLtMatmulPreferenceSetAttribute(
+                       preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                       &workspaceBytes, sizeof(workspaceBytes)),
+                   "workspace preference") &&
+            status(lt->cublasLtMatmulAlgoGetHeuristic(
+                       lt->handle, desc, layouts[0], layouts[1], layouts[2],
+                       layouts[2], preference, 1, &heuristic, &found),
+                   "cublasLtMatmulAlgoGetHeuristic");
+  if (ok && found == 0) {
+    recordError(std::string(name) + ": cuBLASLt has no algorithm for this "
+                                    "GEMM");
+    ok = false;
+  }
+  if (ok)
+    status(lt->cublasLtMatmul(lt->handle, desc, &one, b->data + b->offset,
+                              layouts[0], a->data + a->offset, layouts[1], &one,
+                              c->data + c->offset, layouts[2],
+                              c->data + c->offset, layouts[2], &heuristic.algo,
+                              reinterpret_cast<void *>(lt->workspace),
+                              CublasLt::workspaceBytes, d->stream),
+           "cublasLtMatmul");
+  if (preference)
+    lt->cublasLtMatmulPreferenceDestroy(preference);
+  for (cublasLtMatrixLayout_t l : layouts)
+    if (l)
+      lt->cublasLtMatrixLayoutDestroy(l);
+  if (desc)
+    lt->cublasLtMatmulDescDestroy(desc);
+}
+
+/// bf16 and f16 storage types: only their bits travel.
+struct Half16 {
+  uint16_t bits;
+};
+
+} // namespace
+
+#define MPT_GEMM(TYPE, CTYPE, CUDATYPE, RANK)                                  \
+  extern "C" void _mlir_ciface_mpt_cuda_matmul_##TYPE##_##RANK##d(             \
+      StridedMemRefType<CTYPE, RANK> *a, StridedMemRefType<CTYPE, RANK> *b,    \
+      StridedMemRefType<float, RANK> *c, int64_t transposeA,                   \
+      int64_t transposeB) {                                                    \
+    gemm<CTYPE, RANK>(CUDATYPE, "mpt_cuda_matmul_" #TYPE "_" #RANK "d", a, b,  \
+                      c, transposeA, transposeB);                              \
+  }
+#define MPT_GEMM_TYPES(X)                                                      \
+  X(f32, float, CUDA_R_32F, 2)                                                 \
+  X(f32, float, CUDA_R_32F, 3)                                                 \
+  X(f16, Half16, CUDA_R_16F, 2)                                                \
+  X(f16, Half16, CUDA_R_16F, 3)                                                \
+  X(bf16, Half16, CUDA_R_16BF, 2)                                              \
+  X(bf16, Half16, CUDA_R_16BF, 3)
+MPT_GEMM_TYPES(MPT_GEMM)
+#undef MPT_GEMM
+
+extern "C" {
+CUmodule mgpuModuleLoad(void *, size_t);
+CUmodule mgpuModuleLoadJIT(void *, int);
+void mgpuModuleUnload(CUmodule);
+CUfunction mgpuModuleGetFunction(CUmodule, const char *);
+void mgpuLaunchKernel(CUfunction, intptr_t, intptr_t, intptr_t, intptr_t,
+                      intptr_t, intptr_t, int32_t, CUstream, void **, void **,
+                      size_t);
+CUstream mgpuStreamCreate();
+void mgpuStreamDestroy(CUstream);
+void mgpuStreamSynchronize(CUstream);
+void *mgpuMemAlloc(uint64_t, CUstream, bool);
+void mgpuMemFree(void *, CUstream);
+void mgpuMemcpy(void *, void *, size_t, CUstream);
+void mgpuMemHostRegisterMemRef(int64_t, void *, int64_t);
+}
+
+const std::vector<Symbol> &mpt::cuda::symbols() {
+#define MPT_SYMBOL(name) Symbol{#name, reinterpret_cast<void *>(&name)},
+#define MPT_GEMM_SYMBOL(TYPE, CTYPE, CUDATYPE, RANK)                           \
+  MPT_SYMBOL(_mlir_ciface_mpt_cuda_matmul_##TYPE##_##RANK##d)
+  // clang-format off
+  static const std::vector<Symbol> table = {
+      MPT_SYMBOL(mgpuModuleLoad)
+      MPT_SYMBOL(mgpuModuleLoadJIT)
+      MPT_SYMBOL(mgpuModuleUnload)
+      MPT_SYMBOL(mgpuModuleGetFunction)
+      MPT_SYMBOL(mgpuLaunchKernel)
+      MPT_SYMBOL(mgpuStreamCreate)
+      MPT_SYMBOL(mgpuStreamDestroy)
+      MPT_SYMBOL(mgpuStreamSynchronize)
+      MPT_SYMBOL(mgpuMemAlloc)
+      MPT_SYMBOL(mgpuMemFree)
+      MPT_SYMBOL(mgpuMemcpy)
+      MPT_SYMBOL(mgpuMemHostRegisterMemRef)
+      MPT_GEMM_TYPES(MPT_GEMM_SYMBOL)
+  };
+  // clang-format on
+#undef MPT_GEMM_SYMBOL
+#undef MPT_SYMBOL
+  return table;
+}

@@ -1,0 +1,123 @@
+//===- Mgpu.cpp - the mgpu* functions gpu-to-llvm emits ---------*- C++ -*-===//
+//
+// Debian ships no libmlir_cuda_runtime, so the runtime implements the host
+// ABI that MLIR 22's gpu-to-llvm lowers gpu.launch_func, gpu.alloc and
+// gpu.memcpy to (signatures as emitted, see shared/notes/cuda-facts.md), on
+// the driver loaded by Driver.cpp. Every stream a step asks for is the
+// runtime's one stream: launches, copies and cuBLASLt calls stay ordered
+// without host waits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+
+#include <cstdint>
+
+using namespace mpt::cuda;
+
+extern "C" {
+
+CUmodule mgpuModuleLoad(void *data, size_t /*size*/) {
+  Driver *d = driver();
+  CUmodule module = nullptr;
+  if (d)
+    check(d->cuModuleLoadData(&module, data), "cuModuleLoadData");
+  return module;
+}
+
+CUmodule mgpuModuleLoadJIT(void *ptx, int optLevel) {
+  Driver *d = driver();
+  CUmodule module = nullptr;
+  if (!d)
+    return nullptr;
+  CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL};
+  void *values[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
+  check(d->cuModuleLoadDataEx(&module, ptx, 1, options, values),
+        "cuModuleLoadDataEx (PTX JIT)");
+  return module;
+}
+
+void mgpuModuleUnload(CUmodule module) {
+  if (Driver *d = driver(); d && module)
+    check(d->cuModuleUnload(module), "cuModuleUnload");
+}
+
+CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
+  Driver *d = driver();
+  CUfunction function = nullptr;
+  if (d && module)
+    check(d->cuModuleGetFunction(&function, module, name),
+          "cuModuleGetFunction");
+  return function;
+}
+
+void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, CUstream stream,
+                      void **params, void **extra, size_t /*paramsCount*/) {
+  Driver *d = driver();
+  if (!d || !function)
+    return; // the failure that got us here is recorded
+  check(d->cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                          smem, stream, params, extra),
+        "cuLaunchKernel");
+}
+
+CUstream mgpuStreamCreate() {
+  Driver *d = driver();
+  return d ? d->stream : nullptr;
+}
+
+void mgpuStreamDestroy(CUstream) {
+  // The runtime's stream lives for the whole session.
+}
+
+void mgpuStreamSynchronize(CUstream stream) {
+  if (Driver *d = driver())
+    check(d->cuStreamSynchronize(stream), "cuStreamSynchronize");
+}
+
+void *mgpuMemAlloc(uint64_t bytes, CUstream /*stream*/, bool hostShared) {
+  Driver *d = driver();
+  CUdeviceptr pointer = 0;
+  if (!d || bytes == 0)
+    return nullptr;
+  if (hostShared)
+    check(d->cuMemAllocManaged(&pointer, bytes, CU_MEM_ATTACH_GLOBAL),
+          "cuMemAllocManaged");
+  else
+    check(d->cuMemAlloc(&pointer, bytes), "cuMemAlloc");
+  return reinterpret_cast<void *>(pointer);
+}
+
+void mgpuMemFree(void *pointer, CUstream /*stream*/) {
+  if (Driver *d = driver(); d && pointer)
+    check(d->cuMemFree(reinterpret_cast<CUdeviceptr>(pointer)), "cuMemFree");
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t bytes, CUstream stream) {
+  if (Driver *d = driver())
+    check(d->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                           reinterpret_cast<CUdeviceptr>(src), bytes, stream),
+          "cuMemcpyAsync");
+}
+
+/// The descriptor layout of a ranked memref: base, aligned, offset,
+/// sizes[rank], strides[rank].
+void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                               int64_t elementBytes) {
+  Driver *d = driver();
+  if (!d)
+    return;
+  auto *fields = static_cast<char **>(descriptor);
+  char *aligned = fields[1];
+  auto *ints = reinterpret_cast<int64_t *>(fields + 2);
+  int64_t offset = ints[0], elements = 1;
+  for (int64_t i = 0; i < rank; ++i)
+    elements *= ints[1 + i];
+  check(d->cuMemHostRegister(aligned + offset * elementBytes,
+                             elements * elementBytes, /*Flags=*/0),
+        "cuMemHostRegister");
+}
+
+} // extern "C"

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Checks mpt on a machine with an NVIDIA GPU, within about 8 minutes, and
+# writes everything to $OUT (default: out/):
+#   1. a CUDA build (MPT_ENABLE_CUDA=ON) in build-cuda/,
+#   2. nvidia-smi and mpt-cuda-check (does the backend start?),
+#   3. the CUDA lit tests (the cuda-device ones run only when a device
+#      answers; lit prints them as UNSUPPORTED otherwise),
+#   4. bench/gpu_step_vs_pytorch.py (PyTorch AMP side; see its header for
+#      what of mpt it can measure today).
+# NEVER RUN YET on a GPU: written on a machine without one.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${OUT:-$root/out}"
+build="$root/build-cuda"
+mkdir -p "$out"
+log() { echo "[device-check $(date -u +%H:%M:%S)] $*" | tee -a "$out/device-check.log"; }
+
+log "configure and build (CUDA on)"
+if ! { cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DMPT_ENABLE_CUDA=ON \
+         && cmake --build "$build"; } > "$out/build.log" 2>&1; then
+  log "build failed; see build.log"
+  exit 1
+fi
+
+log "device"
+nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || log "nvidia-smi failed"
+"$build/bin/mpt-cuda-check" > "$out/mpt-cuda-check.txt" 2>&1
+log "mpt-cuda-check: $(head -n 1 "$out/mpt-cuda-check.txt")"
+
+log "CUDA lit tests"
+/usr/lib/llvm-22/bin/lit -sv "$build/test/CUDA" > "$out/lit-cuda.txt" 2>&1
+lit_status=$?
+log "lit: $(grep -E '^ *(Passed|Failed|Unsupported)' "$out/lit-cuda.txt" | tr -s ' ' | tr '\n' ';')"
+
+log "benchmark"
+timeout 300 python3 "$root/bench/gpu_step_vs_pytorch.py" --mpt-build "$build" \
+  > "$out/gpu_step_vs_pytorch.txt" 2>&1
+bench_status=$?
+log "benchmark exit $bench_status; results in gpu_step_vs_pytorch.txt"
+exit $(( lit_status != 0 || bench_status != 0 ))

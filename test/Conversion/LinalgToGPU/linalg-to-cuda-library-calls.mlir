@@ -1,0 +1,60 @@
+// RUN: mpt-opt %s --split-input-file --convert-linalg-to-cuda-library-calls | FileCheck %s
+// RUN: mpt-opt %s --split-input-file --convert-linalg-to-cuda-library-calls="im2col-only" | FileCheck %s --check-prefix=IM2COL
+
+// A transposed-lhs f16 matmul with an f32 accumulator: one call, operands as
+// dynamic strided memrefs, transpose flags (1, 0).
+// The entry point is declared once, with a C interface.
+// CHECK: func.func private @mpt_cuda_matmul_f16_2d(memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, i64, i64) attributes {llvm.emit_c_interface}
+// CHECK-LABEL: func.func @matmul_ta
+// CHECK-SAME: (%[[A:.*]]: memref<64x32xf16>, %[[B:.*]]: memref<64x16xf16>, %[[C:.*]]: memref<32x16xf32>)
+// CHECK-DAG: %[[CA:.*]] = memref.cast %[[A]] : memref<64x32xf16> to memref<?x?xf16, strided<[?, ?], offset: ?>>
+// CHECK-DAG: %[[CB:.*]] = memref.cast %[[B]]
+// CHECK-DAG: %[[CC:.*]] = memref.cast %[[C]]
+// CHECK-DAG: %[[T:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[N:.*]] = arith.constant 0 : i64
+// CHECK: call @mpt_cuda_matmul_f16_2d(%[[CA]], %[[CB]], %[[CC]], %[[T]], %[[N]])
+// CHECK-NOT: linalg.matmul
+// IM2COL-LABEL: func.func @matmul_ta
+// IM2COL: linalg.matmul
+func.func @matmul_ta(%a: memref<64x32xf16>, %b: memref<64x16xf16>, %c: memref<32x16xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<64x32xf16>, memref<64x16xf16>) outs(%c : memref<32x16xf32>)
+  return
+}
+
+// -----
+
+// A result in f16 is not what cuBLASLt's f32 accumulator path computes here:
+// left to the generated code.
+// CHECK-LABEL: func.func @matmul_f16_out
+// CHECK: linalg.matmul
+// CHECK-NOT: call
+func.func @matmul_f16_out(%a: memref<4x8xf16>, %b: memref<8x4xf16>, %c: memref<4x4xf16>) {
+  linalg.matmul ins(%a, %b : memref<4x8xf16>, memref<8x4xf16>) outs(%c : memref<4x4xf16>)
+  return
+}
+
+// -----
+
+// A convolution: im2col into [n, c, kh, kw, oh, ow] with the input read at
+// (oh*2 + kh, ow*2 + kw) for stride 2, then one batched GEMM whose filter
+// view repeats with batch stride 0.
+// CHECK-LABEL: func.func @conv
+// CHECK-SAME: (%[[IN:.*]]: memref<2x3x9x9xbf16>, %[[F:.*]]: memref<4x3x3x3xbf16>, %[[OUT:.*]]: memref<2x4x4x4xf32>)
+// CHECK: %[[COLS:.*]] = memref.alloc() : memref<2x3x3x3x4x4xbf16>
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[IN]] : memref<2x3x9x9xbf16>) outs(%[[COLS]] : memref<2x3x3x3x4x4xbf16>)
+// CHECK: %[[CV:.*]] = memref.collapse_shape %[[COLS]] {{\[}}[0], [1, 2, 3], [4, 5]] : memref<2x3x3x3x4x4xbf16> into memref<2x27x16xbf16>
+// CHECK: %[[OV:.*]] = memref.collapse_shape %[[OUT]] {{\[}}[0], [1], [2, 3]] : memref<2x4x4x4xf32> into memref<2x4x16xf32>
+// CHECK: %[[FV:.*]] = memref.reinterpret_cast %[[F]] to offset: [0], sizes: [2, 4, 27], strides: [0, 27, 1]
+// CHECK: call @mpt_cuda_matmul_bf16_3d
+// IM2COL: affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 * 2 + d2, d5 * 2 + d3)>
+// IM2COL-LABEL: func.func @conv
+// IM2COL: linalg.batch_matmul
+// IM2COL-NOT: call
+func.func @conv(%in: memref<2x3x9x9xbf16>, %f: memref<4x3x3x3xbf16>, %out: memref<2x4x4x4xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%in, %f : memref<2x3x9x9xbf16>, memref<4x3x3x3xbf16>) outs(%out : memref<2x4x4x4xf32>)
+  return
+}

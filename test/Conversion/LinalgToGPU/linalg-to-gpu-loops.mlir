@@ -1,0 +1,168 @@
+// RUN: mpt-opt %s --split-input-file --convert-linalg-to-gpu-loops --verify-diagnostics | FileCheck %s
+
+// An elementwise op: one linear index over 37x129 = 4773 points, 19 blocks
+// of 256 threads, the last block guarded, the index split back into (i, j).
+// CHECK-LABEL: func.func @elementwise
+// CHECK-SAME: (%[[X:.*]]: memref<37x129xf32>, %[[Y:.*]]: memref<37x129xf16>)
+// CHECK: scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%c19)
+// CHECK: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%c256)
+// CHECK: %[[M:.*]] = arith.muli %[[B]], %c256
+// CHECK: %[[L:.*]] = arith.addi %[[M]], %[[T]]
+// CHECK: %[[IN:.*]] = arith.cmpi slt, %[[L]], %c4773
+// CHECK: scf.if %[[IN]]
+// CHECK: %[[IJ:.*]]:2 = affine.delinearize_index %[[L]] into (37, 129)
+// CHECK: %[[V:.*]] = memref.load %[[X]]
+// CHECK: %[[R:.*]] = arith.truncf %[[V]] : f32 to f16
+// CHECK: memref.store %[[R]], %[[Y]]
+// CHECK: {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// CHECK: {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// CHECK-NOT: linalg.generic
+func.func @elementwise(%x: memref<37x129xf32>, %y: memref<37x129xf16>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<37x129xf32>) outs(%y : memref<37x129xf16>) {
+  ^bb0(%a: f32, %b: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  }
+  return
+}
+
+// -----
+
+// A row sum over 1000 columns: a block per row; each of 256 threads folds
+// columns t, t+256, ... from 0, scf.reduce combines them (gpu.all_reduce on
+// the GPU), and the row's old value is added once.
+// CHECK-LABEL: func.func @row_sum
+// CHECK-SAME: (%[[X:.*]]: memref<300x1000xf32>, %[[Y:.*]]: memref<300xf32>)
+// CHECK: scf.parallel (%[[ROW:.*]]) = (%{{.*}}) to (%c300)
+// CHECK: %[[OLD:.*]] = memref.load %[[Y]]
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[SUM:.*]] = scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%c256) step (%{{.*}}) init (%[[ZERO]]) -> f32
+// CHECK: %[[P:.*]] = scf.for %[[K:.*]] = %[[T]] to %c1000 step %c256{{.*}} iter_args(%[[ACC:.*]] = %{{.*}})
+// CHECK: %[[V:.*]] = memref.load %[[X]]
+// CHECK: %[[N:.*]] = arith.addf %[[V]], %[[ACC]]
+// CHECK: scf.yield %[[N]]
+// CHECK: scf.reduce(%[[P]] : f32)
+// CHECK: arith.addf
+// CHECK: thread_x
+// CHECK: %[[TOTAL:.*]] = arith.addf %[[SUM]], %[[OLD]] : f32
+// CHECK: memref.store %[[TOTAL]], %[[Y]]
+// CHECK: block_x
+func.func @row_sum(%x: memref<300x1000xf32>, %y: memref<300xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<300x1000xf32>) outs(%y : memref<300xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A full sum of 300000 elements has one output: 146 blocks fold strided
+// parts into a temporary 1x146 buffer, then one block reduces those.
+// CHECK-LABEL: func.func @full_sum
+// CHECK: %[[PARTS:.*]] = memref.alloc() : memref<1x146xf32>
+// CHECK: scf.parallel ({{.*}}, {{.*}}) = ({{.*}}) to (%c1{{.*}}, %c146)
+// CHECK: block_y
+// CHECK: scf.parallel
+// CHECK: memref.load %[[PARTS]]
+// CHECK: block_x
+// CHECK: memref.dealloc %[[PARTS]]
+func.func @full_sum(%x: memref<300x1000xf32>, %y: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>],
+                  iterator_types = ["reduction", "reduction"]}
+      ins(%x : memref<300x1000xf32>) outs(%y : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A 2x2 window (4 elements per output) is folded by one thread per output,
+// in order, no block reduction.
+// CHECK-LABEL: func.func @window_max
+// CHECK-NOT: scf.reduce(
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args
+// CHECK: arith.maximumf
+// CHECK-NOT: scf.reduce(
+func.func @window_max(%x: memref<8x8xf32>, %w: memref<2x2xf32>, %y: memref<4x4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j, k, l) -> (2 * i + k, 2 * j + l)>,
+                                   affine_map<(i, j, k, l) -> (k, l)>,
+                                   affine_map<(i, j, k, l) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %w : memref<8x8xf32>, memref<2x2xf32>) outs(%y : memref<4x4xf32>) {
+  ^bb0(%a: f32, %unused: f32, %acc: f32):
+    %m = arith.maximumf %a, %acc : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// An argmax-like reduction (two outputs combined by several ops) over more
+// elements than one thread should fold has no parallel form.
+func.func @argmax(%x: memref<4x1000xf32>, %v: memref<4xf32>, %i: memref<4xi32>) {
+  // expected-error @+1 {{has a reduction that is not a single combiner op with a neutral element; cannot map it to a parallel GPU reduction}}
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>,
+                                   affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x1000xf32>) outs(%v, %i : memref<4xf32>, memref<4xi32>) {
+  ^bb0(%a: f32, %best: f32, %idx: i32):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i32
+    %gt = arith.cmpf ogt, %a, %best : f32
+    %nb = arith.select %gt, %a, %best : f32
+    %ni = arith.select %gt, %ji, %idx : i32
+    linalg.yield %nb, %ni : f32, i32
+  }
+  return
+}
+
+// -----
+
+// An i64 sum of arbitrary values cannot cross threads exactly in 32 bits.
+func.func @i64_sum(%x: memref<4x1000xi64>, %y: memref<4xi64>) {
+  // expected-error @+1 {{reduces 'i64' with arith.addi, which the GPU block reduction cannot exchange exactly (warp shuffles carry 32-bit values)}}
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x1000xi64>) outs(%y : memref<4xi64>) {
+  ^bb0(%a: i64, %acc: i64):
+    %s = arith.addi %a, %acc : i64
+    linalg.yield %s : i64
+  }
+  return
+}
+
+// -----
+
+func.func @dynamic(%x: memref<?xf32>, %y: memref<?xf32>) {
+  // expected-error @+1 {{has dynamic loop bounds; the GPU lowering needs static shapes}}
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]}
+      ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tensors(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{must be on memrefs (bufferize before convert-linalg-to-gpu-loops)}}
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]}
+      ins(%x : tensor<4xf32>) outs(%x : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
