@@ -456,7 +456,8 @@ def MPT_ReduceSumOp : MPT_ComputeOp<"reduce_sum", MPT_FP32Class, [ScaleEquivaria
   let hasFolder = 1;
 }
 
-def MPT_BroadcastOp : MPT_ComputeOp<"broadcast", MPT_FollowClass, [MPT_Differentiable]> {
+def MPT_BroadcastOp : MPT_ComputeOp<"broadcast", MPT_FollowClass,
+                                   [ScaleEquivariantOpInterface, MPT_Differentiable]> {
   let summary = "repeats a tensor along new dimensions";
   let description = [{
     `dims` are the strictly increasing result dimensions that the input does not have; the
