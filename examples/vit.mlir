@@ -14,6 +14,10 @@
 // as arguments 35 onward: parameter i has them at
 // 35+3i .. 37+3i.
 //
+// Measured on 2 shared cores (seed 0, one epoch of 468 steps): FP32 0.818 test
+// accuracy (1.2 s/step), bf16 mixed 0.818 (1.3 s/step). Reaching 0.85 takes
+// more epochs than were affordable here.
+//
 // Arguments: 0-32 parameters (mpt.param, in the order below),
 //            33 x (B, 28, 28), 34 y (mpt.data).
 // Results:   the loss.
