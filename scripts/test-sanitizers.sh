@@ -38,6 +38,8 @@ start=$SECONDS
 /usr/lib/llvm-22/bin/lit -sv \
   "$build/test/Runtime/runtime-unittests.test" \
   "$build/test/Runtime/mpt-run-errors.test" \
+  "$build/test/Runtime/mpt-run-checks.test" \
+  "$build/test/Runtime/c-api.test" \
   "$build/test/Runtime/checkpoint.test" \
   "$build/test/Runtime/init-state.test" \
   "$build/test/Runtime/loss-scale-trajectory.test" \
