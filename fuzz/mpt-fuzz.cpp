@@ -47,30 +47,14 @@ static MLIRContext &fuzzContext() {
   return *context;
 }
 
-// Upstream MLIR's recursive-descent parser overflows the stack on deeply
-// nested brackets, which mpt-run and mpt-opt do not guard against yet
-// (test/Fuzz/deep-nesting.test). Skipping such inputs lets the fuzzer look
-// past that one crash class; real training steps nest a few levels.
-static bool nestsTooDeep(llvm::StringRef source) {
-  constexpr int kMaxDepth = 256;
-  int depth = 0;
-  for (char c : source) {
-    if (c == '(' || c == '[' || c == '{' || c == '<')
-      ++depth;
-    else if (c == ')' || c == ']' || c == '}' || c == '>')
-      depth = std::max(depth - 1, 0);
-    if (depth > kMaxDepth)
-      return true;
-  }
-  return false;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MLIRContext &context = fuzzContext();
   // A copy for the terminating NUL the lexer reads at the end, as every
   // file the tools read has one (llvm::MemoryBuffer guarantees it).
   std::string source(reinterpret_cast<const char *>(data), size);
-  if (nestsTooDeep(source))
+  // mpt-run refuses such input before parsing, as the harness does here:
+  // upstream's parser would overflow its stack (test/Fuzz/deep-nesting.test).
+  if (mpt::nestsTooDeepToParse(source))
     return 0;
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(source, ParserConfig(&context));

@@ -80,6 +80,12 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
     return nullptr;
   }
   isCompileError = true;
+  if (nestsTooDeepToParse((*file)->getBuffer())) {
+    error = path + ": brackets nest deeper than " +
+            std::to_string(kMaxSourceNesting) +
+            " levels; MLIR's parser cannot read such input";
+    return nullptr;
+  }
 
   DialectRegistry registry;
   registerAllDialects(registry);

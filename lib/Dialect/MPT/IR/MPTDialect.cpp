@@ -31,3 +31,28 @@ void MPTDialect::registerAttributes() {
 #include "mpt/Dialect/MPT/IR/MPTAttrs.cpp.inc"
       >();
 }
+
+bool mpt::nestsTooDeepToParse(llvm::StringRef source) {
+  unsigned depth = 0;
+  for (size_t i = 0, e = source.size(); i < e; ++i) {
+    char c = source[i];
+    if (c == '"') {
+      // Skip the literal, honouring backslash escapes.
+      for (++i; i < e && source[i] != '"'; ++i)
+        if (source[i] == '\\')
+          ++i;
+    } else if (c == '/' && i + 1 < e && source[i + 1] == '/') {
+      i = source.find('\n', i);
+      if (i == llvm::StringRef::npos)
+        return false;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > kMaxSourceNesting)
+        return true;
+    } else if ((c == ')' || c == ']' || c == '}' ||
+                (c == '>' && (i == 0 || source[i - 1] != '-'))) &&
+               depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}

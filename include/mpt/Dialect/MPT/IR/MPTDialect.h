@@ -18,6 +18,16 @@ namespace mpt {
 /// ScaleEquivariantOpInterface to the arith and tensor ops, that may appear on
 /// tensors in a training step.
 void registerPrecisionPolicyExternalModels(mlir::DialectRegistry &registry);
+
+/// The deepest bracket nesting MLIR's recursive-descent parser is given:
+/// deeper input overflows its stack instead of failing. Training steps nest a
+/// few levels.
+constexpr unsigned kMaxSourceNesting = 256;
+
+/// Whether `source` nests brackets deeper than `kMaxSourceNesting`, counting
+/// (, [, { and < outside string literals and comments; the arrow `->` closes
+/// nothing.
+bool nestsTooDeepToParse(llvm::StringRef source);
 } // namespace mpt
 
 #endif // MPT_DIALECT_MPT_IR_MPTDIALECT_H
