@@ -166,3 +166,74 @@ func.func @tensors(%x: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// Sums written one dimension at a time (as convert-mpt-to-linalg writes
+// statistics: 64x8x28 -> 8x28 -> 8, each level into zeros copied from one
+// shared zero buffer) become one reduction over both dimensions again: a
+// block per output, its 256 threads folding all 64·28 = 1792 terms (n, w),
+// with no partial buffer, its copy, or the zero buffer left.
+// CHECK-LABEL: func.func @sum_levels
+// CHECK-NOT: memref<8x28xf32>
+// CHECK: scf.parallel (%[[C:.*]]) = (%{{.*}}) to (%c8)
+// CHECK: scf.parallel (%[[T:.*]]) = {{.*}} to (%c256) {{.*}} init
+// CHECK: scf.for %[[K:.*]] = %[[T]] to %c1792 step %c256
+// CHECK: %[[NW:.*]]:2 = affine.delinearize_index %[[K]] into (64, 28)
+// CHECK: memref.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}] : memref<64x8x28xf32>
+// CHECK-NOT: memref<8x28xf32>
+// CHECK: return
+func.func @sum_levels(%x: memref<64x8x28xf32>, %sums: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %zeros = memref.alloc() : memref<8x28xf32>
+  linalg.fill ins(%zero : f32) outs(%zeros : memref<8x28xf32>)
+  %partial = memref.alloc() : memref<8x28xf32>
+  memref.copy %zeros, %partial : memref<8x28xf32> to memref<8x28xf32>
+  linalg.generic {indexing_maps = [affine_map<(n, c, w) -> (n, c, w)>, affine_map<(n, c, w) -> (c, w)>],
+                  iterator_types = ["reduction", "parallel", "parallel"]}
+      ins(%x : memref<64x8x28xf32>) outs(%partial : memref<8x28xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %sum = arith.addf %acc, %in : f32
+    linalg.yield %sum : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%sums : memref<8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(c, w) -> (c, w)>, affine_map<(c, w) -> (c)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%partial : memref<8x28xf32>) outs(%sums : memref<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %sum = arith.addf %acc, %in : f32
+    linalg.yield %sum : f32
+  }
+  memref.dealloc %partial : memref<8x28xf32>
+  memref.dealloc %zeros : memref<8x28xf32>
+  return
+}
+
+// -----
+
+// A maximum over the partial sums is no sum of sums: the levels stay apart.
+// CHECK-LABEL: func.func @max_of_sums
+// CHECK: memref<8x28xf32>
+// CHECK: arith.maximumf
+func.func @max_of_sums(%x: memref<64x8x28xf32>, %maxima: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %partial = memref.alloc() : memref<8x28xf32>
+  linalg.fill ins(%zero : f32) outs(%partial : memref<8x28xf32>)
+  linalg.generic {indexing_maps = [affine_map<(n, c, w) -> (n, c, w)>, affine_map<(n, c, w) -> (c, w)>],
+                  iterator_types = ["reduction", "parallel", "parallel"]}
+      ins(%x : memref<64x8x28xf32>) outs(%partial : memref<8x28xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %sum = arith.addf %acc, %in : f32
+    linalg.yield %sum : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%maxima : memref<8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(c, w) -> (c, w)>, affine_map<(c, w) -> (c)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%partial : memref<8x28xf32>) outs(%maxima : memref<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %max = arith.maximumf %acc, %in : f32
+    linalg.yield %max : f32
+  }
+  memref.dealloc %partial : memref<8x28xf32>
+  return
+}
