@@ -56,14 +56,16 @@ void mpt_status_free(mpt_status_t status);
 
 /*===-- Tensors -----------------------------------------------------------===*/
 
-typedef enum mpt_dtype_t {
+enum mpt_dtype_e {
   MPT_DTYPE_F32 = 0,
   MPT_DTYPE_F16 = 1,
   MPT_DTYPE_BF16 = 2,
   MPT_DTYPE_I64 = 3,
   MPT_DTYPE_I32 = 4,
   MPT_DTYPE_BOOL = 5, /* one byte per element */
-} mpt_dtype_t;
+};
+/* An int, not the enum: callers may pass any value, which is checked. */
+typedef int32_t mpt_dtype_t;
 
 /* Bytes per element; 0 for a value outside the enum. */
 size_t mpt_dtype_size(mpt_dtype_t dtype);
@@ -88,15 +90,19 @@ typedef struct mpt_tensor_info_t {
 
 /*===-- Programs ----------------------------------------------------------===*/
 
-typedef enum mpt_precision_t {
+enum mpt_precision_e {
   MPT_PRECISION_FP32 = 0,
   MPT_PRECISION_F16 = 1,
   MPT_PRECISION_BF16 = 2,
-} mpt_precision_t;
+};
+/* An int, not the enum: callers may pass any value, which is checked. */
+typedef int32_t mpt_precision_t;
 
-typedef enum mpt_device_t {
+enum mpt_device_e {
   MPT_DEVICE_CPU = 0,
-} mpt_device_t;
+};
+/* An int, not the enum: callers may pass any value, which is checked. */
+typedef int32_t mpt_device_t;
 
 typedef struct mpt_compile_options_t {
   mpt_precision_t precision;
@@ -122,10 +128,12 @@ void mpt_compile_options_init(mpt_compile_options_t *options);
    one marked mpt.eval_step. */
 typedef struct mpt_program_s *mpt_program_t;
 
-typedef enum mpt_function_t {
+enum mpt_function_e {
   MPT_FUNCTION_TRAIN = 0, /* the training step */
   MPT_FUNCTION_EVAL = 1,  /* the eval step */
-} mpt_function_t;
+};
+/* An int, not the enum: callers may pass any value, which is checked. */
+typedef int32_t mpt_function_t;
 
 /* On success `*program` is owned by the caller (mpt_program_free). */
 mpt_status_t mpt_program_compile(const char *mlir_path,
