@@ -26,18 +26,7 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   pm.addPass(createFuseElementwiseAroundCPUKernels());
 
-  pm.addNestedPass<func::FuncOp>(createMPTDistinctResults());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  // The caller owns every result: results become out-parameters, written in
-  // place, so nothing crosses the boundary that the runtime must free.
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  outParams.modifyPublicFunctions = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  addBufferizeToOutParams(pm);
   if (options.cpuKernels)
     pm.addPass(createConvertLinalgToCPUKernels());
   bufferization::BufferDeallocationPipelineOptions deallocation;
@@ -48,6 +37,23 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   // exist only for f32, so they compute in f32 and round once.
   pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes(
       math::MathExtendToSupportedTypesOptions{{}, "f32"}));
+  addHostLowerToLLVM(pm);
+}
+
+void mpt::addBufferizeToOutParams(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createMPTDistinctResults());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+}
+
+void mpt::addHostLowerToLLVM(OpPassManager &pm) {
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

@@ -29,16 +29,6 @@ static std::string cudaToolkitPath(const mpt::LowerToCUDAOptions &options) {
   return "/usr/local/cuda";
 }
 
-/// Host LLVM lowering shared by the CPU check and the GPU host code.
-static void addLowerToLLVM(OpPassManager &pm) {
-  pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-}
-
 void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
                                    const LowerToCUDAOptions &options) {
   bool onCPU = options.stopAt == "cpu-loops";
@@ -51,15 +41,7 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   pm.addPass(createLinalgElementwiseOpFusionPass());
 
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  outParams.modifyPublicFunctions = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  addBufferizeToOutParams(pm);
   // Math functions compute in f32 and round once, as on the CPU.
   pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes(
       math::MathExtendToSupportedTypesOptions{{}, "f32"}));
@@ -80,7 +62,7 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   if (onCPU) {
     // The mapping attributes are ignored: the same loops run sequentially.
-    addLowerToLLVM(pm);
+    addHostLowerToLLVM(pm);
     return;
   }
 
@@ -130,5 +112,5 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
   ConvertGPUBinaryToFatbinOptions fatbin;
   fatbin.cudaPath = cudaToolkitPath(options);
   pm.addPass(createConvertGPUBinaryToFatbin(fatbin));
-  addLowerToLLVM(pm);
+  addHostLowerToLLVM(pm);
 }

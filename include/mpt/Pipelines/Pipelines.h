@@ -119,6 +119,14 @@ struct LowerToCUDAOptions
 void buildLowerToCUDAPipeline(mlir::OpPassManager &pm,
                               const LowerToCUDAOptions &options);
 
+/// The bufferization both lowerings share: duplicated results copied apart,
+/// one-shot bufferization, and results turned into caller-owned
+/// out-parameters, so nothing crosses the boundary that the runtime must free.
+void addBufferizeToOutParams(mlir::OpPassManager &pm);
+
+/// Host code (loops, memrefs, math) to the LLVM dialect.
+void addHostLowerToLLVM(mlir::OpPassManager &pm);
+
 /// Registers `mpt-mixed-precision`, `mpt-lower-to-cpu` and
 /// `mpt-lower-to-cuda`.
 void registerPipelines();
