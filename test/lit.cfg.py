@@ -41,7 +41,7 @@ if os.path.exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"
 # elsewhere, never passed.
 if config.mpt_enable_cuda.upper() in ("ON", "TRUE", "1", "YES"):
     config.available_features.add("cuda-runtime")
-    llvm_config.add_tool_substitutions(["mpt-cuda-check"], tool_dirs)
+    llvm_config.add_tool_substitutions(["mpt-cuda-check", "mpt-cuda-c-api-test"], tool_dirs)
     config.substitutions.append(
         ("%mpt_cuda_runtime", os.path.join(config.mpt_obj_root, "lib", "libmpt_cuda_runtime.so")))
 cuda_bin = config.cuda_bin_dir or "/usr/local/cuda/bin"

@@ -33,6 +33,8 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
                                    const LowerToCUDAOptions &options) {
   bool onCPU = options.stopAt == "cpu-loops";
 
+  // The runtime reads the step's signature from the lowered module.
+  pm.addPass(createMPTExportSignature()); // reads the mpt ops: runs first
   // Same tensor-level lowering and fusion as the CPU: one fused elementwise
   // chain (casts included) per linalg.generic, hence per kernel.
   pm.addPass(createConvertMPTToLinalg());

@@ -3,6 +3,9 @@
 #include "Program.h"
 
 #include "cpu/CpuBackend.h"
+#ifdef MPT_ENABLE_CUDA
+#include "cuda/CudaBackend.h"
+#endif
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
@@ -16,6 +19,8 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -72,14 +77,23 @@ void nameArgumentsFromSource(func::FuncOp function,
 std::unique_ptr<Program> Program::compile(const std::string &path,
                                           const CompileOptions &options,
                                           std::string &error,
-                                          bool &isCompileError) {
-  isCompileError = false;
+                                          Failure &failure) {
+#ifndef MPT_ENABLE_CUDA
+  if (options.device == Device::CUDA) {
+    failure = Failure::DeviceUnavailable;
+    error = path + ": cannot compile for the CUDA device: this mpt was built "
+                   "without CUDA (configure with -DMPT_ENABLE_CUDA=ON and a "
+                   "CUDA toolkit)";
+    return nullptr;
+  }
+#endif
+  failure = Failure::Unreadable;
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!file) {
     error = path + ": cannot read: " + file.getError().message();
     return nullptr;
   }
-  isCompileError = true;
+  failure = Failure::Invalid;
   if (nestsTooDeepToParse((*file)->getBuffer())) {
     error = path + ": brackets nest deeper than " +
             std::to_string(kMaxSourceNesting) +
@@ -94,6 +108,12 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
   registerPrecisionPolicyExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  // The CUDA lowering serializes GPU modules to PTX in-process, and the JIT
+  // translates the embedded binary and its launches.
+  if (options.device == Device::CUDA) {
+    registerAllToLLVMIRTranslations(registry);
+    NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  }
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   // Diagnostics say what is wrong where; dumping the whole function in
@@ -170,17 +190,33 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
 
   // Lowering records the signature (mpt-export-signature) for the backend.
   PassManager lowering(&context);
-  LowerToCPUOptions cpu;
-  cpu.cpuKernels = options.cpuKernels;
-  buildLowerToCPUPipeline(lowering, cpu);
+  bool cuda = options.device == Device::CUDA;
+  if (cuda) {
+    buildLowerToCUDAPipeline(lowering, LowerToCUDAOptions());
+  } else {
+    LowerToCPUOptions cpu;
+    cpu.cpuKernels = options.cpuKernels;
+    buildLowerToCPUPipeline(lowering, cpu);
+  }
   if (failed(lowering.run(*module)))
-    return fail(path + ": lowering to the CPU failed:\n");
+    return fail(path + (cuda ? ": lowering to CUDA failed:\n"
+                             : ": lowering to the CPU failed:\n"));
   if (!dump(".llvm.mlir"))
     return nullptr;
 
   auto program = std::make_unique<Program>();
   std::string signatureJson;
-  program->backend = createCpuBackend(*module, signatureJson, error);
+  if (cuda) {
+#ifdef MPT_ENABLE_CUDA // without it, compile() returned at its start
+    bool deviceUnavailable = false;
+    program->backend =
+        createCudaBackend(*module, signatureJson, error, deviceUnavailable);
+    if (deviceUnavailable)
+      failure = Failure::DeviceUnavailable;
+#endif
+  } else {
+    program->backend = createCpuBackend(*module, signatureJson, error);
+  }
   if (!program->backend) {
     error = path + ": " + error;
     return nullptr;

@@ -18,7 +18,7 @@
 
 namespace mpt::runtime {
 
-enum class Device { CPU };
+enum class Device { CPU, CUDA };
 
 struct CompileOptions {
   std::string computeType = "f32"; // f32 (no rewrite), f16 or bf16
@@ -34,13 +34,18 @@ struct Program {
   Signature signature;
   std::unique_ptr<Backend> backend;
 
+  enum class Failure {
+    Unreadable,        // the file cannot be read
+    Invalid,           // MLIR diagnostics: the input or its lowering
+    DeviceUnavailable, // no CUDA in this build, or no driver or device
+  };
+
   /// Compiles `path`; on failure returns null and sets `error` (the MLIR
-  /// diagnostics, without op dumps) and `isCompileError` (false: the file is
-  /// unreadable).
+  /// diagnostics, without op dumps, or what is missing) and `failure`.
   static std::unique_ptr<Program> compile(const std::string &path,
                                           const CompileOptions &options,
                                           std::string &error,
-                                          bool &isCompileError);
+                                          Failure &failure);
 };
 
 } // namespace mpt::runtime

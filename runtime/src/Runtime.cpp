@@ -576,10 +576,18 @@ mpt_status_t mpt_program_compile(const char *mlirPath,
                         "mpt_program_compile: unknown precision " +
                             std::to_string(int(options->precision)));
     }
-    if (options->device != MPT_DEVICE_CPU)
+    switch (options->device) {
+    case MPT_DEVICE_CPU:
+      compile.device = Device::CPU;
+      break;
+    case MPT_DEVICE_CUDA:
+      compile.device = Device::CUDA;
+      break;
+    default:
       return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
                         "mpt_program_compile: unknown device " +
                             std::to_string(int(options->device)));
+    }
     compile.lossScale = options->loss_scale ? options->loss_scale : "auto";
     compile.initScale = options->init_scale;
     compile.growthInterval = options->growth_interval;
@@ -588,13 +596,17 @@ mpt_status_t mpt_program_compile(const char *mlirPath,
     compile.cpuKernels = options->cpu_kernels != 0;
 
     std::string error;
-    bool isCompileError = false;
+    Program::Failure failure = Program::Failure::Invalid;
     auto data = std::make_shared<ProgramData>();
-    data->program = Program::compile(mlirPath, compile, error, isCompileError);
-    if (!data->program)
-      return makeStatus(isCompileError ? MPT_STATUS_COMPILE_ERROR
-                                       : MPT_STATUS_NOT_FOUND,
-                        error);
+    data->program = Program::compile(mlirPath, compile, error, failure);
+    if (!data->program) {
+      mpt_status_code_t code = MPT_STATUS_COMPILE_ERROR;
+      if (failure == Program::Failure::Unreadable)
+        code = MPT_STATUS_NOT_FOUND;
+      else if (failure == Program::Failure::DeviceUnavailable)
+        code = MPT_STATUS_FAILED_PRECONDITION;
+      return makeStatus(code, error);
+    }
     if (mpt_status_t status = describe(*data, mlirPath))
       return status;
     *out = new mpt_program_s{std::move(data)};

@@ -39,6 +39,11 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
 static cl::opt<std::string>
     precision("precision", cl::desc("fp32, f16 or bf16 (mixed precision)"),
               cl::init("fp32"), cl::cat(category));
+static cl::opt<std::string>
+    device("device",
+           cl::desc("cpu, or cuda (device 0 of the NVIDIA driver; state stays "
+                    "on the GPU)"),
+           cl::init("cpu"), cl::cat(category));
 static cl::opt<int64_t> epochs("epochs", cl::desc("Epochs to train"),
                                cl::init(1), cl::cat(category));
 static cl::opt<int64_t>
@@ -436,6 +441,12 @@ int main(int argc, char **argv) {
     options.precision = MPT_PRECISION_BF16;
   else
     fail("unknown --precision '" + precision + "'; expected fp32, f16 or bf16");
+  if (device == "cpu")
+    options.device = MPT_DEVICE_CPU;
+  else if (device == "cuda")
+    options.device = MPT_DEVICE_CUDA;
+  else
+    fail("unknown --device '" + device + "'; expected cpu or cuda");
   if (epochs < 1)
     fail("--epochs must be at least 1, got " + llvm::Twine(epochs));
   options.loss_scale = lossScale.c_str();

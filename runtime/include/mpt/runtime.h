@@ -100,13 +100,17 @@ typedef int32_t mpt_precision_t;
 
 enum mpt_device_e {
   MPT_DEVICE_CPU = 0,
+  /* Device 0 of the NVIDIA driver. Compiling fails with
+     MPT_STATUS_FAILED_PRECONDITION, saying what is missing, in a build without
+     CUDA or without a driver or a device. */
+  MPT_DEVICE_CUDA = 1,
 };
 /* An int, not the enum: callers may pass any value, which is checked. */
 typedef int32_t mpt_device_t;
 
 typedef struct mpt_compile_options_t {
   mpt_precision_t precision;
-  mpt_device_t device;
+  mpt_device_t device; /* where sessions keep their state and run steps */
   /* "auto" (dynamic for f16, none otherwise), "dynamic", "static", "none".
      Borrowed for the duration of mpt_program_compile. */
   const char *loss_scale;
@@ -115,8 +119,9 @@ typedef struct mpt_compile_options_t {
   /* If not NULL, the IR after the mixed-precision rewrite and after lowering
      is written to <dump_prefix>.mixed.mlir and <dump_prefix>.llvm.mlir. */
   const char *dump_prefix;
-  /* Nonzero: matmuls and convolutions call the runtime's BLAS kernels; zero:
-     they stay generic loops (the reference the kernels are tested against). */
+  /* CPU device: nonzero, matmuls and convolutions call the runtime's BLAS
+     kernels; zero, they stay generic loops (the reference the kernels are
+     tested against). The CUDA device always runs them on cuBLASLt. */
   int cpu_kernels;
 } mpt_compile_options_t;
 

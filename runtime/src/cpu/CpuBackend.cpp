@@ -3,6 +3,7 @@
 #include "CpuBackend.h"
 
 #include "../CpuKernels.h"
+#include "../PackedArguments.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -46,29 +47,9 @@ public:
   bool run(const std::string &function,
            const std::vector<DeviceTensor> &tensors,
            std::string &error) override {
-    // One memref descriptor per tensor: {allocated, aligned, offset, sizes,
-    // strides}, row-major.
-    std::vector<std::vector<int64_t>> descriptors(tensors.size());
-    std::vector<void *> descriptorPointers(tensors.size());
-    std::vector<void *> packed(tensors.size());
-    for (size_t i = 0; i < tensors.size(); ++i) {
-      const std::vector<int64_t> &dims = tensors[i].shape->dims;
-      std::vector<int64_t> &descriptor = descriptors[i];
-      descriptor.resize(3 + 2 * dims.size());
-      auto pointer = reinterpret_cast<int64_t>(tensors[i].data);
-      descriptor[0] = pointer;
-      descriptor[1] = pointer;
-      descriptor[2] = 0;
-      int64_t stride = 1;
-      for (size_t d = dims.size(); d-- > 0;) {
-        descriptor[3 + d] = dims[d];
-        descriptor[3 + dims.size() + d] = stride;
-        stride *= dims[d];
-      }
-      descriptorPointers[i] = descriptor.data();
-      packed[i] = &descriptorPointers[i];
-    }
-    llvm::Error result = jit->invokePacked("_mlir_ciface_" + function, packed);
+    PackedArguments arguments(tensors);
+    llvm::Error result = jit->invokePacked("_mlir_ciface_" + function,
+                                             arguments.get());
     if (result) {
       error = llvm::toString(std::move(result));
       return false;

@@ -6,9 +6,6 @@
 // implemented here. They cannot return errors (their ABI is fixed), so the
 // first failure is recorded and taken by the caller after the step.
 //
-// UNFINISHED: no backend class uses this yet (the runtime's backend interface
-// is being written on another branch); see README.md in this directory.
-//
 //===----------------------------------------------------------------------===//
 
 #ifndef MPT_RUNTIME_CUDA_CUDARUNTIME_H
@@ -27,6 +24,11 @@ std::string initialize();
 /// The first error recorded by an mgpu*/mpt_cuda_* call since the last call,
 /// then cleared; empty if there was none.
 std::string takeError();
+
+/// Recorded errors are also printed once on stderr, for compiled code that
+/// nobody takes them from (mlir-runner); a caller that takes and reports
+/// them itself turns that off.
+void takeErrorsOnly();
 
 struct Symbol {
   const char *name; // the symbol compiled code calls

@@ -13,6 +13,7 @@ namespace mpt::cuda {
 
 static std::mutex errorMutex;
 static std::string pendingError;
+static bool printErrors = true;
 
 void recordError(std::string message) {
   std::lock_guard<std::mutex> lock(errorMutex);
@@ -21,11 +22,16 @@ void recordError(std::string message) {
   // Compiled code calling the mgpu* functions directly (mlir-runner) has no
   // backend to take the error: say it once on stderr too.
   static bool printed = false;
-  if (!printed) {
+  if (printErrors && !printed) {
     std::fprintf(stderr, "mpt CUDA runtime: %s\n", message.c_str());
     printed = true;
   }
   pendingError = std::move(message);
+}
+
+void takeErrorsOnly() {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  printErrors = false;
 }
 
 std::string takeError() {

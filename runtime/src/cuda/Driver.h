@@ -32,6 +32,9 @@ struct Driver {
   X(cuMemAllocManaged, "cuMemAllocManaged")                                    \
   X(cuMemFree, "cuMemFree_v2")                                                 \
   X(cuMemcpyAsync, "cuMemcpyAsync")                                            \
+  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                                 \
+  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                                 \
+  X(cuMemsetD8Async, "cuMemsetD8Async")                                        \
   X(cuMemHostRegister, "cuMemHostRegister_v2")
 #define MPT_DECLARE(name, symbol) decltype(&::name) name = nullptr;
   MPT_CUDA_DRIVER_FUNCTIONS(MPT_DECLARE)

@@ -1,0 +1,161 @@
+//===- CudaBackend.cpp - compiled steps on an NVIDIA GPU --------*- C++ -*-===//
+//
+// Session state lives in device memory for the whole session: the runtime
+// allocates every argument and result here once, and a step passes device
+// addresses straight to the compiled host code, which launches kernels and
+// cuBLASLt GEMMs on the runtime's one stream. Only the batch is copied in
+// per step; state is copied out only when the session reads it.
+//
+// NEVER RUN ON A GPU YET: no device was available where this was written.
+// Without one, everything up to starting the driver (lowering, JIT, linking
+// the host code against the mgpu* symbols) runs and is tested.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaBackend.h"
+
+#include "../PackedArguments.h"
+#include "CudaRuntime.h"
+#include "Driver.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <algorithm>
+
+using namespace mlir;
+
+namespace mpt::runtime {
+namespace {
+
+/// Lowered modules record their signature in this constant C string.
+constexpr const char *kSignatureSymbol = "__mpt_signature";
+
+/// The driver calls below cannot report failures through the Backend
+/// interface; a failure stays recorded in the CUDA layer (see takeError) and
+/// the next run reports it.
+class CudaBackend : public Backend {
+public:
+  CudaBackend(std::unique_ptr<ExecutionEngine> jit, cuda::Driver &driver)
+      : jit(std::move(jit)), driver(driver) {}
+
+  void *allocate(size_t bytes) override {
+    CUdeviceptr pointer = 0;
+    // cuMemAlloc rejects zero bytes; an empty tensor still gets an address.
+    bytes = std::max<size_t>(bytes, 1);
+    if (!cuda::check(driver.cuMemAlloc(&pointer, bytes), "cuMemAlloc")) {
+      // The runtime reports the failed allocation itself.
+      cuda::takeError();
+      return nullptr;
+    }
+    cuda::check(driver.cuMemsetD8Async(pointer, 0, bytes, driver.stream),
+                "cuMemsetD8Async");
+    return reinterpret_cast<void *>(pointer);
+  }
+
+  void deallocate(void *buffer) override {
+    // Work queued on the stream may still use the buffer.
+    cuda::check(driver.cuStreamSynchronize(driver.stream),
+                "cuStreamSynchronize");
+    cuda::check(driver.cuMemFree(reinterpret_cast<CUdeviceptr>(buffer)),
+                "cuMemFree");
+  }
+
+  // Pageable host memory is staged before the call returns, so the caller
+  // may reuse `host` at once, and the copy stays ordered with the steps.
+  void copyToDevice(void *device, const void *host, size_t bytes) override {
+    cuda::check(driver.cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(device),
+                                         host, bytes, driver.stream),
+                "cuMemcpyHtoDAsync");
+  }
+
+  void copyToHost(void *host, const void *device, size_t bytes) override {
+    cuda::check(driver.cuMemcpyDtoHAsync(
+                    host, reinterpret_cast<CUdeviceptr>(device), bytes,
+                    driver.stream),
+                "cuMemcpyDtoHAsync") &&
+        cuda::check(driver.cuStreamSynchronize(driver.stream),
+                    "cuStreamSynchronize");
+  }
+
+  bool run(const std::string &function,
+           const std::vector<DeviceTensor> &tensors,
+           std::string &error) override {
+    std::string earlier = cuda::takeError();
+    if (!earlier.empty()) {
+      error = "an earlier CUDA call of this session failed: " + earlier;
+      return false;
+    }
+    PackedArguments arguments(tensors);
+    llvm::Error result =
+        jit->invokePacked("_mlir_ciface_" + function, arguments.get());
+    if (result) {
+      error = llvm::toString(std::move(result));
+      return false;
+    }
+    error = cuda::takeError();
+    return error.empty();
+  }
+
+private:
+  std::unique_ptr<ExecutionEngine> jit;
+  cuda::Driver &driver;
+};
+
+} // namespace
+
+std::unique_ptr<Backend> createCudaBackend(ModuleOp module,
+                                           std::string &signatureJson,
+                                           std::string &error,
+                                           bool &deviceUnavailable) {
+  deviceUnavailable = false;
+  cuda::takeErrorsOnly(); // the session reports them
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  // Host code only launches kernels and library calls.
+  ExecutionEngineOptions engineOptions;
+  auto transformer = makeOptimizingTransformer(2, 0, nullptr);
+  engineOptions.transformer = transformer;
+  engineOptions.enableGDBNotificationListener = false;
+  auto jit = ExecutionEngine::create(module, engineOptions);
+  if (!jit) {
+    error = "JIT compilation failed: " + llvm::toString(jit.takeError());
+    return nullptr;
+  }
+  (*jit)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    for (const cuda::Symbol &symbol : cuda::symbols())
+      symbols[interner(symbol.name)] = {
+          llvm::orc::ExecutorAddr::fromPtr(symbol.address),
+          llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
+  // Looking a symbol up links the host code, so a call the runtime does not
+  // implement fails here, before the driver is needed.
+  llvm::Expected<void *> signature = (*jit)->lookup(kSignatureSymbol);
+  if (!signature) {
+    error = std::string("the lowered module has no '") + kSignatureSymbol +
+            "' or does not link against the CUDA runtime: " +
+            llvm::toString(signature.takeError());
+    return nullptr;
+  }
+  std::string unavailable = cuda::initialize();
+  if (!unavailable.empty()) {
+    error = unavailable;
+    deviceUnavailable = true;
+    return nullptr;
+  }
+  // Global constructors load the fatbin.
+  (*jit)->initialize();
+  std::string loadError = cuda::takeError();
+  if (!loadError.empty()) {
+    error = "cannot load the step's GPU kernels: " + loadError;
+    return nullptr;
+  }
+  signatureJson = static_cast<const char *>(*signature);
+  return std::make_unique<CudaBackend>(std::move(*jit), *cuda::driver());
+}
+
+} // namespace mpt::runtime
