@@ -4,9 +4,11 @@
 #   1. a CUDA build (MPT_ENABLE_CUDA=ON) in build-cuda/,
 #   2. nvidia-smi and mpt-cuda-check (does the backend start?),
 #   3. the CUDA lit tests (the cuda-device ones run only when a device
-#      answers; lit prints them as UNSUPPORTED otherwise),
-#   4. bench/gpu_step_vs_pytorch.py (PyTorch AMP side; see its header for
-#      what of mpt it can measure today).
+#      answers; lit prints them as UNSUPPORTED otherwise): each example for
+#      50 steps on the GPU against the CPU, bit-identical GPU state across a
+#      skipped step, GPU<->CPU checkpoints, the C API on the GPU,
+#   4. bench/gpu_step_vs_pytorch.py: mpt-run --device cuda against PyTorch
+#      AMP on the scaled examples.
 # NEVER RUN YET on a GPU: written on a machine without one.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -33,7 +35,7 @@ lit_status=$?
 log "lit: $(grep -E '^ *(Passed|Failed|Unsupported)' "$out/lit-cuda.txt" | tr -s ' ' | tr '\n' ';')"
 
 log "benchmark"
-timeout 300 python3 "$root/bench/gpu_step_vs_pytorch.py" --mpt-build "$build" \
+timeout 300 python3 "$root/bench/gpu_step_vs_pytorch.py" --mpt-run "$build/bin/mpt-run" \
   > "$out/gpu_step_vs_pytorch.txt" 2>&1
 bench_status=$?
 log "benchmark exit $bench_status; results in gpu_step_vs_pytorch.txt"
