@@ -36,12 +36,15 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
   // The runtime reads the step's signature from the lowered module.
   pm.addPass(createMPTExportSignature()); // reads the mpt ops: runs first
   // Same tensor-level lowering and fusion as the CPU: one fused elementwise
-  // chain (casts included) per linalg.generic, hence per kernel.
+  // chain (casts included) per linalg.generic, hence per kernel. Named
+  // matmuls and convolutions stay whole, so that each reaches cuBLASLt;
+  // upstream's fusion generalizes some (a cast or a layer norm fused into a
+  // product), which then run as generated loops.
   pm.addPass(createConvertMPTToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createFuseElementwiseAroundCPUKernels());
 
   addBufferizeToOutParams(pm);
   // Math functions compute in f32 and round once, as on the CPU.

@@ -44,8 +44,7 @@ struct Program {
   /// diagnostics, without op dumps, or what is missing) and `failure`.
   static std::unique_ptr<Program> compile(const std::string &path,
                                           const CompileOptions &options,
-                                          std::string &error,
-                                          Failure &failure);
+                                          std::string &error, Failure &failure);
 };
 
 } // namespace mpt::runtime

@@ -48,8 +48,8 @@ public:
            const std::vector<DeviceTensor> &tensors,
            std::string &error) override {
     PackedArguments arguments(tensors);
-    llvm::Error result = jit->invokePacked("_mlir_ciface_" + function,
-                                             arguments.get());
+    llvm::Error result =
+        jit->invokePacked("_mlir_ciface_" + function, arguments.get());
     if (result) {
       error = llvm::toString(std::move(result));
       return false;

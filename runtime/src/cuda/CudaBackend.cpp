@@ -72,12 +72,12 @@ public:
   }
 
   void copyToHost(void *host, const void *device, size_t bytes) override {
-    cuda::check(driver.cuMemcpyDtoHAsync(
-                    host, reinterpret_cast<CUdeviceptr>(device), bytes,
-                    driver.stream),
-                "cuMemcpyDtoHAsync") &&
-        cuda::check(driver.cuStreamSynchronize(driver.stream),
-                    "cuStreamSynchronize");
+    auto source = reinterpret_cast<CUdeviceptr>(device);
+    if (cuda::check(
+            driver.cuMemcpyDtoHAsync(host, source, bytes, driver.stream),
+            "cuMemcpyDtoHAsync"))
+      cuda::check(driver.cuStreamSynchronize(driver.stream),
+                  "cuStreamSynchronize");
   }
 
   bool run(const std::string &function,

@@ -1,0 +1,27 @@
+#!/usr/bin/env python3
+"""Lists the standalone cast kernels of @train_step in mpt-lower-to-cuda's
+stop-at=gpu output: kernels whose only floating-point operations are
+arith.truncf/arith.extf. Prints one line per kernel (its memref operands),
+then "<launched> kernels launched by @train_step, <casts> standalone casts".
+"""
+import re
+import sys
+
+text = open(sys.argv[1]).read()
+train = text[text.index("func.func @train_step("):]
+train = train[: train.index("\n  }\n")]
+launched = re.findall(r"gpu\.launch_func\b[^@\n]*@\w+::@(\w+)", train)
+bodies = dict((name, (args, body)) for name, args, body in re.findall(
+    r"gpu\.func @(\w+)\((.*?)\) kernel \{(.*?)\n      gpu\.return", text, re.S))
+casts = 0
+for name in launched:
+    args, body = bodies[name]
+    float_ops = set()
+    for line in body.split("\n"):
+        op = re.search(r"= (?:arith|math)\.(\w+)", line)
+        if op and op.group(1) != "constant" and re.search(r"\b(f16|bf16|f32|f64)\b", line.split("=", 1)[1]):
+            float_ops.add(op.group(1))
+    if float_ops and float_ops <= {"truncf", "extf"}:
+        casts += 1
+        print("cast kernel: " + " -> ".join(re.findall(r"memref<[^>]*>", args)))
+print(f"{len(launched)} kernels launched by @train_step, {casts} standalone casts")
