@@ -12,8 +12,55 @@
 #include "Driver.h"
 
 #include <cstdint>
+#include <mutex>
+#include <unordered_map>
 
 using namespace mpt::cuda;
+
+namespace {
+
+/// Device blocks that compiled code freed, by size, for later allocations of
+/// the same size: a step's temporaries come back every step, and cuMemFree
+/// would also wait for the device. Every use of a block is ordered on the
+/// runtime's one stream, so a block freed at one point of the stream may
+/// serve any later launch or copy. Blocks go back to the driver only when
+/// the process ends.
+class BlockCache {
+public:
+  CUdeviceptr take(uint64_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto block = freeBySize.find(bytes);
+    if (block == freeBySize.end())
+      return 0;
+    CUdeviceptr pointer = block->second;
+    freeBySize.erase(block);
+    sizes[pointer] = bytes;
+    return pointer;
+  }
+  void track(CUdeviceptr pointer, uint64_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex);
+    sizes[pointer] = bytes;
+  }
+  /// False for a block this cache did not hand out (a managed one).
+  bool give(CUdeviceptr pointer) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto size = sizes.find(pointer);
+    if (size == sizes.end())
+      return false;
+    freeBySize.emplace(size->second, pointer);
+    sizes.erase(size);
+    return true;
+  }
+
+private:
+  std::mutex mutex;
+  std::unordered_map<CUdeviceptr, uint64_t> sizes; // handed out
+  std::unordered_multimap<uint64_t, CUdeviceptr> freeBySize;
+};
+
+BlockCache blockCache;
+
+} // namespace
 
 extern "C" {
 
@@ -82,17 +129,24 @@ void *mgpuMemAlloc(uint64_t bytes, CUstream /*stream*/, bool hostShared) {
   CUdeviceptr pointer = 0;
   if (!d || bytes == 0)
     return nullptr;
-  if (hostShared)
+  if (hostShared) {
+    // Host code may read these: never cached with device-only blocks.
     check(d->cuMemAllocManaged(&pointer, bytes, CU_MEM_ATTACH_GLOBAL),
           "cuMemAllocManaged");
-  else
-    check(d->cuMemAlloc(&pointer, bytes), "cuMemAlloc");
+    return reinterpret_cast<void *>(pointer);
+  }
+  pointer = blockCache.take(bytes);
+  if (!pointer && check(d->cuMemAlloc(&pointer, bytes), "cuMemAlloc"))
+    blockCache.track(pointer, bytes);
   return reinterpret_cast<void *>(pointer);
 }
 
 void mgpuMemFree(void *pointer, CUstream /*stream*/) {
-  if (Driver *d = driver(); d && pointer)
-    check(d->cuMemFree(reinterpret_cast<CUdeviceptr>(pointer)), "cuMemFree");
+  auto block = reinterpret_cast<CUdeviceptr>(pointer);
+  if (!block || blockCache.give(block))
+    return;
+  if (Driver *d = driver())
+    check(d->cuMemFree(block), "cuMemFree");
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t bytes, CUstream stream) {
