@@ -8,8 +8,7 @@
 // beta = 1 keeps linalg's accumulate-into-C semantics. cuBLASLt is loaded
 // with dlopen like the driver, so nothing CUDA is linked.
 //
-// UNFINISHED: never executed on a GPU; algorithms are looked up on every
-// call (no plan cache yet).
+// UNFINISHED: never executed on a GPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +20,9 @@
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 
+#include <array>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <optional>
 
@@ -114,6 +115,127 @@ std::optional<Matrix> matrixOf(int64_t r, int64_t c, int64_t rowStride,
   return std::nullopt;
 }
 
+/// A GEMM's cuBLASLt descriptors and algorithm, made once per shape: a step
+/// runs the same GEMMs every time, and the heuristic lookup costs more host
+/// time than a small GEMM takes on the device. Never destroyed: cuBLASLt
+/// lives as long as the process.
+struct Plan {
+  cublasLtMatmulDesc_t desc = nullptr;
+  cublasLtMatrixLayout_t layouts[3] = {nullptr, nullptr, nullptr}; // B, A, C
+  cublasLtMatmulAlgo_t algo = {};
+};
+
+/// Everything a plan depends on: element type, operations, the three
+/// matrices (rows, columns, leading dimension, order), the batch and its
+/// strides, and the alignment of the three pointers.
+using PlanKey = std::array<int64_t, 22>;
+
+/// The largest power of two up to 256 that divides `pointer`: cuBLASLt's
+/// heuristic otherwise assumes 256-byte alignment, which an operand at an
+/// offset into its buffer may lack.
+uint32_t alignmentOf(const void *pointer) {
+  auto address = reinterpret_cast<uintptr_t>(pointer);
+  uint32_t alignment = 256;
+  while (alignment > 1 && address % alignment != 0)
+    alignment /= 2;
+  return alignment;
+}
+
+/// Makes the plan of C += op(B)^T·op(A)^T in cuBLASLt's column-major terms;
+/// false after recording why not.
+bool makePlan(CublasLt &lt, const char *name, cudaDataType_t type,
+              cublasOperation_t opA, cublasOperation_t opB, const Matrix &ma,
+              const Matrix &mb, const Matrix &mc, int64_t batch,
+              int64_t strideA, int64_t strideB, int64_t strideC,
+              const uint32_t (&alignments)[3], Plan &plan) {
+  auto status = [&](cublasStatus_t s, const char *what) {
+    if (s == CUBLAS_STATUS_SUCCESS)
+      return true;
+    recordError(std::string(name) + ": " + what +
+                " failed: " + lt.cublasLtGetStatusString(s));
+    return false;
+  };
+  auto layout = [&](cublasLtMatrixLayout_t &out, cudaDataType_t elementType,
+                    const Matrix &m, int64_t batchStride) {
+    if (!status(lt.cublasLtMatrixLayoutCreate(&out, elementType, m.rows, m.cols,
+                                              m.ld),
+                "cublasLtMatrixLayoutCreate"))
+      return false;
+    if (batch == 1)
+      return true;
+    int32_t count = int32_t(batch);
+    return status(lt.cublasLtMatrixLayoutSetAttribute(
+                      out, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count,
+                      sizeof(count)),
+                  "batch count") &&
+           status(lt.cublasLtMatrixLayoutSetAttribute(
+                      out, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
+                      &batchStride, sizeof(batchStride)),
+                  "batch stride");
+  };
+  cublasLtMatmulPreference_t preference = nullptr;
+  cublasLtMatmulHeuristicResult_t heuristic = {};
+  int found = 0;
+  uint64_t workspaceBytes = CublasLt::workspaceBytes;
+  bool ok =
+      status(lt.cublasLtMatmulDescCreate(&plan.desc, CUBLAS_COMPUTE_32F,
+                                         CUDA_R_32F),
+             "cublasLtMatmulDescCreate") &&
+      status(lt.cublasLtMatmulDescSetAttribute(
+                 plan.desc, CUBLASLT_MATMUL_DESC_TRANSA, &opB, sizeof(opB)),
+             "transa") &&
+      status(lt.cublasLtMatmulDescSetAttribute(
+                 plan.desc, CUBLASLT_MATMUL_DESC_TRANSB, &opA, sizeof(opA)),
+             "transb") &&
+      layout(plan.layouts[0], type, mb, strideB) &&
+      layout(plan.layouts[1], type, ma, strideA) &&
+      layout(plan.layouts[2], CUDA_R_32F, mc, strideC) &&
+      status(lt.cublasLtMatmulPreferenceCreate(&preference),
+             "cublasLtMatmulPreferenceCreate") &&
+      status(lt.cublasLtMatmulPreferenceSetAttribute(
+                 preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                 &workspaceBytes, sizeof(workspaceBytes)),
+             "workspace preference") &&
+      status(lt.cublasLtMatmulPreferenceSetAttribute(
+                 preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES,
+                 &alignments[0], sizeof(alignments[0])),
+             "alignment of B") &&
+      status(lt.cublasLtMatmulPreferenceSetAttribute(
+                 preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+                 &alignments[1], sizeof(alignments[1])),
+             "alignment of A") &&
+      status(lt.cublasLtMatmulPreferenceSetAttribute(
+                 preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES,
+                 &alignments[2], sizeof(alignments[2])),
+             "alignment of C") &&
+      status(lt.cublasLtMatmulPreferenceSetAttribute(
+                 preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES,
+                 &alignments[2], sizeof(alignments[2])),
+             "alignment of D") &&
+      status(lt.cublasLtMatmulAlgoGetHeuristic(
+                 lt.handle, plan.desc, plan.layouts[0], plan.layouts[1],
+                 plan.layouts[2], plan.layouts[2], preference, 1, &heuristic,
+                 &found),
+             "cublasLtMatmulAlgoGetHeuristic");
+  if (ok && found == 0) {
+    recordError(std::string(name) + ": cuBLASLt has no algorithm for this "
+                                    "GEMM");
+    ok = false;
+  }
+  if (preference)
+    lt.cublasLtMatmulPreferenceDestroy(preference);
+  if (ok) {
+    plan.algo = heuristic.algo;
+    return true;
+  }
+  for (cublasLtMatrixLayout_t l : plan.layouts)
+    if (l)
+      lt.cublasLtMatrixLayoutDestroy(l);
+  if (plan.desc)
+    lt.cublasLtMatmulDescDestroy(plan.desc);
+  return false;
+}
+
 template <typename T, int Rank>
 void gemm(cudaDataType_t type, const char *name, StridedMemRefType<T, Rank> *a,
           StridedMemRefType<T, Rank> *b, StridedMemRefType<float, Rank> *c,
@@ -141,84 +263,61 @@ void gemm(cudaDataType_t type, const char *name, StridedMemRefType<T, Rank> *a,
   cublasOperation_t opA =
       ma->rowMajor != bool(transposeA) ? CUBLAS_OP_N : CUBLAS_OP_T;
   int64_t batch = Rank == 3 ? c->sizes[0] : 1;
-  auto status = [&](cublasStatus_t s, const char *what) {
-    if (s == CUBLAS_STATUS_SUCCESS)
-      return true;
-    recordError(std::string(name) + ": " + what +
-                " failed: " + lt->cublasLtGetStatusString(s));
-    return false;
-  };
-
-  cublasLtMatmulDesc_t desc = nullptr;
-  cublasLtMatrixLayout_t layouts[3] = {nullptr, nullptr, nullptr};
-  cublasLtMatmulPreference_t preference = nullptr;
-  auto layout = [&](cublasLtMatrixLayout_t &out, cudaDataType_t elementType,
-                    const Matrix &m, int64_t batchStride) {
-    if (!status(lt->cublasLtMatrixLayoutCreate(&out, elementType, m.rows,
-                                               m.cols, m.ld),
-                "cublasLtMatrixLayoutCreate"))
-      return false;
-    if (batch == 1)
-      return true;
-    int32_t count = int32_t(batch);
-    return status(lt->cublasLtMatrixLayoutSetAttribute(
-                      out, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count,
-                      sizeof(count)),
-                  "batch count") &&
-           status(lt->cublasLtMatrixLayoutSetAttribute(
-                      out, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
-                      &batchStride, sizeof(batchStride)),
-                  "batch stride");
-  };
   int64_t strideA = Rank == 3 ? a->strides[0] : 0;
   int64_t strideB = Rank == 3 ? b->strides[0] : 0;
   int64_t strideC = Rank == 3 ? c->strides[0] : 0;
-  cublasLtMatmulHeuristicResult_t heuristic = {};
-  int found = 0;
-  const float one = 1.0f;
-  uint64_t workspaceBytes = CublasLt::workspaceBytes;
-  bool ok = status(lt->cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F,
-                                                CUDA_R_32F),
-                   "cublasLtMatmulDescCreate") &&
-            status(lt->cublasLtMatmulDescSetAttribute(
-                       desc, CUBLASLT_MATMUL_DESC_TRANSA, &opB, sizeof(opB)),
-                   "transa") &&
-            status(lt->cublasLtMatmulDescSetAttribute(
-                       desc, CUBLASLT_MATMUL_DESC_TRANSB, &opA, sizeof(opA)),
-                   "transb") &&
-            layout(layouts[0], type, *mb, strideB) &&
-            layout(layouts[1], type, *ma, strideA) &&
-            layout(layouts[2], CUDA_R_32F, *mc, strideC) &&
-            status(lt->cublasLtMatmulPreferenceCreate(&preference),
-                   "cublasLtMatmulPreferenceCreate") &&
-            status(lt->cublasLtMatmulPreferenceSetAttribute(
-                       preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                       &workspaceBytes, sizeof(workspaceBytes)),
-                   "workspace preference") &&
-            status(lt->cublasLtMatmulAlgoGetHeuristic(
-                       lt->handle, desc, layouts[0], layouts[1], layouts[2],
-                       layouts[2], preference, 1, &heuristic, &found),
-                   "cublasLtMatmulAlgoGetHeuristic");
-  if (ok && found == 0) {
-    recordError(std::string(name) + ": cuBLASLt has no algorithm for this "
-                                    "GEMM");
-    ok = false;
+
+  static std::mutex plansMutex;
+  static std::map<PlanKey, Plan> plans;
+  T *dataA = a->data + a->offset, *dataB = b->data + b->offset;
+  float *dataC = c->data + c->offset;
+  // In cuBLASLt's order: B, A, C.
+  const uint32_t alignments[3] = {alignmentOf(dataB), alignmentOf(dataA),
+                                  alignmentOf(dataC)};
+  PlanKey key = {type,
+                 opA,
+                 opB,
+                 int64_t(ma->rows),
+                 int64_t(ma->cols),
+                 ma->ld,
+                 ma->rowMajor,
+                 int64_t(mb->rows),
+                 int64_t(mb->cols),
+                 mb->ld,
+                 mb->rowMajor,
+                 int64_t(mc->rows),
+                 int64_t(mc->cols),
+                 mc->ld,
+                 mc->rowMajor,
+                 batch,
+                 strideA,
+                 strideB,
+                 strideC,
+                 alignments[0],
+                 alignments[1],
+                 alignments[2]};
+  Plan plan;
+  {
+    std::lock_guard<std::mutex> lock(plansMutex);
+    auto known = plans.find(key);
+    if (known != plans.end()) {
+      plan = known->second;
+    } else {
+      if (!makePlan(*lt, name, type, opA, opB, *ma, *mb, *mc, batch, strideA,
+                    strideB, strideC, alignments, plan))
+        return;
+      plans.emplace(key, plan);
+    }
   }
-  if (ok)
-    status(lt->cublasLtMatmul(lt->handle, desc, &one, b->data + b->offset,
-                              layouts[0], a->data + a->offset, layouts[1], &one,
-                              c->data + c->offset, layouts[2],
-                              c->data + c->offset, layouts[2], &heuristic.algo,
-                              reinterpret_cast<void *>(lt->workspace),
-                              CublasLt::workspaceBytes, d->stream),
-           "cublasLtMatmul");
-  if (preference)
-    lt->cublasLtMatmulPreferenceDestroy(preference);
-  for (cublasLtMatrixLayout_t l : layouts)
-    if (l)
-      lt->cublasLtMatrixLayoutDestroy(l);
-  if (desc)
-    lt->cublasLtMatmulDescDestroy(desc);
+  const float one = 1.0f;
+  cublasStatus_t result = lt->cublasLtMatmul(
+      lt->handle, plan.desc, &one, dataB, plan.layouts[0], dataA,
+      plan.layouts[1], &one, dataC, plan.layouts[2], dataC, plan.layouts[2],
+      &plan.algo, reinterpret_cast<void *>(lt->workspace),
+      CublasLt::workspaceBytes, d->stream);
+  if (result != CUBLAS_STATUS_SUCCESS)
+    recordError(std::string(name) + ": cublasLtMatmul failed: " +
+                lt->cublasLtGetStatusString(result));
 }
 
 /// bf16 and f16 storage types: only their bits travel.
