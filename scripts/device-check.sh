@@ -30,9 +30,18 @@ nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || log "nvidia-smi failed"
 log "mpt-cuda-check: $(head -n 1 "$out/mpt-cuda-check.txt")"
 
 log "CUDA lit tests"
-/usr/lib/llvm-22/bin/lit -sv "$build/test/CUDA" > "$out/lit-cuda.txt" 2>&1
+timeout 330 /usr/lib/llvm-22/bin/lit -sv "$build/test/CUDA" > "$out/lit-cuda.txt" 2>&1
 lit_status=$?
 log "lit: $(grep -E '^ *(Passed|Failed|Unsupported)' "$out/lit-cuda.txt" | tr -s ' ' | tr '\n' ';')"
+# The measured GPU-vs-CPU loss differences, pass or fail, for the record.
+runs="$build/test/CUDA/Output/device-train-vs-cpu.test.tmp"
+if [ -d "$runs" ]; then
+  mkdir -p "$out/train-vs-cpu" && cp "$runs"/*.csv "$runs"/*.log "$out/train-vs-cpu/" 2>/dev/null
+  for gpu in "$runs"/*.cuda.csv; do
+    echo "$(basename "$gpu" .cuda.csv): $(python3 "$root/test/CUDA/Inputs/compare_losses.py" \
+      "$gpu" "${gpu%.cuda.csv}.cpu.csv" --steps 50 --rtol 0 --atol 0 | sed -n 1p)"
+  done > "$out/train-vs-cpu.txt"
+fi
 
 log "benchmark"
 timeout 300 python3 "$root/bench/gpu_step_vs_pytorch.py" --mpt-run "$build/bin/mpt-run" \
