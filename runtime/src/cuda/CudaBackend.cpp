@@ -111,7 +111,7 @@ std::unique_ptr<Backend> createCudaBackend(ModuleOp module,
                                            std::string &error,
                                            bool &deviceUnavailable) {
   deviceUnavailable = false;
-  cuda::takeErrorsOnly(); // the session reports them
+  cuda::driveFromBackend();
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   // Host code only launches kernels and library calls.

@@ -25,10 +25,14 @@ std::string initialize();
 /// then cleared; empty if there was none.
 std::string takeError();
 
-/// Recorded errors are also printed once on stderr, for compiled code that
-/// nobody takes them from (mlir-runner); a caller that takes and reports
-/// them itself turns that off.
-void takeErrorsOnly();
+/// Called by a runtime backend before it runs compiled code. Recorded errors
+/// are then no longer printed on stderr (which serves compiled code that
+/// nobody takes them from, under mlir-runner): the backend reports them. And
+/// the host waits compiled code asks for (mgpuStreamSynchronize) are
+/// skipped, so a step never blocks the host: every launch, copy and GEMM is
+/// ordered on the one stream anyway, compiled host code never reads device
+/// memory, and the backend synchronizes before it copies anything out.
+void driveFromBackend();
 
 struct Symbol {
   const char *name; // the symbol compiled code calls

@@ -3,6 +3,7 @@
 #include "Driver.h"
 #include "CudaRuntime.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -13,7 +14,7 @@ namespace mpt::cuda {
 
 static std::mutex errorMutex;
 static std::string pendingError;
-static bool printErrors = true;
+static std::atomic<bool> backendDriven{false};
 
 void recordError(std::string message) {
   std::lock_guard<std::mutex> lock(errorMutex);
@@ -22,17 +23,16 @@ void recordError(std::string message) {
   // Compiled code calling the mgpu* functions directly (mlir-runner) has no
   // backend to take the error: say it once on stderr too.
   static bool printed = false;
-  if (printErrors && !printed) {
+  if (!backendDriven && !printed) {
     std::fprintf(stderr, "mpt CUDA runtime: %s\n", message.c_str());
     printed = true;
   }
   pendingError = std::move(message);
 }
 
-void takeErrorsOnly() {
-  std::lock_guard<std::mutex> lock(errorMutex);
-  printErrors = false;
-}
+void driveFromBackend() { backendDriven = true; }
+
+bool drivenFromBackend() { return backendDriven; }
 
 std::string takeError() {
   std::lock_guard<std::mutex> lock(errorMutex);

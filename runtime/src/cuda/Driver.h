@@ -49,6 +49,9 @@ struct Driver {
 /// why not (see takeError); initializes on first use.
 Driver *driver();
 
+/// True once a runtime backend drives compiled code (driveFromBackend).
+bool drivenFromBackend();
+
 /// Records `message` as the pending error unless one is pending already.
 void recordError(std::string message);
 
