@@ -36,12 +36,14 @@ MODELS = {  # name -> (example, steps per sample)
 }
 
 
-def gemm_flops(path):
-    """Multiply-add FLOPs of the matmuls and convolutions of the file's training step."""
-    text = open(path).read()
+def gemm_flops(path, mpt_opt):
+    """Multiply-add FLOPs of the matmuls and convolutions of the file's training step, backward
+    pass included: the examples leave it to mpt-autodiff, so count after running that."""
+    text = subprocess.run([mpt_opt, path, "--mpt-autodiff"], check=True, capture_output=True,
+                          text=True).stdout
     start = text.index("mpt.train_step")
     text = text[text.rfind("func.func", 0, start):]
-    text = text[:text.index("\n  return ")]
+    text = text[:re.search(r"\n\s*return ", text).start()]
     flops = 0
     shape = lambda s: [int(d) for d in s.split("x")]
     for op, attrs, types in re.findall(
@@ -214,7 +216,7 @@ def bench_model(args, name, threads):
     steps = max(1, int(steps * args.scale))
     path = os.path.join(ROOT, "examples", example)
     precisions = args.precisions
-    flops = gemm_flops(path)
+    flops = gemm_flops(path, os.path.join(os.path.dirname(args.mpt_run), "mpt-opt"))
     worker = TorchWorker(name, threads)
     sgemm = worker.ask("sgemm")["gflops"]
     batch = {"mlp": 128, "cnn_bn": 64, "transformer_block": 8}[name]

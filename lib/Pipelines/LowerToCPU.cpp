@@ -37,6 +37,8 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   // exist only for f32, so they compute in f32 and round once.
   pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes(
       math::MathExtendToSupportedTypesOptions{{}, "f32"}));
+  if (options.approximateMath)
+    pm.addNestedPass<func::FuncOp>(createMPTApproximateMath());
   addHostLowerToLLVM(pm);
 }
 
@@ -54,6 +56,10 @@ void mpt::addBufferizeToOutParams(OpPassManager &pm) {
 }
 
 void mpt::addHostLowerToLLVM(OpPassManager &pm) {
+  // Math ops with an LLVM intrinsic (fma, sqrt, fabs, floor...) become one,
+  // which LLVM vectorizes and lowers to instructions; only the others (erf,
+  // log...) become libm calls, which keep their loops scalar.
+  pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

@@ -65,7 +65,21 @@ __attribute__((target("avx,f16c"))) void widenF16C(const uint16_t *src,
   std::memcpy(dst, wide, count * sizeof(float));
 }
 
+/// bf16 to f32 with AVX2: the bf16 bits are the high half of the f32.
+__attribute__((target("avx2"))) void widenBF16AVX2(const BF16 *src,
+                                                   int64_t count, float *dst) {
+  int64_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    __m256i wide = _mm256_cvtepu16_epi32(
+        _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i)));
+    _mm256_storeu_ps(dst + i, _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16)));
+  }
+  for (; i < count; ++i)
+    dst[i] = widen(src[i]);
+}
+
 const bool hasF16C = __builtin_cpu_supports("f16c");
+const bool hasAVX2 = __builtin_cpu_supports("avx2");
 #endif
 
 /// Widens `count` elements `stride` apart into consecutive floats; unit
@@ -88,9 +102,105 @@ void widenRow(const T *src, int64_t stride, int64_t count, float *dst) {
       return;
     }
   }
+  if constexpr (std::is_same_v<T, BF16>) {
+    if (hasAVX2) {
+      widenBF16AVX2(src, count, dst);
+      return;
+    }
+  }
 #endif
   for (int64_t i = 0; i < count; ++i)
     dst[i] = widen(src[i]);
+}
+
+#if defined(__x86_64__)
+/// C (m x n, row stride ldc) += A B for bf16 A (m x k) and B (k x n), element
+/// (i, l) of A at a[i * a0 + l * a1] and (l, j) of B at b[l * b0 + j * b1],
+/// with AVX512_BF16's vdpbf16ps: each step adds two exact bf16 products to an
+/// f32 accumulator, rounding to nearest even. That is the f32-accumulated
+/// product the linalg op defines, in another summation order than sgemm's,
+/// except that the instruction treats subnormal inputs and results as zero
+/// (magnitudes below 2^-126, far under any gradient loss scaling keeps).
+/// Against widening to f32 for sgemm, it moves half the bytes and does twice
+/// the multiply-adds per instruction.
+///
+/// B is packed once per call into panels of 32 columns of k pairs (the two
+/// bf16 of a pair share a 32-bit lane); A per block of kRows rows, each pair
+/// broadcast against a panel.
+constexpr int64_t kRows = 8, kPanel = 32;
+
+__attribute__((target("avx512f,avx512bf16"))) void
+gemmBF16Dot(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
+            int64_t b0, int64_t b1, float *c, int64_t ldc, int64_t m, int64_t n,
+            int64_t k) {
+  const int64_t pairs = (k + 1) / 2, panels = (n + kPanel - 1) / kPanel;
+  // packedB[panel][pair][column][2] and packedA[pair][row][2], zero-padded
+  // past n, m and k.
+  thread_local std::vector<uint16_t> packedB, packedA;
+  packedB.assign(panels * pairs * kPanel * 2, 0);
+  packedA.resize(pairs * kRows * 2);
+  for (int64_t panel = 0; panel < panels; ++panel) {
+    uint16_t *dst = packedB.data() + panel * pairs * kPanel * 2;
+    int64_t columns = std::min(kPanel, n - panel * kPanel);
+    for (int64_t l = 0; l < k; ++l)
+      for (int64_t j = 0; j < columns; ++j)
+        dst[(l / 2) * kPanel * 2 + j * 2 + l % 2] =
+            b[l * b0 + (panel * kPanel + j) * b1];
+  }
+  for (int64_t row = 0; row < m; row += kRows) {
+    const int64_t rows = std::min(kRows, m - row);
+    std::fill(packedA.begin(), packedA.end(), 0);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t l = 0; l < k; ++l)
+        packedA[(l / 2) * kRows * 2 + i * 2 + l % 2] =
+            a[(row + i) * a0 + l * a1];
+    const auto *pairsA = reinterpret_cast<const int32_t *>(packedA.data());
+    for (int64_t panel = 0; panel < panels; ++panel) {
+      const uint16_t *panelB = packedB.data() + panel * pairs * kPanel * 2;
+      __m512 acc[kRows][2];
+      for (int i = 0; i < kRows; ++i)
+        acc[i][0] = acc[i][1] = _mm512_setzero_ps();
+      for (int64_t p = 0; p < pairs; ++p) {
+        __m512bh left = (__m512bh)_mm512_loadu_si512(panelB + p * kPanel * 2);
+        __m512bh right =
+            (__m512bh)_mm512_loadu_si512(panelB + p * kPanel * 2 + kPanel);
+        for (int i = 0; i < kRows; ++i) {
+          __m512bh pair = (__m512bh)_mm512_set1_epi32(pairsA[p * kRows + i]);
+          acc[i][0] = _mm512_dpbf16_ps(acc[i][0], pair, left);
+          acc[i][1] = _mm512_dpbf16_ps(acc[i][1], pair, right);
+        }
+      }
+      const int64_t first = panel * kPanel;
+      const int64_t columns = std::min(kPanel, n - first);
+      const __mmask16 lowMask =
+          columns >= 16 ? 0xffff : __mmask16((1u << columns) - 1);
+      const __mmask16 highMask =
+          columns >= 32
+              ? 0xffff
+              : (columns > 16 ? __mmask16((1u << (columns - 16)) - 1) : 0);
+      for (int64_t i = 0; i < rows; ++i) {
+        float *out = c + (row + i) * ldc + first;
+        _mm512_mask_storeu_ps(
+            out, lowMask,
+            _mm512_add_ps(_mm512_maskz_loadu_ps(lowMask, out), acc[i][0]));
+        _mm512_mask_storeu_ps(
+            out + 16, highMask,
+            _mm512_add_ps(_mm512_maskz_loadu_ps(highMask, out + 16),
+                          acc[i][1]));
+      }
+    }
+  }
+}
+
+const bool hasAVX512BF16 = __builtin_cpu_supports("avx512bf16");
+#endif
+
+/// Scratch reused across calls (no allocation per kernel call): im2col
+/// buffers are megabytes and the kernels run several times a step. Indices:
+/// 0 and 1 the widened operands, 2 the im2col matrix or a product to add in.
+std::vector<float> &scratch(int index) {
+  thread_local std::vector<float> buffers[3];
+  return buffers[index];
 }
 
 /// One 2-d product C += op(A) op(B) with row-major strided operands.
@@ -98,12 +208,26 @@ template <typename T>
 void gemm(const T *a, const int64_t *aSizes, const int64_t *aStrides,
           const T *b, const int64_t *bSizes, const int64_t *bStrides, float *c,
           const int64_t *cSizes, const int64_t *cStrides, int64_t transposeA,
-          int64_t transposeB, std::vector<float> &scratchA,
-          std::vector<float> &scratchB) {
+          int64_t transposeB) {
   int64_t m = cSizes[0], n = cSizes[1];
   int64_t k = transposeA ? aSizes[0] : aSizes[1];
   if (m == 0 || n == 0)
     return;
+#if defined(__x86_64__)
+  if constexpr (std::is_same_v<T, BF16>) {
+    if (hasAVX512BF16 && cStrides[1] == 1 && cStrides[0] >= n) {
+      // op(A)(i, l) and op(B)(l, j) as strides over the stored matrices.
+      gemmBF16Dot(reinterpret_cast<const uint16_t *>(a),
+                  transposeA ? aStrides[1] : aStrides[0],
+                  transposeA ? aStrides[0] : aStrides[1],
+                  reinterpret_cast<const uint16_t *>(b),
+                  transposeB ? bStrides[1] : bStrides[0],
+                  transposeB ? bStrides[0] : bStrides[1], c, cStrides[0], m, n,
+                  k);
+      return;
+    }
+  }
+#endif
   // Widen (or gather) each input into a dense row-major f32 matrix; BLAS
   // wants unit column strides.
   auto dense = [](const T *src, const int64_t *sizes, const int64_t *strides,
@@ -117,19 +241,20 @@ void gemm(const T *a, const int64_t *aSizes, const int64_t *aStrides,
   const float *aData, *bData;
   int64_t lda, ldb;
   if constexpr (std::is_same_v<T, float>) {
-    aData = aStrides[1] == 1 ? a : dense(a, aSizes, aStrides, scratchA);
-    bData = bStrides[1] == 1 ? b : dense(b, bSizes, bStrides, scratchB);
+    aData = aStrides[1] == 1 ? a : dense(a, aSizes, aStrides, scratch(0));
+    bData = bStrides[1] == 1 ? b : dense(b, bSizes, bStrides, scratch(1));
     lda = aStrides[1] == 1 ? aStrides[0] : aSizes[1];
     ldb = bStrides[1] == 1 ? bStrides[0] : bSizes[1];
   } else {
-    aData = dense(a, aSizes, aStrides, scratchA);
-    bData = dense(b, bSizes, bStrides, scratchB);
+    aData = dense(a, aSizes, aStrides, scratch(0));
+    bData = dense(b, bSizes, bStrides, scratch(1));
     lda = aSizes[1];
     ldb = bSizes[1];
   }
   if (cStrides[1] != 1) {
     // A strided accumulator: compute densely, then add in.
-    std::vector<float> dense(m * n, 0.0f);
+    std::vector<float> &dense = scratch(2);
+    dense.resize(m * n);
     cblas_sgemm(CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans,
                 transposeB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, aData,
                 lda ? lda : 1, bData, ldb ? ldb : 1, 0.0f, dense.data(), n);
@@ -147,22 +272,20 @@ void gemm(const T *a, const int64_t *aSizes, const int64_t *aStrides,
 template <typename T>
 void matmul2d(MemRef<T, 2> *a, MemRef<T, 2> *b, MemRef<float, 2> *c,
               int64_t transposeA, int64_t transposeB) {
-  std::vector<float> scratchA, scratchB;
   gemm(a->aligned + a->offset, a->sizes, a->strides, b->aligned + b->offset,
        b->sizes, b->strides, c->aligned + c->offset, c->sizes, c->strides,
-       transposeA, transposeB, scratchA, scratchB);
+       transposeA, transposeB);
 }
 
 template <typename T>
 void matmul3d(MemRef<T, 3> *a, MemRef<T, 3> *b, MemRef<float, 3> *c,
               int64_t transposeA, int64_t transposeB) {
-  std::vector<float> scratchA, scratchB;
   for (int64_t batch = 0; batch < c->sizes[0]; ++batch)
     gemm(a->aligned + a->offset + batch * a->strides[0], a->sizes + 1,
          a->strides + 1, b->aligned + b->offset + batch * b->strides[0],
          b->sizes + 1, b->strides + 1,
          c->aligned + c->offset + batch * c->strides[0], c->sizes + 1,
-         c->strides + 1, transposeA, transposeB, scratchA, scratchB);
+         c->strides + 1, transposeA, transposeB);
 }
 
 /// Whether dimensions [first, rank) of a memref form one dense row-major
@@ -185,13 +308,6 @@ int64_t leadingDimension(int64_t rows, int64_t cols, int64_t stride) {
   if (rows == 1)
     return std::max<int64_t>(cols, 1);
   return stride >= cols ? stride : 0;
-}
-
-/// Scratch reused across calls: im2col buffers are megabytes and convolutions
-/// run several times a step.
-std::vector<float> &scratch(int index) {
-  thread_local std::vector<float> buffers[3];
-  return buffers[index];
 }
 
 /// output[n, f, oh, ow] += sum_{c, kh, kw}

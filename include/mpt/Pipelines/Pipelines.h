@@ -71,6 +71,11 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("Call the runtime's BLAS kernels for matmuls (the "
                      "module then runs only inside the mpt runtime)"),
       llvm::cl::init(false)};
+  Option<bool> approximateMath{
+      *this, "approximate-math",
+      llvm::cl::desc("Compute erf, exp and tanh with vectorizable polynomial "
+                     "approximations instead of libm calls"),
+      llvm::cl::init(true)};
 };
 
 /// mpt -> linalg on tensors -> elementwise fusion -> one-shot bufferization

@@ -26,6 +26,10 @@ namespace mpt {
 /// extf(x).
 void populateCastCleanupPatterns(mlir::RewritePatternSet &patterns);
 
+/// Polynomial approximations of f32 erf, exp and tanh, which LLVM can
+/// vectorize, where libm calls would keep loops scalar.
+void populateApproximateMathPatterns(mlir::RewritePatternSet &patterns);
+
 #define GEN_PASS_REGISTRATION
 #include "mpt/Transforms/Passes.h.inc"
 

@@ -159,6 +159,19 @@ def MPTDistinctResults : Pass<"mpt-distinct-results", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def MPTApproximateMath : Pass<"mpt-approximate-math", "::mlir::func::FuncOp"> {
+  let summary = "Replaces f32 erf, exp and tanh by polynomial approximations";
+  let description = [{
+    Rewrites `math.erf`, `math.exp` and `math.tanh` on f32 into upstream MLIR's polynomial
+    approximations (arith and `math.fma` only; erf within 2.5e-7 absolute, exp within 2^-22.5
+    relative, flushing results below 2^-126 to zero; NaN and infinities propagate). A libm
+    call keeps the loop around it scalar; arithmetic lets LLVM vectorize the elementwise loops
+    of gelu, its gradient and softmax. On f16 and bf16 they compute in f32 and round once, as
+    `math-extend-to-supported-types` makes the libm calls do.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
+}
+
 def MPTPrecisionReport : Pass<"mpt-precision-report", "::mlir::ModuleOp"> {
   let summary = "Writes ops per precision, casts, and bytes of state per category as JSON";
   let description = [{

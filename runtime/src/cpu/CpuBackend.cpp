@@ -4,6 +4,7 @@
 
 #include "../CpuKernels.h"
 #include "../PackedArguments.h"
+#include "StepAllocator.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -27,6 +28,7 @@ class CpuBackend : public Backend {
 public:
   explicit CpuBackend(std::unique_ptr<ExecutionEngine> jit)
       : jit(std::move(jit)) {}
+  ~CpuBackend() override { releaseStepBlocks(); }
 
   // 64-byte aligned: vectorized compiled code may assume alignment.
   void *allocate(size_t bytes) override {
@@ -102,6 +104,12 @@ std::unique_ptr<Backend> createCpuBackend(ModuleOp module,
       symbols[interner(kernel.name)] = {
           llvm::orc::ExecutorAddr::fromPtr(kernel.address),
           llvm::JITSymbolFlags::Exported};
+    // The step's buffers come back every step: reuse them (StepAllocator.h).
+    symbols[interner("malloc")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&stepMalloc),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner("free")] = {llvm::orc::ExecutorAddr::fromPtr(&stepFree),
+                                 llvm::JITSymbolFlags::Exported};
     // Copies between non-contiguous memrefs lower to this runner utility.
     symbols[interner("memrefCopy")] = {
         llvm::orc::ExecutorAddr::fromPtr(&memrefCopy),

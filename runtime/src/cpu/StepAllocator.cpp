@@ -1,0 +1,74 @@
+//===- StepAllocator.cpp - buffer reuse across training steps -------------===//
+
+#include "StepAllocator.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace mpt::runtime {
+namespace {
+
+/// Every block starts with this header, padded to keep the data 64-byte
+/// aligned: stepFree learns the size class from it.
+struct alignas(64) BlockHeader {
+  size_t sizeClass;
+};
+
+/// Sizes round up to 64 bytes, so that buffers differing by a few bytes (f16
+/// and bf16 of one shape, the same shape with another element count) share.
+size_t sizeClassOf(size_t bytes) { return (bytes + 63) / 64 * 64; }
+
+struct FreeBlocks {
+  std::mutex mutex;
+  std::unordered_map<size_t, std::vector<BlockHeader *>> bySize;
+};
+
+FreeBlocks &freeBlocks() {
+  static FreeBlocks *blocks = new FreeBlocks; // outlives static destructors
+  return *blocks;
+}
+
+} // namespace
+
+void *stepMalloc(size_t bytes) {
+  size_t sizeClass = sizeClassOf(bytes);
+  FreeBlocks &blocks = freeBlocks();
+  {
+    std::lock_guard<std::mutex> lock(blocks.mutex);
+    auto found = blocks.bySize.find(sizeClass);
+    if (found != blocks.bySize.end() && !found->second.empty()) {
+      BlockHeader *header = found->second.back();
+      found->second.pop_back();
+      return header + 1;
+    }
+  }
+  auto *header = static_cast<BlockHeader *>(std::aligned_alloc(
+      alignof(BlockHeader), sizeof(BlockHeader) + sizeClass));
+  if (!header)
+    return nullptr;
+  header->sizeClass = sizeClass;
+  return header + 1;
+}
+
+void stepFree(void *block) {
+  if (!block)
+    return;
+  BlockHeader *header = static_cast<BlockHeader *>(block) - 1;
+  FreeBlocks &blocks = freeBlocks();
+  std::lock_guard<std::mutex> lock(blocks.mutex);
+  blocks.bySize[header->sizeClass].push_back(header);
+}
+
+void releaseStepBlocks() {
+  FreeBlocks &blocks = freeBlocks();
+  std::lock_guard<std::mutex> lock(blocks.mutex);
+  for (auto &[sizeClass, headers] : blocks.bySize)
+    for (BlockHeader *header : headers)
+      std::free(header);
+  blocks.bySize.clear();
+}
+
+} // namespace mpt::runtime

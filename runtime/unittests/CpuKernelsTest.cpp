@@ -1,0 +1,139 @@
+//===- CpuKernelsTest.cpp - Tests for the BLAS-backed kernels ---*- C++ -*-===//
+//
+// The matmul kernels against a double-precision product of the same inputs:
+// the result must be the f32-accumulated product, i.e. within the error bound
+// of k f32 additions, |c - exact| <= k * 2^-24 * sum_l |a_il b_lj| (plus what
+// C held before). Shapes are odd and not multiples of any blocking (m = 13,
+// n = 37, k = 29), so a transposed operand, a wrong stride or a dropped edge
+// row, column or odd k changes results by O(1).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CpuKernels.h"
+#include "Float16.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace mpt::runtime;
+
+namespace {
+
+template <typename T> struct MemRef2d {
+  T *allocated;
+  T *aligned;
+  int64_t offset;
+  int64_t sizes[2];
+  int64_t strides[2];
+};
+
+using MatmulFn = void (*)(void *, void *, void *, int64_t, int64_t);
+
+MatmulFn kernel(const std::string &name) {
+  for (const CpuKernel &entry : cpuKernels())
+    if (entry.name == "_mlir_ciface_" + name)
+      return reinterpret_cast<MatmulFn>(entry.address);
+  return nullptr;
+}
+
+/// A row-major rows x cols matrix of the type's bits with values exactly
+/// representable in it, and their doubles.
+struct Matrix {
+  int64_t rows, cols;
+  std::vector<uint16_t> bits;
+  std::vector<double> values;
+};
+
+Matrix randomMatrix(int64_t rows, int64_t cols, bool bf16, std::mt19937 &rng) {
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  Matrix matrix{rows, cols, {}, {}};
+  for (int64_t i = 0; i < rows * cols; ++i) {
+    float value = normal(rng);
+    uint16_t bits = bf16 ? floatToBF16(value) : floatToF16(value);
+    matrix.bits.push_back(bits);
+    matrix.values.push_back(bf16 ? bf16ToFloat(bits) : f16ToFloat(bits));
+  }
+  return matrix;
+}
+
+/// Runs C (m x n, starting at 0.5 everywhere) += op(A) op(B) through the
+/// kernel and checks every element against the exact product.
+void checkMatmul(const std::string &name, bool bf16, bool transposeA,
+                 bool transposeB) {
+  const int64_t m = 13, n = 37, k = 29;
+  std::mt19937 rng(std::hash<std::string>()(name) + transposeA * 2 +
+                   transposeB);
+  Matrix a = transposeA ? randomMatrix(k, m, bf16, rng)
+                        : randomMatrix(m, k, bf16, rng);
+  Matrix b = transposeB ? randomMatrix(n, k, bf16, rng)
+                        : randomMatrix(k, n, bf16, rng);
+  std::vector<float> c(m * n, 0.5f);
+  MemRef2d<uint16_t> aRef{
+      a.bits.data(), a.bits.data(), 0, {a.rows, a.cols}, {a.cols, 1}};
+  MemRef2d<uint16_t> bRef{
+      b.bits.data(), b.bits.data(), 0, {b.rows, b.cols}, {b.cols, 1}};
+  MemRef2d<float> cRef{c.data(), c.data(), 0, {m, n}, {n, 1}};
+  MatmulFn matmul = kernel(name);
+  ASSERT_NE(matmul, nullptr) << name;
+  matmul(&aRef, &bRef, &cRef, transposeA, transposeB);
+
+  auto opA = [&](int64_t i, int64_t l) {
+    return transposeA ? a.values[l * m + i] : a.values[i * k + l];
+  };
+  auto opB = [&](int64_t l, int64_t j) {
+    return transposeB ? b.values[j * k + l] : b.values[l * n + j];
+  };
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double exact = 0.5, magnitude = 0.5;
+      for (int64_t l = 0; l < k; ++l) {
+        exact += opA(i, l) * opB(l, j);
+        magnitude += std::fabs(opA(i, l) * opB(l, j));
+      }
+      double bound = (k + 1) * std::ldexp(1.0, -24) * magnitude;
+      EXPECT_NEAR(c[i * n + j], exact, bound)
+          << name << " transposeA " << transposeA << " transposeB "
+          << transposeB << " at (" << i << ", " << j << ")";
+    }
+}
+
+TEST(CpuKernelsTest, BF16MatmulIsTheF32AccumulatedProduct) {
+  for (bool transposeA : {false, true})
+    for (bool transposeB : {false, true})
+      checkMatmul("mpt_cpu_matmul_bf16_2d", /*bf16=*/true, transposeA,
+                  transposeB);
+}
+
+TEST(CpuKernelsTest, F16MatmulIsTheF32AccumulatedProduct) {
+  for (bool transposeA : {false, true})
+    for (bool transposeB : {false, true})
+      checkMatmul("mpt_cpu_matmul_f16_2d", /*bf16=*/false, transposeA,
+                  transposeB);
+}
+
+/// Infinities and NaN reach the result, so that the loss scaler sees the
+/// overflow.
+TEST(CpuKernelsTest, BF16MatmulPropagatesNonFinite) {
+  const int64_t m = 3, n = 17, k = 5;
+  std::vector<uint16_t> a(m * k, floatToBF16(1.0f)),
+      b(k * n, floatToBF16(2.0f));
+  a[1 * k + 4] = floatToBF16(INFINITY);
+  b[0 * n + 16] = floatToBF16(NAN);
+  std::vector<float> c(m * n, 0.0f);
+  MemRef2d<uint16_t> aRef{a.data(), a.data(), 0, {m, k}, {k, 1}};
+  MemRef2d<uint16_t> bRef{b.data(), b.data(), 0, {k, n}, {n, 1}};
+  MemRef2d<float> cRef{c.data(), c.data(), 0, {m, n}, {n, 1}};
+  kernel("mpt_cpu_matmul_bf16_2d")(&aRef, &bRef, &cRef, 0, 0);
+  EXPECT_EQ(c[0 * n + 0], 10.0f);
+  EXPECT_TRUE(std::isinf(c[1 * n + 0]) && c[1 * n + 0] > 0);
+  EXPECT_TRUE(std::isnan(c[0 * n + 16]));
+  EXPECT_TRUE(std::isnan(c[2 * n + 16]));
+}
+
+} // namespace
