@@ -68,8 +68,8 @@ mlir::func::ReturnOp getReturn(mlir::func::FuncOp function);
 void updateFunctionType(mlir::func::FuncOp function);
 
 /// Widens carried arguments of a step (parameters, optimizer or normalization
-/// state) to f32 one at a time, and rebuilds the signatures of the step and
-/// its evaluation steps once, in finish(): rebuilding them per argument is
+/// state) one at a time, and rebuilds the signatures of the step and its
+/// evaluation steps once, in finish(): rebuilding them per argument is
 /// quadratic in the number of parameters. Callers must run on the whole
 /// module, since evaluation steps change too.
 class CarriedArgumentPromoter {
