@@ -312,11 +312,16 @@ void Autodiff::runOnOperation() {
     gradNorm = clip.getNorm();
   }
 
-  for (auto [param, grad] : llvm::zip_equal(params, paramGrads)) {
+  // Each parameter's optimizer state becomes new arguments, all inserted at
+  // once: inserting them one by one rebuilds the signature each time.
+  SmallVector<OptimizerSpec> specs;
+  SmallVector<Type> stateTypes;
+  SmallVector<DictionaryAttr> stateAttrs;
+  SmallVector<Location> stateLocs;
+  for (BlockArgument param : params) {
     FailureOr<OptimizerSpec> spec = getOptimizerSpec(function, param);
     if (failed(spec))
       return fail();
-    SmallVector<Value> operands = {param, grad};
     for (Type stateType : spec->stateTypes) {
       auto stateTensor = cast<RankedTensorType>(stateType);
       NamedAttrList attrs;
@@ -334,18 +339,28 @@ void Autodiff::runOnOperation() {
       Location stateLoc = param.getLoc();
       if (auto name = dyn_cast<NameLoc>(stateLoc))
         stateLoc = name.getChildLoc();
-      unsigned index = function.getNumArguments();
-      if (failed(function.insertArgument(
-              index, stateType, attrs.getDictionary(builder.getContext()),
-              stateLoc)))
-        return fail();
-      operands.push_back(function.getArgument(index));
+      stateTypes.push_back(stateType);
+      stateAttrs.push_back(attrs.getDictionary(builder.getContext()));
+      stateLocs.push_back(stateLoc);
     }
-    OperationState state(loc, spec->name);
+    specs.push_back(std::move(*spec));
+  }
+  unsigned firstState = function.getNumArguments();
+  SmallVector<unsigned> stateIndices(stateTypes.size(), firstState);
+  if (failed(function.insertArguments(stateIndices, stateTypes, stateAttrs,
+                                      stateLocs)))
+    return fail();
+
+  unsigned nextState = firstState;
+  for (auto [param, grad, spec] : llvm::zip_equal(params, paramGrads, specs)) {
+    SmallVector<Value> operands = {param, grad};
+    for (unsigned i = 0, e = spec.stateTypes.size(); i < e; ++i)
+      operands.push_back(function.getArgument(nextState++));
+    OperationState state(loc, spec.name);
     state.addOperands(operands);
     state.addTypes(param.getType());
-    state.addTypes(spec->stateTypes);
-    state.addAttributes(spec->attributes);
+    state.addTypes(spec.stateTypes);
+    state.addAttributes(spec.attributes);
     Operation *optimizer = builder.create(state);
     if (failed(verify(optimizer)))
       return fail();
@@ -365,18 +380,25 @@ void Autodiff::runOnOperation() {
         MPTDialect::kMetricAttrName, builder.getStringAttr("grad_norm"))));
   }
 
-  unsigned firstNew = function.getNumResults();
-  for (auto [offset, result] : llvm::enumerate(newResults))
-    if (failed(function.insertResult(firstNew + offset, result.getType(),
-                                     newResultAttrs[offset])))
-      return fail();
+  SmallVector<unsigned> resultIndices(newResults.size(),
+                                      function.getNumResults());
+  if (failed(function.insertResults(
+          resultIndices, ValueRange(newResults).getTypes(), newResultAttrs)))
+    return fail();
   ret->insertOperands(ret->getNumOperands(), newResults);
 
   function->removeAttr(MPTDialect::kOptimizerAttrName);
   function->removeAttr(MPTDialect::kClipGradNormAttrName);
-  for (BlockArgument param : params)
-    function.removeArgAttr(param.getArgNumber(),
-                           MPTDialect::kOptimizerAttrName);
+  // One new attribute list, not one per parameter.
+  SmallVector<DictionaryAttr> argAttrs;
+  function.getAllArgAttrs(argAttrs);
+  for (BlockArgument param : params) {
+    NamedAttrList attrs(argAttrs[param.getArgNumber()]);
+    if (attrs.erase(MPTDialect::kOptimizerAttrName))
+      argAttrs[param.getArgNumber()] =
+          attrs.getDictionary(builder.getContext());
+  }
+  function.setAllArgAttrs(argAttrs);
 
   // Rules build every operand gradient; those of data and constants are dead.
   // Users come after their operands, so one reverse sweep removes whole chains.

@@ -45,6 +45,115 @@ struct FoldExtOfExt : public OpRewritePattern<arith::ExtFOp> {
   }
 };
 
+bool isCast(Operation *op) { return isa<arith::ExtFOp, arith::TruncFOp>(op); }
+
+/// The runs of casts that sit where hoisting puts casts: right after the value
+/// they convert, or at the start of the block for its arguments. Scanning a
+/// run for every cast costs the square of its length (a block's argument casts
+/// form one run as long as the parameter list), so runs are kept between casts
+/// and rescanned only when a move may have changed them.
+class CastRuns {
+public:
+  struct Run {
+    llvm::SmallPtrSet<Operation *, 4> members;
+    /// The last member; the source's definition or null (the block's start)
+    /// while there is none.
+    Operation *end = nullptr;
+  };
+
+  /// The run that `cast` belongs to when it is hoisted: that of its block for
+  /// an argument of its block, that of its source when the source is defined
+  /// in its block; null otherwise (the cast stays where it is).
+  static const void *getKey(Operation *cast) {
+    Value source = cast->getOperand(0);
+    Block *block = cast->getBlock();
+    if (auto arg = dyn_cast<BlockArgument>(source))
+      return arg.getOwner() == block ? block : nullptr;
+    return source.getDefiningOp()->getBlock() == block
+               ? source.getAsOpaquePointer()
+               : nullptr;
+  }
+
+  /// The current run of `key`, which `cast` has.
+  Run &get(const void *key, Operation *cast) {
+    auto [it, inserted] = runs.try_emplace(key);
+    Run &run = it->second;
+    if (!inserted)
+      return run;
+    Value source = cast->getOperand(0);
+    Operation *next;
+    if (isa<BlockArgument>(source)) {
+      next = &cast->getBlock()->front();
+    } else {
+      run.end = source.getDefiningOp();
+      next = run.end->getNextNode();
+    }
+    for (; next && isCast(next) && getKeyIfCast(next) == key;
+         next = next->getNextNode()) {
+      run.members.insert(next);
+      run.end = next;
+    }
+    return run;
+  }
+
+  /// Moves `cast`, not in its run, to the end of it.
+  void moveToEnd(const void *key, Operation *cast) {
+    // Leaving: the run ending before `cast` may now reach further, and the
+    // run of casts of `cast` itself no longer follows it.
+    if (Operation *previous = cast->getPrevNode())
+      forgetIfEndsAt(previous);
+    else
+      forgetIfEndsAt(cast->getBlock(), nullptr);
+    forgetResultRuns(cast);
+
+    assert(runs.count(key) && "a run never ends right before a cast it lacks");
+    Operation *after = runs.find(key)->second.end;
+    if (after) {
+      cast->moveAfter(after);
+      // Arriving: a run that `after` is inside (the source's own run, when
+      // the source is a cast) is cut at it, and casts of the results of
+      // `after`, other than the run being extended, no longer follow it.
+      if (const void *afterKey = getKeyIfCast(after); afterKey != key)
+        if (auto it = runs.find(afterKey);
+            it != runs.end() && it->second.end != after)
+          runs.erase(it);
+      forgetResultRuns(after, /*except=*/key);
+    } else {
+      cast->moveBefore(cast->getBlock(), cast->getBlock()->begin());
+    }
+    // Erasing leaves the other entries where they are.
+    Run &run = runs.find(key)->second;
+    run.members.insert(cast);
+    run.end = cast;
+  }
+
+private:
+  static const void *getKeyIfCast(Operation *op) {
+    return isCast(op) ? getKey(op) : nullptr;
+  }
+
+  void forgetIfEndsAt(const void *key, Operation *end) {
+    if (!key)
+      return;
+    if (auto it = runs.find(key); it != runs.end() && it->second.end == end)
+      runs.erase(it);
+  }
+
+  void forgetIfEndsAt(Operation *end) {
+    forgetIfEndsAt(getKeyIfCast(end), end);
+    for (Value result : end->getResults())
+      forgetIfEndsAt(result.getAsOpaquePointer(), end);
+  }
+
+  void forgetResultRuns(Operation *op, const void *except = nullptr) {
+    for (Value result : op->getResults())
+      if (result.getAsOpaquePointer() != except)
+        runs.erase(result.getAsOpaquePointer());
+  }
+
+  DenseMap<const void *, Run> runs;
+};
+
 struct CastCleanup : public mpt::impl::MPTCastCleanupBase<CastCleanup> {
   using Base::Base;
   void runOnOperation() override;
@@ -71,50 +180,19 @@ void CastCleanup::runOnOperation() {
   // Hoist each cast next to its source, behind the casts already there (so
   // that running the pass again moves nothing), then keep one cast per source
   // and type: the first in the block, which now dominates every reader.
-  auto isCast = [](Operation *op) {
-    return isa<arith::ExtFOp, arith::TruncFOp>(op);
-  };
   SmallVector<Operation *> casts;
   function.walk([&](Operation *op) {
     if (isCast(op))
       casts.push_back(op);
   });
+  CastRuns runs;
   for (Operation *cast : casts) {
-    Value source = cast->getOperand(0);
-    Block *block = cast->getBlock();
-    auto arg = dyn_cast<BlockArgument>(source);
-    if (arg ? arg.getOwner() != block
-            : source.getDefiningOp()->getBlock() != block)
+    const void *key = CastRuns::getKey(cast);
+    if (!key)
       continue;
-    // Casts that already sit at the hoisting point: entry casts of arguments,
-    // or casts of the same value right after its definition.
-    auto belongsToRun = [&](Operation *op) {
-      if (!isCast(op))
-        return false;
-      auto opArg = dyn_cast<BlockArgument>(op->getOperand(0));
-      return arg ? opArg && opArg.getOwner() == block
-                 : op->getOperand(0) == source;
-    };
-    Operation *runEnd = nullptr;
-    Operation *next = arg ? &block->front() : source.getDefiningOp();
-    if (!arg) {
-      runEnd = next;
-      next = next->getNextNode();
-    }
-    bool inRun = false;
-    for (; next && belongsToRun(next); next = next->getNextNode()) {
-      if (next == cast) {
-        inRun = true;
-        break;
-      }
-      runEnd = next;
-    }
-    if (inRun)
-      continue;
-    if (runEnd)
-      cast->moveAfter(runEnd);
-    else
-      cast->moveBefore(block, block->begin());
+    CastRuns::Run &run = runs.get(key, cast);
+    if (!run.members.contains(cast))
+      runs.moveToEnd(key, cast);
   }
   // Casts with different rounding modes or fast-math flags are different.
   DenseMap<std::tuple<Value, Type, OperationName, Attribute>, Operation *>

@@ -28,7 +28,8 @@ struct MasterWeights : public mpt::impl::MPTMasterWeightsBase<MasterWeights> {
 
 private:
   void runOnFunction(func::FuncOp function);
-  void makeWorkingCopyPersistent(func::FuncOp function, BlockArgument master);
+  void makeWorkingCopiesPersistent(func::FuncOp function,
+                                   ArrayRef<BlockArgument> masters);
 };
 } // namespace
 
@@ -71,6 +72,7 @@ void MasterWeights::runOnFunction(func::FuncOp function) {
   SmallVector<BlockArgument> masters;
   SmallVector<OptimizerOpInterface> optimizers;
   function.walk([&](OptimizerOpInterface op) { optimizers.push_back(op); });
+  CarriedArgumentPromoter promoter(function);
   for (OptimizerOpInterface optimizer : optimizers) {
     runInF32(optimizer);
     SmallVector<OpOperand *> stateOperands = {
@@ -82,7 +84,7 @@ void MasterWeights::runOnFunction(func::FuncOp function) {
       if (!root || !isFloatTensor(root.getType()))
         continue;
       if (!getElementType(root).isF32())
-        promoteCarriedArgument(function, root.getArgNumber(), f32);
+        promoter.promote(root.getArgNumber(), f32);
       // Reading the master itself, not a converted copy of it.
       if (operand->get().getType() == root.getType())
         operand->set(root);
@@ -90,44 +92,69 @@ void MasterWeights::runOnFunction(func::FuncOp function) {
     if (BlockArgument param = getArgumentRoot(optimizer.getParam()))
       masters.push_back(param);
   }
+  promoter.finish();
 
   if (persistentWorkingCopy)
-    for (BlockArgument master : masters)
-      makeWorkingCopyPersistent(function, master);
+    makeWorkingCopiesPersistent(function, masters);
   eraseDeadCasts(function);
 }
 
-void MasterWeights::makeWorkingCopyPersistent(func::FuncOp function,
-                                              BlockArgument master) {
-  auto copyIt = llvm::find_if(master.getUsers(), [](Operation *user) {
-    return isa<arith::TruncFOp>(user);
-  });
-  if (copyIt == master.getUsers().end())
-    return;
-  Operation *copy = *copyIt;
-  std::optional<unsigned> carrier =
-      getCarryingResult(function, master.getArgNumber());
-  if (!carrier)
-    return;
+void MasterWeights::makeWorkingCopiesPersistent(
+    func::FuncOp function, ArrayRef<BlockArgument> masters) {
+  // The first result carrying each argument.
+  DenseMap<int64_t, unsigned> carriers;
+  for (unsigned r = 0, e = function.getNumResults(); r < e; ++r)
+    if (auto next = function.getResultAttrOfType<IntegerAttr>(
+            r, MPTDialect::kNextAttrName))
+      carriers.try_emplace(next.getInt(), r);
 
+  // The copies become arguments and results all at once: appending them one
+  // by one would rebuild the signature for every parameter.
   MLIRContext *context = &getContext();
   Builder builder(context);
-  BlockArgument persistent = appendArgument(
-      function, copy->getResult(0).getType(),
-      {builder.getNamedAttr(MPTDialect::kStateAttrName, builder.getUnitAttr()),
-       builder.getNamedAttr(MPTDialect::kWorkingCopyOfAttrName,
-                            builder.getI64IntegerAttr(master.getArgNumber()))});
-  copy->getResult(0).replaceAllUsesWith(persistent);
-  copy->erase();
+  Block &body = function.getBody().front();
+  func::ReturnOp ret = getReturn(function);
+  SmallVector<DictionaryAttr> argAttrs, resultAttrs;
+  function.getAllArgAttrs(argAttrs);
+  function.getAllResultAttrs(resultAttrs);
+  SmallVector<Value> nextCopies;
+  for (BlockArgument master : masters) {
+    auto copyIt = llvm::find_if(master.getUsers(), [](Operation *user) {
+      return isa<arith::TruncFOp>(user);
+    });
+    if (copyIt == master.getUsers().end())
+      continue;
+    Operation *copy = *copyIt;
+    auto carrier = carriers.find(master.getArgNumber());
+    if (carrier == carriers.end())
+      continue;
 
-  // The next step's copy comes from the updated master, right after the update.
-  Value updated = getReturn(function).getOperand(*carrier);
-  OpBuilder opBuilder(context);
-  opBuilder.setInsertionPointAfterValue(updated);
-  Value nextCopy = createFloatCast(opBuilder, updated.getLoc(), updated,
-                                   getElementType(persistent));
-  appendResult(function, nextCopy,
-               {builder.getNamedAttr(
-                   MPTDialect::kNextAttrName,
-                   builder.getI64IntegerAttr(persistent.getArgNumber()))});
+    BlockArgument persistent =
+        body.addArgument(copy->getResult(0).getType(), function.getLoc());
+    argAttrs.push_back(builder.getDictionaryAttr(
+        {builder.getNamedAttr(MPTDialect::kStateAttrName,
+                              builder.getUnitAttr()),
+         builder.getNamedAttr(
+             MPTDialect::kWorkingCopyOfAttrName,
+             builder.getI64IntegerAttr(master.getArgNumber()))}));
+    copy->getResult(0).replaceAllUsesWith(persistent);
+    copy->erase();
+
+    // The next step's copy comes from the updated master, right after the
+    // update.
+    Value updated = ret.getOperand(carrier->second);
+    OpBuilder opBuilder(context);
+    opBuilder.setInsertionPointAfterValue(updated);
+    nextCopies.push_back(createFloatCast(opBuilder, updated.getLoc(), updated,
+                                         getElementType(persistent)));
+    resultAttrs.push_back(builder.getDictionaryAttr(builder.getNamedAttr(
+        MPTDialect::kNextAttrName,
+        builder.getI64IntegerAttr(persistent.getArgNumber()))));
+  }
+  if (nextCopies.empty())
+    return;
+  ret->insertOperands(ret->getNumOperands(), nextCopies);
+  updateFunctionType(function);
+  function.setAllArgAttrs(argAttrs);
+  function.setAllResultAttrs(resultAttrs);
 }

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 #include "Utils.h"
@@ -54,7 +55,9 @@ void NormStatsFP32::runOnFunction(func::FuncOp function) {
   });
 
   // Retype every statistic to f32; remember what other readers expected.
-  DenseMap<Value, Type> originalTypes;
+  // In program order: the narrowing casts are created in this order, and a
+  // DenseMap's order would change with the addresses from one run to the next.
+  llvm::MapVector<Value, Type> originalTypes;
   llvm::SetVector<unsigned> runningStatArgs;
   for (Operation *op : normOps) {
     auto policy = cast<PrecisionPolicyOpInterface>(op);
@@ -101,8 +104,10 @@ void NormStatsFP32::runOnFunction(func::FuncOp function) {
   }
 
   // Running statistics are stored in f32 from one step to the next.
+  CarriedArgumentPromoter promoter(function);
   for (unsigned index : runningStatArgs)
     if (!getElementType(function.getArgument(index)).isF32())
-      promoteCarriedArgument(function, index, f32);
+      promoter.promote(index, f32);
+  promoter.finish();
   eraseDeadCasts(function);
 }

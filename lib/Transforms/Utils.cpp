@@ -45,15 +45,21 @@ Value createFloatCast(OpBuilder &builder, Location loc, Value value,
 }
 
 void eraseDeadCasts(func::FuncOp function) {
-  bool erased = true;
-  while (erased) {
-    erased = false;
-    function.walk([&](Operation *op) {
-      if (isa<arith::ExtFOp, arith::TruncFOp>(op) && op->use_empty()) {
-        op->erase();
-        erased = true;
-      }
-    });
+  auto isDeadCast = [](Operation *op) {
+    return isa<arith::ExtFOp, arith::TruncFOp>(op) && op->use_empty();
+  };
+  // One walk; a cast whose last reader was a dead cast is erased right after.
+  SmallVector<Operation *> worklist;
+  function.walk([&](Operation *op) {
+    if (isDeadCast(op))
+      worklist.push_back(op);
+  });
+  while (!worklist.empty()) {
+    Operation *cast = worklist.pop_back_val();
+    Operation *source = cast->getOperand(0).getDefiningOp();
+    cast->erase();
+    if (source && isDeadCast(source))
+      worklist.push_back(source);
   }
 }
 
@@ -145,16 +151,6 @@ StringRef getArgumentRole(func::FuncOp function, unsigned index) {
   return {};
 }
 
-std::optional<unsigned> getCarryingResult(func::FuncOp function,
-                                          unsigned argIndex) {
-  for (unsigned r = 0, e = function.getNumResults(); r < e; ++r)
-    if (auto next = function.getResultAttrOfType<IntegerAttr>(
-            r, MPTDialect::kNextAttrName))
-      if (next.getInt() == argIndex)
-        return r;
-  return std::nullopt;
-}
-
 func::ReturnOp getReturn(func::FuncOp function) {
   return cast<func::ReturnOp>(function.getBody().back().getTerminator());
 }
@@ -165,28 +161,28 @@ void updateFunctionType(func::FuncOp function) {
       getReturn(function).getOperandTypes()));
 }
 
-/// Retypes argument `argIndex` to `elementType`. Readers see the old type
-/// through one cast at entry, except casts back to the new type, which read
-/// the argument itself. An `mpt.init` is converted along, so the initial value
-/// keeps matching the argument.
-static void retypeArgument(func::FuncOp function, unsigned argIndex,
+/// Retypes `arg` to `elementType`, and the `mpt.init` in its attributes
+/// `argAttrs` along, so the initial value keeps matching the argument.
+/// Readers see the old type through one cast at entry, except casts back to
+/// the new type, which read the argument itself.
+static void retypeArgument(BlockArgument arg, DictionaryAttr &argAttrs,
                            Type elementType) {
-  BlockArgument arg = function.getArgument(argIndex);
   Type oldElementType = getElementType(arg);
   arg.setType(withElementType(arg.getType(), elementType));
-  if (auto init = function.getArgAttrOfType<DenseFPElementsAttr>(
-          argIndex, MPTDialect::kInitAttrName)) {
+  if (auto init = dyn_cast_if_present<DenseFPElementsAttr>(
+          argAttrs ? argAttrs.get(MPTDialect::kInitAttrName) : Attribute())) {
     const llvm::fltSemantics &semantics =
         cast<FloatType>(elementType).getFloatSemantics();
-    function.setArgAttr(argIndex, MPTDialect::kInitAttrName,
-                        init.mapValues(elementType, [&](const APFloat &value) {
-                          APFloat converted = value;
-                          bool losesInfo;
-                          converted.convert(semantics,
-                                            APFloat::rmNearestTiesToEven,
-                                            &losesInfo);
-                          return converted.bitcastToAPInt();
-                        }));
+    NamedAttrList attrs(argAttrs);
+    attrs.set(MPTDialect::kInitAttrName,
+              init.mapValues(elementType, [&](const APFloat &value) {
+                APFloat converted = value;
+                bool losesInfo;
+                converted.convert(semantics, APFloat::rmNearestTiesToEven,
+                                  &losesInfo);
+                return converted.bitcastToAPInt();
+              }));
+    argAttrs = attrs.getDictionary(arg.getContext());
   }
 
   OpBuilder builder = OpBuilder::atBlockBegin(arg.getOwner());
@@ -204,24 +200,13 @@ static void retypeArgument(func::FuncOp function, unsigned argIndex,
     view.getDefiningOp()->erase();
 }
 
-void promoteCarriedArgument(func::FuncOp function, unsigned argIndex,
-                            Type elementType) {
-  retypeArgument(function, argIndex, elementType);
-  BlockArgument arg = function.getArgument(argIndex);
-  if (std::optional<unsigned> carrier = getCarryingResult(function, argIndex)) {
-    func::ReturnOp ret = getReturn(function);
-    Value carried = ret.getOperand(*carrier);
-    // Returning a value truncated from the new type returns the original.
-    Value widened = stripFloatCasts(carried);
-    if (widened.getType() != arg.getType()) {
-      OpBuilder builder(ret);
-      widened = createFloatCast(builder, ret.getLoc(), carried, elementType);
-    }
-    ret.setOperand(*carrier, widened);
-  }
-  updateFunctionType(function);
+void CarriedArgumentPromoter::collectSignatures() {
+  function.getAllArgAttrs(argAttrs);
+  for (unsigned r = 0, e = function.getNumResults(); r < e; ++r)
+    if (auto next = function.getResultAttrOfType<IntegerAttr>(
+            r, MPTDialect::kNextAttrName))
+      carriers.try_emplace(next.getInt(), r);
 
-  // Evaluation steps read this argument's buffer as it is stored.
   auto module = function->getParentOfType<ModuleOp>();
   if (!module)
     return;
@@ -229,12 +214,49 @@ void promoteCarriedArgument(func::FuncOp function, unsigned argIndex,
     if (!evalStep->hasAttr(MPTDialect::kEvalStepAttrName) ||
         evalStep.isExternal())
       continue;
+    EvalStep &step = evalSteps.emplace_back();
+    step.function = evalStep;
+    evalStep.getAllArgAttrs(step.argAttrs);
     for (unsigned i = 0, e = evalStep.getNumArguments(); i < e; ++i)
       if (auto stateOf = evalStep.getArgAttrOfType<IntegerAttr>(
-              i, MPTDialect::kStateOfAttrName);
-          stateOf && stateOf.getInt() == argIndex)
-        retypeArgument(evalStep, i, elementType);
-    updateFunctionType(evalStep);
+              i, MPTDialect::kStateOfAttrName))
+        step.readers[stateOf.getInt()].push_back(i);
+  }
+}
+
+void CarriedArgumentPromoter::promote(unsigned argIndex, Type elementType) {
+  if (!promoted)
+    collectSignatures();
+  promoted = true;
+  BlockArgument arg = function.getArgument(argIndex);
+  retypeArgument(arg, argAttrs[argIndex], elementType);
+  if (auto carrier = carriers.find(argIndex); carrier != carriers.end()) {
+    func::ReturnOp ret = getReturn(function);
+    Value carried = ret.getOperand(carrier->second);
+    // Returning a value truncated from the new type returns the original.
+    Value widened = stripFloatCasts(carried);
+    if (widened.getType() != arg.getType()) {
+      OpBuilder builder(ret);
+      widened = createFloatCast(builder, ret.getLoc(), carried, elementType);
+    }
+    ret.setOperand(carrier->second, widened);
+  }
+
+  // Evaluation steps read this argument's buffer as it is stored.
+  for (EvalStep &step : evalSteps)
+    for (unsigned i : step.readers.lookup(argIndex))
+      retypeArgument(step.function.getArgument(i), step.argAttrs[i],
+                     elementType);
+}
+
+void CarriedArgumentPromoter::finish() {
+  if (!promoted)
+    return;
+  updateFunctionType(function);
+  function.setAllArgAttrs(argAttrs);
+  for (EvalStep &step : evalSteps) {
+    updateFunctionType(step.function);
+    step.function.setAllArgAttrs(step.argAttrs);
   }
 }
 

@@ -61,24 +61,51 @@ bool isTrainStep(mlir::func::FuncOp function);
 /// mpt.data), or an empty string.
 llvm::StringRef getArgumentRole(mlir::func::FuncOp function, unsigned index);
 
-/// The result with `mpt.next = argIndex`, if any.
-std::optional<unsigned> getCarryingResult(mlir::func::FuncOp function,
-                                          unsigned argIndex);
-
 /// The function's single return.
 mlir::func::ReturnOp getReturn(mlir::func::FuncOp function);
 
 /// Makes the function type match its entry block and return operands.
 void updateFunctionType(mlir::func::FuncOp function);
 
-/// Widens argument `argIndex` and the result that carries it to
-/// `elementType`, with its `mpt.init`. Readers of the argument see its old
-/// type through one cast at entry, except casts back to the new type, which
-/// read the argument itself. The carried value is converted for the return.
-/// Arguments of evaluation steps that read it (`mpt.state_of`) are retyped
-/// the same way, so callers must run on the whole module.
-void promoteCarriedArgument(mlir::func::FuncOp function, unsigned argIndex,
-                            mlir::Type elementType);
+/// Widens carried arguments of a step (parameters, optimizer or normalization
+/// state) one at a time, and rebuilds the signatures of the step and its
+/// evaluation steps once, in finish(): rebuilding them per argument is
+/// quadratic in the number of parameters. Callers must run on the whole
+/// module, since evaluation steps change too.
+class CarriedArgumentPromoter {
+public:
+  explicit CarriedArgumentPromoter(mlir::func::FuncOp function)
+      : function(function) {}
+
+  /// Widens argument `argIndex` and the result that carries it to
+  /// `elementType`, with its `mpt.init`. Readers of the argument see its old
+  /// type through one cast at entry, except casts back to the new type, which
+  /// read the argument itself. The carried value is converted for the return.
+  /// Arguments of evaluation steps that read it (`mpt.state_of`) are retyped
+  /// the same way.
+  void promote(unsigned argIndex, mlir::Type elementType);
+
+  /// Makes the signatures match the promoted arguments.
+  void finish();
+
+private:
+  /// Reads the signatures on the first promotion.
+  void collectSignatures();
+
+  struct EvalStep {
+    mlir::func::FuncOp function;
+    llvm::SmallVector<mlir::DictionaryAttr> argAttrs;
+    /// The arguments reading each argument of the step (`mpt.state_of`).
+    llvm::DenseMap<int64_t, llvm::SmallVector<unsigned>> readers;
+  };
+
+  mlir::func::FuncOp function;
+  llvm::SmallVector<mlir::DictionaryAttr> argAttrs;
+  /// The first result carrying each argument (`mpt.next`).
+  llvm::DenseMap<int64_t, unsigned> carriers;
+  llvm::SmallVector<EvalStep> evalSteps;
+  bool promoted = false;
+};
 
 /// Appends an argument with the given attributes and returns it.
 mlir::BlockArgument appendArgument(mlir::func::FuncOp function, mlir::Type type,

@@ -160,6 +160,35 @@ func.func @merge_widenings(%a: tensor<4xf32>, %b: tensor<4xf16>) -> (tensor<4xf3
 
 // -----
 
+// Argument casts scattered among other ops and result casts line up at entry
+// in program order, each behind the ones already moved; casts of a result line
+// up after it the same way.
+
+// CHECK-LABEL: func @hoist_interleaved
+// CHECK-SAME: (%[[A:.*]]: tensor<4xf32>, %[[B:.*]]: tensor<4xf32>, %[[C:.*]]: tensor<4xf32>)
+// CHECK-NEXT: %[[B16:.*]] = arith.truncf %[[B]] : tensor<4xf32> to tensor<4xf16>
+// CHECK-NEXT: %[[A16:.*]] = arith.truncf %[[A]] : tensor<4xf32> to tensor<4xf16>
+// CHECK-NEXT: %[[CBF:.*]] = arith.truncf %[[C]] : tensor<4xf32> to tensor<4xbf16>
+// CHECK-NEXT: %[[ABF:.*]] = arith.truncf %[[A]] : tensor<4xf32> to tensor<4xbf16>
+// CHECK-NEXT: %[[R:.*]] = mpt.relu %[[B16]] : tensor<4xf16>
+// CHECK-NEXT: %[[R32:.*]] = arith.extf %[[R]] : tensor<4xf16> to tensor<4xf32>
+// CHECK-NEXT: %[[R64:.*]] = arith.extf %[[R]] : tensor<4xf16> to tensor<4xf64>
+// CHECK-NEXT: %[[S:.*]] = mpt.relu %[[A16]] : tensor<4xf16>
+// CHECK-NEXT: return %[[R32]], %[[CBF]], %[[R64]], %[[ABF]], %[[S]]
+func.func @hoist_interleaved(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xbf16>, tensor<4xf64>, tensor<4xbf16>, tensor<4xf16>) {
+  %0 = arith.truncf %b : tensor<4xf32> to tensor<4xf16>
+  %1 = mpt.relu %0 : tensor<4xf16>
+  %2 = arith.truncf %a : tensor<4xf32> to tensor<4xf16>
+  %3 = arith.extf %1 : tensor<4xf16> to tensor<4xf32>
+  %4 = arith.truncf %c : tensor<4xf32> to tensor<4xbf16>
+  %5 = arith.extf %1 : tensor<4xf16> to tensor<4xf64>
+  %6 = arith.truncf %a : tensor<4xf32> to tensor<4xbf16>
+  %7 = mpt.relu %2 : tensor<4xf16>
+  return %3, %4, %5, %6, %7 : tensor<4xf32>, tensor<4xbf16>, tensor<4xf64>, tensor<4xbf16>, tensor<4xf16>
+}
+
+// -----
+
 // Negative: casts of one value to different types are not merged.
 
 // CHECK-LABEL: func @different_types
