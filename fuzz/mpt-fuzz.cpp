@@ -29,26 +29,41 @@
 
 using namespace mlir;
 
-static MLIRContext &fuzzContext() {
+/// Quiet, single-threaded (reproducible, no pool to spin up per input).
+static MLIRContext *makeContext(const DialectRegistry &registry) {
+  auto *context = new MLIRContext(registry);
+  context->loadAllAvailableDialects();
+  context->disableMultithreading();
+  // Rejected inputs are expected; their diagnostics are noise here.
+  context->getDiagEngine().registerHandler([](Diagnostic &) {});
+  return context;
+}
+
+/// What mpt-run parses with: only the dialects of a training step.
+static MLIRContext &parseContext() {
   static MLIRContext *context = [] {
     DialectRegistry registry;
+    mpt::registerTrainingStepDialects(registry);
+    return makeContext(registry);
+  }();
+  return *context;
+}
+
+/// What mpt-run adds after parsing, for the passes. mpt-run adds it to its
+/// parsing context, which lives for one file; the harness keeps one of each
+/// kind for speed and parses an accepted input again here.
+static MLIRContext &loweringContext() {
+  static MLIRContext *context = [] {
+    DialectRegistry registry;
+    mpt::registerTrainingStepDialects(registry);
     registerAllDialects(registry);
     registerAllExtensions(registry);
-    registry.insert<mpt::MPTDialect>();
-    mpt::registerPrecisionPolicyExternalModels(registry);
-    auto *context = new MLIRContext(registry);
-    context->loadAllAvailableDialects();
-    // One thread: reproducible runs, and no pool to spin up per input.
-    context->disableMultithreading();
-    // Rejected inputs are expected; their diagnostics are noise here.
-    context->getDiagEngine().registerHandler([](Diagnostic &) {});
-    return context;
+    return makeContext(registry);
   }();
   return *context;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  MLIRContext &context = fuzzContext();
   // A copy for the terminating NUL the lexer reads at the end, as every
   // file the tools read has one (llvm::MemoryBuffer guarantees it).
   std::string source(reinterpret_cast<const char *>(data), size);
@@ -56,6 +71,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // upstream's parser would overflow its stack (test/Fuzz/deep-nesting.test).
   if (mpt::nestsTooDeepToParse(source))
     return 0;
+  if (!parseSourceString<ModuleOp>(source, ParserConfig(&parseContext())))
+    return 0;
+  MLIRContext &context = loweringContext();
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(source, ParserConfig(&context));
   if (!module || failed(verify(*module)))

@@ -101,21 +101,11 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
     return nullptr;
   }
 
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registry.insert<MPTDialect>();
-  registerPrecisionPolicyExternalModels(registry);
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-  // The CUDA lowering serializes GPU modules to PTX in-process, and the JIT
-  // translates the embedded binary and its launches.
-  if (options.device == Device::CUDA) {
-    registerAllToLLVMIRTranslations(registry);
-    NVVM::registerNVVMTargetInterfaceExternalModels(registry);
-  }
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  // Parsed with only the dialects a training step may contain; the others
+  // the lowering needs come after parsing.
+  DialectRegistry parseable;
+  registerTrainingStepDialects(parseable);
+  MLIRContext context(parseable);
   // Diagnostics say what is wrong where; dumping the whole function in
   // generic form buries that.
   context.printOpOnDiagnostic(false);
@@ -147,6 +137,19 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
   }
   if (failed(verify(*module)))
     return fail();
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  // The CUDA lowering serializes GPU modules to PTX in-process, and the JIT
+  // translates the embedded binary and its launches.
+  if (options.device == Device::CUDA) {
+    registerAllToLLVMIRTranslations(registry);
+    NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  }
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
 
   bool hasTrainStep = false;
   Builder builder(&context);

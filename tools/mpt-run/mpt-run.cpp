@@ -116,6 +116,11 @@ static cl::opt<bool> cpuKernels(
     cl::init(true), cl::cat(category));
 static cl::opt<bool> noEval("no-eval", cl::desc("Skip test evaluation"),
                             cl::cat(category));
+static cl::list<int64_t>
+    evalAt("eval-at",
+           cl::desc("Also evaluate test accuracy after these numbers of steps "
+                    "(the end of each epoch always is)"),
+           cl::CommaSeparated, cl::cat(category));
 static cl::opt<bool> quiet("quiet", cl::desc("No progress bar"),
                            cl::cat(category));
 static cl::opt<std::string> onNonFinite(
@@ -412,6 +417,16 @@ std::string diagnoseNonFinite(const StepRecord &record) {
            precision.getValue() +
            "), which loss scaling cannot fix; the step was skipped. Try a "
            "smaller learning rate, --precision bf16 or --precision fp32.";
+  // A static scale does not back off: the overflow that skipped this step
+  // will skip the next ones too.
+  if (record.skipped && lossScale == "static") {
+    std::string scale;
+    llvm::raw_string_ostream(scale) << llvm::format("%g", record.lossScale);
+    return step + "the gradients are not finite at the static loss scale " +
+           scale +
+           ", which does not back off; the step was skipped and later ones "
+           "will be too. Try a smaller --init-scale or --loss-scale dynamic.";
+  }
   if (record.skipped && record.lossScale <= 1.0f)
     return step + "the gradients are not finite even at loss scale " +
            llvm::formatv("{0}", record.lossScale).str() +
@@ -549,9 +564,21 @@ int main(int argc, char **argv) {
            " steps");
   }
   std::set<int64_t> inject(injectNonFinite.begin(), injectNonFinite.end());
+  std::set<int64_t> evalSteps(evalAt.begin(), evalAt.end());
+  if (!evalSteps.empty() && noEval)
+    fail("--eval-at asks for evaluations that --no-eval turns off");
+  if (!evalSteps.empty() && !binding.hasEval)
+    fail("--eval-at: " + inputFile +
+         " has no eval step (mpt.eval_step) to evaluate with");
+  for (int64_t at : evalSteps)
+    if (at < 1 || at > totalSteps)
+      fail("--eval-at " + llvm::Twine(at) + " is outside this run's steps 1-" +
+           llvm::Twine(totalSteps));
 
   std::vector<StepRecord> records;
   std::vector<double> accuracies;
+  // Every evaluation, by the number of steps trained before it.
+  std::vector<std::pair<int64_t, double>> evaluations;
   std::vector<float> examples(binding.batchSize * binding.exampleSize);
   std::vector<int32_t> labels(binding.batchSize);
   int64_t skipped = 0;
@@ -631,8 +658,19 @@ int main(int argc, char **argv) {
       }
     }
     bool epochDone = step % stepsPerEpoch == 0 || step == totalSteps;
-    if (!epochDone || stopped)
+    if (stopped)
       continue;
+    if (!epochDone) {
+      if (evalSteps.count(step)) {
+        double accuracy = evaluate(session, binding, test);
+        evaluations.push_back({step, accuracy});
+        if (tty)
+          llvm::errs() << "\n";
+        llvm::outs() << "step " << step << ": test accuracy "
+                     << llvm::format("%.4f", accuracy) << "\n";
+      }
+      continue;
+    }
     if (tty)
       llvm::errs() << "\n";
     llvm::outs() << "epoch " << epoch + 1 << ": steps " << step << ", loss "
@@ -642,6 +680,7 @@ int main(int argc, char **argv) {
     if (binding.hasEval && !noEval) {
       double accuracy = evaluate(session, binding, test);
       accuracies.push_back(accuracy);
+      evaluations.push_back({step, accuracy});
       llvm::outs() << ", test accuracy " << llvm::format("%.4f", accuracy);
     }
     llvm::outs() << "\n";
@@ -689,6 +728,10 @@ int main(int argc, char **argv) {
     llvm::json::Array accuracyArray;
     for (double a : accuracies)
       accuracyArray.push_back(a);
+    llvm::json::Array evaluationArray;
+    for (auto [at, accuracy] : evaluations)
+      evaluationArray.push_back(
+          llvm::json::Object{{"step", at}, {"test_accuracy", accuracy}});
     llvm::json::Object summary{
         {"model", inputFile},
         {"precision", precision},
@@ -698,6 +741,7 @@ int main(int argc, char **argv) {
         {"seconds", seconds},
         {"ms_per_step", ran ? 1000.0 * seconds / ran : 0.0},
         {"test_accuracy", std::move(accuracyArray)},
+        {"evaluations", std::move(evaluationArray)},
         {"metrics", std::move(steps)}};
     std::string text;
     llvm::raw_string_ostream json(text);

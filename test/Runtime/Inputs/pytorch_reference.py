@@ -18,6 +18,12 @@ one FP32 loss per step.
 
 `pytorch_reference.py mlp-accuracy 5` prints PyTorch's own MLP accuracy in the
 data orders of seeds 0-4 (see mlp-fashion-mnist.test).
+
+`pytorch_reference.py cnn-accuracy 3 777,817,857,897,937` trains the CNN for
+one epoch from mpt-run's own initial weights of seeds 0-2 (its initializer,
+reimplemented here) in the data orders of those seeds, and prints the test
+accuracy after each listed step and their mean per seed (the reference of
+cnn-fashion-mnist.test, Inputs/pytorch-cnn_bn-accuracy.txt).
 """
 import gzip
 import os
@@ -136,6 +142,72 @@ def build(model, weights):
     return net, 64, 0.05
 
 
+def mpt_initial_weights(model, seed):
+    """The parameters mpt-run --seed SEED starts from (runtime/src/Runtime.cpp,
+    initialize): a uniform initializer draws argument `index` of the training
+    step from splitmix64 seeded with seed * 0x100000001b3 + index, as
+    float((2u - 1) * bound), u with 53 random bits and bound 1/sqrt(fan_in) of
+    the forward use; batch-norm scales start at 1 and shifts at 0."""
+    tensors = {}
+    for index, (name, shape, (low, high)) in enumerate(reference.MODELS[model]):
+        count = int(np.prod(shape))
+        if name.startswith("g"):
+            values = np.ones(count, np.float32)
+        elif name.startswith("be"):
+            values = np.zeros(count, np.float32)
+        else:
+            assert low == -high, name
+            stream = reference.splitmix64((seed * 0x100000001B3 + index) & MASK64)
+            values = np.array([(2.0 * ((next(stream) >> 11) * 2.0**-53) - 1.0) * high
+                               for _ in range(count)], np.float32)
+        tensors[name] = (shape, values)
+    return tensors
+
+
+def load_fashion_mnist_test(directory="/usr/share/datasets/fashion-mnist"):
+    with gzip.open(os.path.join(directory, "t10k-images-idx3-ubyte.gz")) as f:
+        images = np.frombuffer(f.read(), np.uint8, offset=16).reshape(-1, 28, 28)
+    with gzip.open(os.path.join(directory, "t10k-labels-idx1-ubyte.gz")) as f:
+        labels = np.frombuffer(f.read(), np.uint8, offset=8)
+    return images.astype(np.float32) / np.float32(255.0), labels.astype(np.int64)
+
+
+def cnn_accuracy(seeds, eval_at):
+    """Test accuracy (batch norm with its running statistics) of the CNN after
+    the steps `eval_at` of one epoch, from mpt-run's initial weights of each
+    seed and in its data order: cnn-fashion-mnist.test's protocol."""
+    images, labels = load_fashion_mnist()
+    test_x, test_y = load_fashion_mnist_test()
+    test_x = torch.from_numpy(test_x).unsqueeze(1)
+    means = []
+    for seed in seeds:
+        net, batch, lr = build("cnn_bn", mpt_initial_weights("cnn_bn", seed))
+        optimizer = torch.optim.SGD(net.parameters(), lr=lr, momentum=0.9)
+        order = epoch_order(len(images), seed, 0)
+        accuracies = []
+        for step in range(max(eval_at)):
+            rows = order[step * batch:(step + 1) * batch]
+            net.train()
+            loss = torch.nn.functional.cross_entropy(
+                net(torch.from_numpy(images[rows]).unsqueeze(1)),
+                torch.from_numpy(labels[rows]))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            if step + 1 in eval_at:
+                net.eval()
+                with torch.no_grad():
+                    predicted = net(test_x).argmax(1).numpy()
+                accuracies.append(float((predicted == test_y).mean()))
+        means.append(float(np.mean(accuracies)))
+        print(f"seed {seed}: test accuracy after steps "
+              f"{','.join(map(str, eval_at))}: "
+              f"{' '.join(f'{a:.4f}' for a in accuracies)}: mean {means[-1]:.4f}",
+              flush=True)
+    print(f"mean {np.mean(means):.4f}, standard deviation "
+          f"{np.std(means, ddof=1):.4f}")
+
+
 def mlp_accuracy(seeds):
     """Test accuracy of PyTorch's own MLP (its default initialization, seeded
     by torch.manual_seed) after 2 epochs in the data order of mpt-run --seed,
@@ -175,6 +247,10 @@ def main():
     if sys.argv[1] == "mlp-accuracy":
         torch.set_num_threads(1)
         return mlp_accuracy(range(int(sys.argv[2])))
+    if sys.argv[1] == "cnn-accuracy":
+        torch.set_num_threads(1)
+        return cnn_accuracy(range(int(sys.argv[2])),
+                            [int(step) for step in sys.argv[3].split(",")])
     model, steps = sys.argv[1], int(sys.argv[2])
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     # float64: the same training in double precision, to measure how far

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Checks the final test accuracy of several seeds of one model.
+"""Checks the test accuracy of several seeds of one model.
 
-  seed_accuracy.py --min-mean M --max-std S [--max-gap G]
+  seed_accuracy.py --min-mean M --max-std S [--max-gap G] [--last K]
                    NAME=RUN.json,RUN.json,... [NAME=...]
 
-Each NAME (a precision) lists the --metrics-json files of its seeds. Every
+Each NAME (a precision) lists the --metrics-json files of its seeds. A run's
+accuracy is its final one, or with --last K the mean of its last K
+evaluations (mpt-run --eval-at); exactly K must be recorded. Every
 NAME's mean must reach M and its sample standard deviation stay within S;
 with --max-gap, every NAME's mean must lie within G of the first NAME's (the
 FP32 reference). Prints the accuracies, means and spreads it checked.
@@ -18,6 +20,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--min-mean", type=float, required=True)
 parser.add_argument("--max-std", type=float, required=True)
 parser.add_argument("--max-gap", type=float)
+parser.add_argument("--last", type=int)
 parser.add_argument("runs", nargs="+")
 args = parser.parse_args()
 
@@ -27,7 +30,15 @@ for group in args.runs:
     accuracies = []
     for path in paths.split(","):
         with open(path) as f:
-            accuracies.append(json.load(f)["test_accuracy"][-1])
+            run = json.load(f)
+        if args.last is None:
+            accuracies.append(run["test_accuracy"][-1])
+            continue
+        evaluations = [e["test_accuracy"] for e in run["evaluations"]]
+        if len(evaluations) != args.last:
+            sys.exit(f"{path}: {len(evaluations)} evaluations, expected "
+                     f"--last {args.last}")
+        accuracies.append(statistics.mean(evaluations))
     if len(accuracies) < 3:
         sys.exit(f"{name}: {len(accuracies)} seeds; at least 3 are needed")
     mean, std = statistics.mean(accuracies), statistics.stdev(accuracies)

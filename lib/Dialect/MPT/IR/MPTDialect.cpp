@@ -2,6 +2,9 @@
 
 #include "mpt/Dialect/MPT/IR/MPTDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -30,6 +33,12 @@ void MPTDialect::registerAttributes() {
 #define GET_ATTRDEF_LIST
 #include "mpt/Dialect/MPT/IR/MPTAttrs.cpp.inc"
       >();
+}
+
+void mpt::registerTrainingStepDialects(DialectRegistry &registry) {
+  registry.insert<MPTDialect, func::FuncDialect, arith::ArithDialect,
+                  math::MathDialect, tensor::TensorDialect, scf::SCFDialect>();
+  registerPrecisionPolicyExternalModels(registry);
 }
 
 bool mpt::nestsTooDeepToParse(llvm::StringRef source) {

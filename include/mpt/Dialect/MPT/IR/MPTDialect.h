@@ -19,6 +19,14 @@ namespace mpt {
 /// tensors in a training step.
 void registerPrecisionPolicyExternalModels(mlir::DialectRegistry &registry);
 
+/// Registers the dialects a training-step file may contain: mpt, and the
+/// upstream func, arith, math, tensor and scf ops it composes with, with the
+/// precision-policy models. Tools that read training steps parse with only
+/// these, so that input naming any other dialect is an "unregistered dialect"
+/// error instead of reaching that dialect's parser (upstream linalg's crashes
+/// on malformed ops: test/Fuzz/upstream-linalg-conv-parse.mlir).
+void registerTrainingStepDialects(mlir::DialectRegistry &registry);
+
 /// The deepest bracket nesting MLIR's recursive-descent parser is given:
 /// deeper input overflows its stack instead of failing. Training steps nest a
 /// few levels.
