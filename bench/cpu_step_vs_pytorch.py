@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Training-step time of every example on the CPU: mpt against PyTorch CPU eager, same run.
 
-For examples/mlp.mlir, cnn_bn.mlir and transformer_block.mlir, times mpt FP32, f16 mixed and bf16
+For examples/mlp.mlir, cnn_bn.mlir, transformer_block.mlir and vit.mlir, times mpt FP32, f16 mixed and bf16
 mixed (through `mpt-run --data synthetic`) and the same model in PyTorch eager, FP32 and bf16
 autocast (same shapes, ops, optimizer and hyperparameters), at 1 and 2 threads. After a warm-up,
 each pair runs every mpt precision, then both PyTorch variants, `--pairs` times; it prints the
@@ -33,7 +33,12 @@ MODELS = {  # name -> (example, steps per sample)
     "mlp": ("mlp.mlir", 600),
     "cnn_bn": ("cnn_bn.mlir", 80),
     "transformer_block": ("transformer_block.mlir", 400),
+    "vit": ("vit.mlir", 20),
 }
+
+
+# examples/vit.mlir's AdamW settings (its mpt.optimizer attribute).
+VIT_LR, VIT_WEIGHT_DECAY = 1e-3, 0.05
 
 
 def gemm_flops(path, mpt_opt):
@@ -107,8 +112,55 @@ def torch_model(name, torch):
             r2 = r1 + self.fc2(nn.functional.gelu(self.fc1(self.ln2(r1))))
             return self.cls(r2.reshape(b, s, d).mean(dim=1))
 
-    model = Block()
-    return model, torch.optim.Adam(model.parameters(), lr=1e-3), (8, 32, 64)
+    if name == "transformer_block":
+        model = Block()
+        return model, torch.optim.Adam(model.parameters(), lr=1e-3), (8, 32, 64)
+
+    class ViT(nn.Module):
+        """examples/vit.mlir: 49 patches of 4x4 by reshape/transpose, linear embedding, learned
+        position embedding, 2 pre-LN blocks (4 heads of 16, no q/k/v biases, an output bias, exact
+        gelu MLP of 128), final layer norm, mean pool, linear classifier."""
+
+        def __init__(self, d=64, heads=4, hidden=128, classes=10, layers=2):
+            super().__init__()
+            self.heads = heads
+            self.embed = nn.Linear(16, d)
+            self.pos = nn.Parameter(torch.empty(49, d))
+            nn.init.kaiming_uniform_(self.pos, a=5 ** 0.5)  # mpt's bound 1/sqrt(d)
+            self.blocks = nn.ModuleList()
+            for _ in range(layers):
+                block = nn.Module()
+                block.ln1, block.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+                block.wq, block.wk, block.wv = (nn.Linear(d, d, bias=False) for _ in range(3))
+                block.wo = nn.Linear(d, d)
+                block.fc1, block.fc2 = nn.Linear(d, hidden), nn.Linear(hidden, d)
+                self.blocks.append(block)
+            self.lnf = nn.LayerNorm(d)
+            self.cls = nn.Linear(d, classes)
+
+        def forward(self, x):
+            b = x.shape[0]
+            patches = x.reshape(b, 7, 4, 7, 4).transpose(2, 3).reshape(b * 49, 16)
+            t = (self.embed(patches).reshape(b, 49, -1) + self.pos).reshape(b * 49, -1)
+            split = lambda p: p.reshape(b, 49, self.heads, -1).transpose(1, 2).reshape(
+                b * self.heads, 49, -1)
+            for blk in self.blocks:
+                a = blk.ln1(t)
+                q, k, v = split(blk.wq(a)), split(blk.wk(a)), split(blk.wv(a))
+                probs = torch.softmax(torch.bmm(q, k.transpose(1, 2)) * 0.25, dim=-1)
+                ctx = torch.bmm(probs, v).reshape(b, self.heads, 49, -1).transpose(1, 2).reshape(
+                    b * 49, -1)
+                t = t + blk.wo(ctx)
+                t = t + blk.fc2(nn.functional.gelu(blk.fc1(blk.ln2(t))))
+            return self.cls(self.lnf(t).reshape(b, 49, -1).mean(dim=1))
+
+    model = ViT()
+    # AdamW as in vit.mlir: no weight decay on biases, norms and the position embedding.
+    decayed = [p for n, p in model.named_parameters() if n.endswith("weight") and p.dim() == 2]
+    others = [p for n, p in model.named_parameters() if not (n.endswith("weight") and p.dim() == 2)]
+    optimizer = torch.optim.AdamW([{"params": decayed}, {"params": others, "weight_decay": 0.0}],
+                                  lr=VIT_LR, weight_decay=VIT_WEIGHT_DECAY)
+    return model, optimizer, (128, 28, 28)
 
 
 def torch_worker(name, threads):
@@ -219,7 +271,7 @@ def bench_model(args, name, threads):
     flops = gemm_flops(path, os.path.join(os.path.dirname(args.mpt_run), "mpt-opt"))
     worker = TorchWorker(name, threads)
     sgemm = worker.ask("sgemm")["gflops"]
-    batch = {"mlp": 128, "cnn_bn": 64, "transformer_block": 8}[name]
+    batch = {"mlp": 128, "cnn_bn": 64, "transformer_block": 8, "vit": 128}[name]
     # Warm-up of both sides (page cache, CPU frequency).
     mpt_sample(args.mpt_run, path, precisions[0], batch, 8, threads)
     for variant in ("fp32", "bf16"):

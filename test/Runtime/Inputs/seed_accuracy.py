@@ -2,6 +2,7 @@
 """Checks the test accuracy of several seeds of one model.
 
   seed_accuracy.py --min-mean M --max-std S [--max-gap G] [--last K]
+                   [--min-seeds N]
                    NAME=RUN.json,RUN.json,... [NAME=...]
 
 Each NAME (a precision) lists the --metrics-json files of its seeds. A run's
@@ -9,7 +10,9 @@ accuracy is its final one, or with --last K the mean of its last K
 evaluations (mpt-run --eval-at); exactly K must be recorded. Every
 NAME's mean must reach M and its sample standard deviation stay within S;
 with --max-gap, every NAME's mean must lie within G of the first NAME's (the
-FP32 reference). Prints the accuracies, means and spreads it checked.
+FP32 reference). Every NAME needs at least N seeds (3 unless given; 2 is
+the least a standard deviation takes). Prints the accuracies, means and
+spreads it checked.
 """
 import argparse
 import json
@@ -21,6 +24,8 @@ parser.add_argument("--min-mean", type=float, required=True)
 parser.add_argument("--max-std", type=float, required=True)
 parser.add_argument("--max-gap", type=float)
 parser.add_argument("--last", type=int)
+parser.add_argument("--min-seeds", type=int, default=3, choices=range(2, 100),
+                    metavar="N")
 parser.add_argument("runs", nargs="+")
 args = parser.parse_args()
 
@@ -39,8 +44,9 @@ for group in args.runs:
             sys.exit(f"{path}: {len(evaluations)} evaluations, expected "
                      f"--last {args.last}")
         accuracies.append(statistics.mean(evaluations))
-    if len(accuracies) < 3:
-        sys.exit(f"{name}: {len(accuracies)} seeds; at least 3 are needed")
+    if len(accuracies) < args.min_seeds:
+        sys.exit(f"{name}: {len(accuracies)} seeds; at least {args.min_seeds} "
+                 "are needed")
     mean, std = statistics.mean(accuracies), statistics.stdev(accuracies)
     means[name] = mean
     print(f"{name}: {' '.join(f'{a:.4f}' for a in accuracies)}: "
