@@ -19,13 +19,7 @@ using namespace mlir;
 
 void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
                                   const LowerToCPUOptions &options) {
-  pm.addPass(createMPTExportSignature()); // reads the mpt ops: runs first
-  pm.addPass(createConvertMPTToLinalg());
-  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(createFuseElementwiseAroundCPUKernels());
-
+  addLowerToFusedLinalg(pm);
   addBufferizeToOutParams(pm);
   if (options.cpuKernels)
     pm.addPass(createConvertLinalgToCPUKernels());
@@ -40,6 +34,15 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   if (options.approximateMath)
     pm.addNestedPass<func::FuncOp>(createMPTApproximateMath());
   addHostLowerToLLVM(pm);
+}
+
+void mpt::addLowerToFusedLinalg(OpPassManager &pm) {
+  pm.addPass(createMPTExportSignature()); // reads the mpt ops: runs first
+  pm.addPass(createConvertMPTToLinalg());
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createFuseElementwiseAroundCPUKernels());
 }
 
 void mpt::addBufferizeToOutParams(OpPassManager &pm) {

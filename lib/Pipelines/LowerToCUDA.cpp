@@ -33,19 +33,11 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
                                    const LowerToCUDAOptions &options) {
   bool onCPU = options.stopAt == "cpu-loops";
 
-  // The runtime reads the step's signature from the lowered module.
-  pm.addPass(createMPTExportSignature()); // reads the mpt ops: runs first
-  // Same tensor-level lowering and fusion as the CPU: one fused elementwise
-  // chain (casts included) per linalg.generic, hence per kernel. Named
-  // matmuls and convolutions stay whole, so that each reaches cuBLASLt;
-  // upstream's fusion generalizes some (a cast or a layer norm fused into a
-  // product), which then run as generated loops.
-  pm.addPass(createConvertMPTToLinalg());
-  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(createFuseElementwiseAroundCPUKernels());
-
+  // The CPU's tensor-level lowering and fusion: one fused elementwise chain
+  // per linalg.generic, hence per kernel, and every named matmul and
+  // convolution whole for cuBLASLt (upstream's fusion generalizes some into
+  // generated loops).
+  addLowerToFusedLinalg(pm);
   addBufferizeToOutParams(pm);
   // Math functions compute in f32 and round once, as on the CPU.
   pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes(

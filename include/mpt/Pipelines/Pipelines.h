@@ -124,6 +124,12 @@ struct LowerToCUDAOptions
 void buildLowerToCUDAPipeline(mlir::OpPassManager &pm,
                               const LowerToCUDAOptions &options);
 
+/// The tensor-level lowering both lowerings share: the step's signature
+/// exported, mpt to linalg, and elementwise chains (casts included) fused into
+/// one linalg.generic each around the named matmuls and convolutions, which
+/// stay whole for the BLAS and cuBLASLt calls.
+void addLowerToFusedLinalg(mlir::OpPassManager &pm);
+
 /// The bufferization both lowerings share: duplicated results copied apart,
 /// one-shot bufferization, and results turned into caller-owned
 /// out-parameters, so nothing crosses the boundary that the runtime must free.
