@@ -1,51 +1,169 @@
 #!/usr/bin/env bash
 # Checks mpt on a machine with an NVIDIA GPU, within about 8 minutes, and
-# writes everything to $OUT (default: out/):
-#   1. a CUDA build (MPT_ENABLE_CUDA=ON) in build-cuda/,
-#   2. nvidia-smi and mpt-cuda-check (does the backend start?),
-#   3. the CUDA lit tests (the cuda-device ones run only when a device
-#      answers; lit prints them as UNSUPPORTED otherwise): each example for
-#      50 steps on the GPU against the CPU, bit-identical GPU state across a
-#      skipped step, GPU<->CPU checkpoints, the C API on the GPU,
-#   4. bench/gpu_step_vs_pytorch.py: mpt-run --device cuda against PyTorch
-#      AMP on the scaled examples.
-# NEVER RUN YET on a GPU: written on a machine without one.
+# writes the results to $OUT (default: out/), five files at most:
+#   device-check.log      what ran, nvidia-smi, mpt-cuda-check, a short
+#                         training run per example, the GPU-vs-CPU loss gaps;
+#   build.log             the CUDA build, or the bundle's installation;
+#   lit-cuda.txt          the CUDA lit tests (the cuda-device ones run only
+#                         when a device answers: GPU against CPU for 50 steps,
+#                         bit-identical state across a skipped step, GPU<->CPU
+#                         checkpoints, the C API on the GPU);
+#   gpu_step_vs_pytorch.txt  mpt-run --device cuda against PyTorch AMP;
+#   ncu-mlp.csv, ncu-transformer.csv  every kernel's GPU time over 3 steps
+#                         of the scaled f16 MLP and transformer (Nsight Compute);
+#   details.tar.gz        the tests' outputs and per-step metrics.
+#
+#   scripts/device-check.sh                  builds in build-cuda/ (needs the
+#                                            apt LLVM/MLIR 22 and the toolkit)
+#   scripts/device-check.sh --bundle FILE    installs a build packed by
+#                                            scripts/make-device-bundle.sh, for
+#                                            machines with no LLVM 22 and no
+#                                            package registry (run as root)
+#   --no-bench            skips the benchmark against PyTorch
+#   --no-profile          skips the Nsight Compute kernel times
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${OUT:-$root/out}"
-build="$root/build-cuda"
+bundle=""
+bench=1
+profile=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bundle) bundle="$2"; shift 2 ;;
+    --no-bench) bench=0; shift ;;
+    --no-profile) profile=0; shift ;;
+    *) echo "device-check: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
 mkdir -p "$out"
 log() { echo "[device-check $(date -u +%H:%M:%S)] $*" | tee -a "$out/device-check.log"; }
+# Runs a command with a time limit, its output appended to the main log.
+logged() {
+  local limit="$1"
+  shift
+  echo "\$ $*" >> "$out/device-check.log"
+  timeout "$limit" "$@" >> "$out/device-check.log" 2>&1
+  local status=$?
+  echo "(exit $status)" >> "$out/device-check.log"
+  return $status
+}
 
-log "configure and build (CUDA on)"
-if ! { cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DMPT_ENABLE_CUDA=ON \
-         && cmake --build "$build"; } > "$out/build.log" 2>&1; then
-  log "build failed; see build.log"
-  exit 1
+# The CUDA toolkit: $CUDA_HOME, /usr/local/cuda, or wherever ptxas is.
+cuda_home="${CUDA_HOME:-/usr/local/cuda}"
+if [ ! -x "$cuda_home/bin/ptxas" ]; then
+  ptxas="$(command -v ptxas || find / -xdev -name ptxas -type f -path '*/bin/*' 2>/dev/null | head -n 1)"
+  [ -n "$ptxas" ] && cuda_home="$(dirname "$(dirname "$ptxas")")"
+fi
+export CUDA_HOME="$cuda_home"
+
+install_bundle() {
+  # The bundle's build belongs at $root/build; its lit.site.cfg.py names the
+  # source tree it was built from, which is made to point here.
+  local stage=/opt/mpt-bundle/root
+  rm -rf "$stage" && mkdir -p "$stage"
+  tar -C "$stage" -xJf "$bundle" || return 1
+  local built_src
+  built_src="$(find "$stage" -path '*/build/test/lit.site.cfg.py' -exec \
+    sed -n 's/^config.mpt_src_root = "\(.*\)"$/\1/p' {} + | head -n 1)"
+  [ -n "$built_src" ] || { echo "no lit.site.cfg.py in the bundle"; return 1; }
+  if [ "$built_src" != "$root" ]; then
+    [ -e "$built_src" ] && [ ! -L "$built_src" ] && { echo "$built_src exists here"; return 1; }
+    mkdir -p "$(dirname "$built_src")" && ln -sfn "$root" "$built_src"
+  fi
+  rm -rf "$root/build" && cp -a "$stage$built_src/build" "$root/build"
+  cp -a "$stage/usr/lib/llvm-22" /usr/lib/ || return 1
+  # The packed libraries, each only where this machine lacks its soname.
+  mkdir -p /opt/mpt-bundle/use
+  for lib in "$stage"/opt/mpt-bundle/lib/*; do
+    local soname
+    soname="$(basename "$lib")"
+    if ldconfig -p | grep -q "^[[:space:]]*$soname "; then
+      echo "system has $soname"
+    else
+      echo "using packed $soname"
+      cp -a "$lib" /opt/mpt-bundle/use/
+    fi
+  done
+  local dirs=(/opt/mpt-bundle/use /usr/lib/llvm-22/lib)
+  # cuBLASLt from the toolkit, or from PyTorch's wheels.
+  if ! ldconfig -p | grep -q libcublasLt.so.13 && [ ! -e "$cuda_home/lib64/libcublasLt.so.13" ]; then
+    local lt
+    lt="$(find / -xdev -name 'libcublasLt.so.13*' 2>/dev/null | head -n 1)"
+    [ -n "$lt" ] && dirs+=("$(dirname "$lt")") && echo "cuBLASLt from $lt"
+  fi
+  printf '%s\n' "${dirs[@]}" > /etc/ld.so.conf.d/mpt-bundle.conf && ldconfig
+  # The build looks for the toolkit at /usr/local/cuda.
+  [ -e /usr/local/cuda ] || ln -s "$cuda_home" /usr/local/cuda
+  ls -la "$cuda_home/" "$cuda_home/bin"; ldconfig -p | grep -E "cublas|libcuda"
+  ldd "$root/build/bin/mpt-run" "/usr/lib/llvm-22/bin/mlir-runner" | grep -E 'not found|=> /opt'
+  return 0
+}
+
+if [ -n "$bundle" ]; then
+  log "install the bundle $bundle (CUDA_HOME=$cuda_home)"
+  build="$root/build"
+  install_bundle > "$out/build.log" 2>&1 || { log "bundle install failed; see build.log"; exit 1; }
+else
+  log "configure and build (CUDA on, CUDA_HOME=$cuda_home)"
+  build="$root/build-cuda"
+  if ! { cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DMPT_ENABLE_CUDA=ON \
+           && cmake --build "$build"; } > "$out/build.log" 2>&1; then
+    log "build failed; see build.log"
+    exit 1
+  fi
 fi
 
 log "device"
-nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || log "nvidia-smi failed"
-"$build/bin/mpt-cuda-check" > "$out/mpt-cuda-check.txt" 2>&1
-log "mpt-cuda-check: $(head -n 1 "$out/mpt-cuda-check.txt")"
+logged 30 nvidia-smi
+logged 30 "$build/bin/mpt-cuda-check"
+
+log "short runs on the GPU"
+for run in "mlp f16" "cnn_bn f16" "transformer_block bf16"; do
+  set -- $run
+  logged 60 "$build/bin/mpt-run" "$root/examples/$1.mlir" --device cuda --precision "$2" \
+    --data synthetic --steps 20 --no-eval
+done
 
 log "CUDA lit tests"
-timeout 330 /usr/lib/llvm-22/bin/lit -sv "$build/test/CUDA" > "$out/lit-cuda.txt" 2>&1
+timeout "${LIT_TIMEOUT:-300}" python3 /usr/lib/llvm-22/bin/lit -sv --filter "${LIT_FILTER:-.}" "$build/test/CUDA" > "$out/lit-cuda.txt" 2>&1
 lit_status=$?
-log "lit: $(grep -E '^ *(Passed|Failed|Unsupported)' "$out/lit-cuda.txt" | tr -s ' ' | tr '\n' ';')"
+log "lit exit $lit_status: $(grep -E '^ *(Passed|Failed|Unsupported|Timed Out)' "$out/lit-cuda.txt" | tr -s ' ' | tr '\n' ';')"
 # The measured GPU-vs-CPU loss differences, pass or fail, for the record.
 runs="$build/test/CUDA/Output/device-train-vs-cpu.test.tmp"
-if [ -d "$runs" ]; then
-  mkdir -p "$out/train-vs-cpu" && cp "$runs"/*.csv "$runs"/*.log "$out/train-vs-cpu/" 2>/dev/null
-  for gpu in "$runs"/*.cuda.csv; do
-    echo "$(basename "$gpu" .cuda.csv): $(python3 "$root/test/CUDA/Inputs/compare_losses.py" \
-      "$gpu" "${gpu%.cuda.csv}.cpu.csv" --steps 50 --rtol 0 --atol 0 | sed -n 1p)"
-  done > "$out/train-vs-cpu.txt"
+for gpu in "$runs"/*.cuda.csv; do
+  [ -e "$gpu" ] || continue
+  log "$(basename "$gpu" .cuda.csv): $(python3 "$root/test/CUDA/Inputs/compare_losses.py" \
+    "$gpu" "${gpu%.cuda.csv}.cpu.csv" --steps 50 --rtol 0 --atol 0 | sed -n 1p)"
+done
+
+if [ "$profile" = 1 ] && command -v ncu > /dev/null; then
+  log "per-kernel GPU times (ncu)"
+  models="$(mktemp -d)"
+  python3 - "$root/bench" "$models" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import gpu_models
+open(sys.argv[2] + "/mlp.mlir", "w").write(gpu_models.mlp(4096, 4096, 4096))
+open(sys.argv[2] + "/transformer.mlir", "w").write(gpu_models.transformer(16, 512, 1024, 16))
+PY
+  for run in "mlp 16384" "transformer 64"; do
+    set -- $run
+    step=("$build/bin/mpt-run" "$models/$1.mlir" --device cuda --precision f16 --data synthetic
+          --synthetic-examples "$2" --no-eval)
+    logged 60 "${step[@]}" --steps 20
+    timeout "${NCU_TIMEOUT:-150}" ncu --clock-control none --metrics gpu__time_duration.sum --csv --page raw \
+      "${step[@]}" --steps 3 > "$out/ncu-$1.csv" 2>&1
+    log "ncu $1: exit $?"
+  done
 fi
 
+[ "$bench" = 1 ] || { tar -C "$build/test" -czf "$out/details.tar.gz" CUDA/Output 2>/dev/null; exit $(( lit_status != 0 )); }
 log "benchmark"
-timeout 300 python3 "$root/bench/gpu_step_vs_pytorch.py" --mpt-run "$build/bin/mpt-run" \
-  > "$out/gpu_step_vs_pytorch.txt" 2>&1
+PYTHONUNBUFFERED=1 timeout "${BENCH_TIMEOUT:-300}" python3 "$root/bench/gpu_step_vs_pytorch.py" \
+  --mpt-run "$build/bin/mpt-run" --steps 30 > "$out/gpu_step_vs_pytorch.txt" 2>&1
 bench_status=$?
-log "benchmark exit $bench_status; results in gpu_step_vs_pytorch.txt"
+log "benchmark exit $bench_status"
+cat "$out/gpu_step_vs_pytorch.txt" >> "$out/device-check.log"
+
+tar -C "$build/test" -czf "$out/details.tar.gz" CUDA/Output 2>/dev/null
 exit $(( lit_status != 0 || bench_status != 0 ))
