@@ -32,6 +32,9 @@ public:
   virtual void deallocate(void *buffer) = 0;
   virtual void copyToDevice(void *device, const void *host, size_t bytes) = 0;
   virtual void copyToHost(void *host, const void *device, size_t bytes) = 0;
+  /// `buffer` itself where the host may write it directly (the CPU backend),
+  /// so inputs are stored without a staging copy; null otherwise.
+  virtual void *hostWritable(void * /*buffer*/) { return nullptr; }
   /// Runs `function` on its arguments then its results, in the signature's
   /// order; false with `error` set if it could not run.
   virtual bool run(const std::string &function,

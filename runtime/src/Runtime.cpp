@@ -338,6 +338,9 @@ struct mpt_session_s {
   Backend *backend = nullptr;
   std::vector<DeviceBuffer> args, results, evalInputs, evalResults;
   std::vector<bool> trainBound, evalBound;
+  /// Host copies of bound inputs on their way to the device, kept across
+  /// steps: a batch of tens of MB allocated per step costs page faults.
+  std::vector<HostBuffer> trainStaging, evalStaging;
   bool evalRan = false, trainRan = false;
 };
 
@@ -793,19 +796,32 @@ mpt_status_t mpt_session_bind_input(mpt_session_t session,
                   " classes");
       }
     }
-    HostBuffer host;
-    if (!host.allocate(input->shape.bytes()))
-      return outOfHostMemory(kCaller, input->shape);
-    std::string error =
-        convert(source, *kind, host.get(), input->shape.kind, count);
-    if (!error.empty())
-      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                        std::string(kCaller) + ": input '" + name + "' is " +
-                            input->shape.describe() + ": " + error);
     bool eval = function == MPT_FUNCTION_EVAL;
     DeviceBuffer &buffer =
         eval ? session->evalInputs[input->index] : session->args[input->index];
-    session->backend->copyToDevice(buffer.get(), host.get(), host.bytes());
+    size_t bytes = input->shape.bytes();
+    // Same kind: a copy that cannot fail, straight into memory the host can
+    // write. A conversion can fail midway, so it goes through staging and
+    // leaves the bound input as it was.
+    if (void *direct = session->backend->hostWritable(buffer.get());
+        direct && *kind == input->shape.kind) {
+      std::memcpy(direct, source, bytes);
+    } else {
+      std::vector<HostBuffer> &staging =
+          eval ? session->evalStaging : session->trainStaging;
+      if (staging.size() <= size_t(input->index))
+        staging.resize(input->index + 1);
+      HostBuffer &host = staging[input->index];
+      if ((!host.get() || host.bytes() != bytes) && !host.allocate(bytes))
+        return outOfHostMemory(kCaller, input->shape);
+      std::string error =
+          convert(source, *kind, host.get(), input->shape.kind, count);
+      if (!error.empty())
+        return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                          std::string(kCaller) + ": input '" + name + "' is " +
+                              input->shape.describe() + ": " + error);
+      session->backend->copyToDevice(buffer.get(), host.get(), bytes);
+    }
     (eval ? session->evalBound : session->trainBound)[input->index] = true;
     return nullptr;
   });

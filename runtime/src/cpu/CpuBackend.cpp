@@ -42,6 +42,7 @@ public:
   void copyToDevice(void *device, const void *host, size_t bytes) override {
     std::memcpy(device, host, bytes);
   }
+  void *hostWritable(void *buffer) override { return buffer; }
   void copyToHost(void *host, const void *device, size_t bytes) override {
     std::memcpy(host, device, bytes);
   }
