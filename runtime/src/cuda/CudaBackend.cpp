@@ -6,9 +6,9 @@
 // cuBLASLt GEMMs on the runtime's one stream. Only the batch is copied in
 // per step; state is copied out only when the session reads it.
 //
-// NEVER RUN ON A GPU YET: no device was available where this was written.
-// Without one, everything up to starting the driver (lowering, JIT, linking
-// the host code against the mgpu* symbols) runs and is tested.
+// Ran on an H200 (runtime/src/cuda/README.md). Without a GPU, everything up
+// to starting the driver (lowering, JIT, linking the host code against the
+// mgpu* symbols) runs and is tested.
 //
 //===----------------------------------------------------------------------===//
 

@@ -8,8 +8,6 @@
 // beta = 1 keeps linalg's accumulate-into-C semantics. cuBLASLt is loaded
 // with dlopen like the driver, so nothing CUDA is linked.
 //
-// UNFINISHED: never executed on a GPU.
-//
 //===----------------------------------------------------------------------===//
 
 #include "CudaRuntime.h"
