@@ -293,6 +293,12 @@ struct MaxPool2DGradLowering : OpConversionPattern<MaxPool2DGradOp> {
   matchAndRewrite(MaxPool2DGradOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    if (hasDisjointWindows(op)) {
+      rewriter.replaceOp(op, buildDisjointWindowsGrad(rewriter, op,
+                                                      adaptor.getInput(),
+                                                      adaptor.getGrad()));
+      return success();
+    }
     Value argmax = buildArgmax(rewriter, op, adaptor.getInput());
     Value grad = adaptor.getGrad();
     ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
@@ -361,6 +367,102 @@ struct MaxPool2DGradLowering : OpConversionPattern<MaxPool2DGradOp> {
   }
 
 private:
+  /// Windows that tile the image (stride = kernel, no padding, the image
+  /// divides evenly), as in the common 2x2 pool: every input is in exactly
+  /// one window.
+  static bool hasDisjointWindows(MaxPool2DGradOp op) {
+    ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
+                      padding = op.getPadding(),
+                      inputShape = op.getType().getShape();
+    for (int i = 0; i < 2; ++i)
+      if (strides[i] != kernel[i] || padding[i] != 0 ||
+          inputShape[2 + i] % kernel[i] != 0)
+        return false;
+    return true;
+  }
+
+  /// Disjoint windows in one parallel pass instead of the argmax and gather
+  /// passes. Input and dx are viewed as [N, C, OH, KH, OW, KW] (a reshape of
+  /// the same buffer), and every dx element reads its window's KH*KW inputs
+  /// (constant (kh, kw) in the maps), picks the first maximum by
+  /// buildArgmax's rule and takes dy if that is its position. The loops are
+  /// (n, c, oh, ow, kh, kw): once LLVM unrolls the constant window loops,
+  /// the window's loads and argmax are common to its KH*KW elements and
+  /// computed once, and no access is a gather.
+  /// Each dx element gets 0 + (dy or 0) in f32, as in the general path.
+  static Value buildDisjointWindowsGrad(ConversionPatternRewriter &rewriter,
+                                        MaxPool2DGradOp op, Value input,
+                                        Value grad) {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    ArrayRef<int64_t> kernel = op.getKernel();
+    ArrayRef<int64_t> pooledShape = tensorType(grad).getShape();
+    RankedTensorType resultType = op.getType();
+    SmallVector<int64_t> windowedShape = {pooledShape[0], pooledShape[1],
+                                          pooledShape[2], kernel[0],
+                                          pooledShape[3], kernel[1]};
+    SmallVector<ReassociationIndices> reassociation = {
+        {0}, {1}, {2, 3}, {4, 5}};
+    auto windowed = [&](Value tensor) -> Value {
+      return tensor::ExpandShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get(windowedShape, elementType(tensor)), tensor,
+          reassociation);
+    };
+    AffineExpr n, c, oh, ow, kh, kw;
+    bindDims(context, n, c, oh, ow, kh, kw);
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    int64_t positions = kernel[0] * kernel[1];
+    Value windowedInput = windowed(input);
+    for (int64_t k = 0; k < positions; ++k) {
+      inputs.push_back(windowedInput);
+      maps.push_back(AffineMap::get(
+          6, 0,
+          {n, c, oh, getAffineConstantExpr(k / kernel[1], context), ow,
+           getAffineConstantExpr(k % kernel[1], context)},
+          context));
+    }
+    inputs.push_back(grad);
+    maps.push_back(AffineMap::get(6, 0, {n, c, oh, ow}, context));
+    maps.push_back(AffineMap::get(6, 0, {n, c, oh, kh, ow, kw}, context));
+    Value init = windowed(createEmpty(rewriter, loc, resultType.getShape(),
+                                      resultType.getElementType()));
+    Value dx = buildGeneric(
+        rewriter, loc, inputs, init, maps, iteratorTypes(6),
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          auto cmpf = [&](arith::CmpFPredicate predicate, Value lhs,
+                          Value rhs) -> Value {
+            return arith::CmpFOp::create(b, l, predicate, lhs, rhs);
+          };
+          // Candidates in row-major order: a later one wins only if larger,
+          // or if it is the first NaN; a tie keeps the earlier one.
+          Value best = args[0];
+          Value bestIndex = intConstant(b, l, b.getI32Type(), 0);
+          for (int64_t k = 1; k < positions; ++k) {
+            Value value = args[k];
+            Value greater = cmpf(arith::CmpFPredicate::OGT, value, best);
+            Value valueNaN = cmpf(arith::CmpFPredicate::UNO, value, value);
+            Value bestNumber = cmpf(arith::CmpFPredicate::ORD, best, best);
+            Value firstNaN = arith::AndIOp::create(b, l, valueNaN, bestNumber);
+            Value take = arith::OrIOp::create(b, l, greater, firstNaN);
+            best = arith::SelectOp::create(b, l, take, value, best);
+            bestIndex = arith::SelectOp::create(
+                b, l, take, intConstant(b, l, b.getI32Type(), k), bestIndex);
+          }
+          Value chosen = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::eq, bestIndex,
+              windowPosition(b, l, /*khDim=*/4, /*kwDim=*/5, kernel[1]));
+          Value zero = floatConstant(b, l, b.getF32Type(), 0.0);
+          Value routed = arith::SelectOp::create(
+              b, l, chosen, toF32(b, l, args[positions]), zero);
+          Value value = arith::AddFOp::create(b, l, zero, routed);
+          return {castScalar(b, l, value, resultType.getElementType())};
+        })[0];
+    return tensor::CollapseShapeOp::create(rewriter, loc, resultType, dx,
+                                           reassociation);
+  }
+
   /// An operand of the kernel's shape that only gives the window loops
   /// (kh, kw) their range, as the window operand of linalg.pooling_* does.
   static Value windowShape(OpBuilder &b, MaxPool2DGradOp op) {

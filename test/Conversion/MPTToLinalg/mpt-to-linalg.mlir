@@ -253,26 +253,53 @@ func.func @max_pool2d(%x: tensor<1x2x4x4xf16>) -> tensor<1x2x2x2xf16> {
 // argmax reduction), then a gather over the windows that reach each input
 // position through dy and argmax spread out by the stride. Loops are (n, c,
 // kh, kw, then the image): the window loops sit outside, so that the
-// innermost loop is parallel.
+// innermost loop is parallel. (Overlapping windows: stride 1.)
 
-// CHECK-DAG: #[[$WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 * 2 + d2, d5 * 2 + d3)>
+// CHECK-DAG: #[[$WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 + d4, d3 + d5)>
 // CHECK-DAG: #[[$KERNEL:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d3)>
 // CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d5)>
 // CHECK-DAG: #[[$BACK:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 - d2 + 1, d5 - d3 + 1)>
 // CHECK-LABEL: func.func @max_pool2d_grad
-// CHECK-SAME: %[[DY:[a-zA-Z0-9_]+]]: tensor<1x2x2x2xf32>, %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x4x4xf32>
-// CHECK: %[[ARGMAX:[a-zA-Z0-9_]+]]:2 = linalg.generic {indexing_maps = [#[[$WIN]], #[[$KERNEL]], #[[$OUT]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction", "reduction", "parallel", "parallel"]} ins(%[[X]], %{{.*}} : tensor<1x2x4x4xf32>, tensor<2x2xi1>) outs(%{{.*}}, %{{.*}} : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi32>)
+// CHECK-SAME: %[[DY:[a-zA-Z0-9_]+]]: tensor<1x2x3x3xf32>, %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x4x4xf32>
+// CHECK: %[[ARGMAX:[a-zA-Z0-9_]+]]:2 = linalg.generic {indexing_maps = [#[[$WIN]], #[[$KERNEL]], #[[$OUT]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction", "reduction", "parallel", "parallel"]} ins(%[[X]], %{{.*}} : tensor<1x2x4x4xf32>, tensor<2x2xi1>) outs(%{{.*}}, %{{.*}} : tensor<1x2x3x3xf32>, tensor<1x2x3x3xi32>)
 // CHECK: arith.cmpf uno
 // CHECK: arith.cmpf oeq
 // CHECK: arith.cmpi slt
 // CHECK: arith.cmpf ogt
-// CHECK: %[[SPREAD_DY:.*]] = tensor.insert_slice %[[DY]] into %{{.*}}[0, 0, 1, 1] [1, 2, 2, 2] [1, 1, 2, 2] : tensor<1x2x2x2xf32> into tensor<1x2x5x5xf32>
-// CHECK: %[[SPREAD_IDX:.*]] = tensor.insert_slice %[[ARGMAX]]#1 into %{{.*}}[0, 0, 1, 1] [1, 2, 2, 2] [1, 1, 2, 2] : tensor<1x2x2x2xi32> into tensor<1x2x5x5xi32>
+// CHECK: %[[SPREAD_DY:.*]] = tensor.insert_slice %[[DY]] into %{{.*}}[0, 0, 1, 1] [1, 2, 3, 3] [1, 1, 1, 1] : tensor<1x2x3x3xf32> into tensor<1x2x5x5xf32>
+// CHECK: %[[SPREAD_IDX:.*]] = tensor.insert_slice %[[ARGMAX]]#1 into %{{.*}}[0, 0, 1, 1] [1, 2, 3, 3] [1, 1, 1, 1] : tensor<1x2x3x3xi32> into tensor<1x2x5x5xi32>
 // CHECK: linalg.generic {indexing_maps = [#[[$BACK]], #[[$BACK]], #[[$KERNEL]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction", "reduction", "parallel", "parallel"]} ins(%[[SPREAD_DY]], %[[SPREAD_IDX]], %{{.*}} : tensor<1x2x5x5xf32>, tensor<1x2x5x5xi32>, tensor<2x2xi1>) outs(%{{.*}} : tensor<1x2x4x4xf32>)
 // CHECK: arith.cmpi eq
 // CHECK: arith.select
 // CHECK: arith.addf
-func.func @max_pool2d_grad(%dy: tensor<1x2x2x2xf32>, %x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+func.func @max_pool2d_grad(%dy: tensor<1x2x3x3xf32>, %x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %dx = mpt.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, strides = array<i64: 1, 1>}
+      : tensor<1x2x3x3xf32>, tensor<1x2x4x4xf32>
+  return %dx : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Disjoint windows (stride = kernel, no padding): one parallel pass over dx
+// viewed as [N, C, OH, KH, OW, KW], loops (n, c, oh, ow, kh, kw); each
+// element reads its window's inputs at constant (kh, kw), and dy.
+
+// CHECK-DAG: #[[$P00:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, 0, d3, 0)>
+// CHECK-DAG: #[[$P01:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, 0, d3, 1)>
+// CHECK-DAG: #[[$P10:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, 1, d3, 0)>
+// CHECK-DAG: #[[$P11:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, 1, d3, 1)>
+// CHECK-DAG: #[[$DY:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[$WINDOWED:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4, d3, d5)>
+// CHECK-LABEL: func.func @max_pool2d_grad_disjoint
+// CHECK-SAME: %[[DY:[a-zA-Z0-9_]+]]: tensor<1x2x2x2xf32>, %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x4x4xf32>
+// CHECK: %[[XW:.*]] = tensor.expand_shape %[[X]] {{\[\[}}0], [1], [2, 3], [4, 5]] output_shape [1, 2, 2, 2, 2, 2]
+// CHECK: %[[DXW:.*]] = linalg.generic {indexing_maps = [#[[$P00]], #[[$P01]], #[[$P10]], #[[$P11]], #[[$DY]], #[[$WINDOWED]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[XW]], %[[XW]], %[[XW]], %[[XW]], %[[DY]] :
+// CHECK-COUNT-3: arith.cmpf ogt
+// CHECK: arith.cmpi eq
+// CHECK: arith.select
+// CHECK: arith.addf
+// CHECK: tensor.collapse_shape %[[DXW]] {{\[\[}}0], [1], [2, 3], [4, 5]] : tensor<1x2x2x2x2x2xf32> into tensor<1x2x4x4xf32>
+func.func @max_pool2d_grad_disjoint(%dy: tensor<1x2x2x2xf32>, %x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %dx = mpt.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
       : tensor<1x2x2x2xf32>, tensor<1x2x4x4xf32>
   return %dx : tensor<1x2x4x4xf32>

@@ -1,6 +1,8 @@
 // Runs mpt.max_pool2d and mpt.max_pool2d_grad lowered to linalg on the CPU:
 // padding never wins, ties go to the first maximum in row-major window
 // order and overlapping windows accumulate, as in PyTorch's CPU kernels.
+// Disjoint windows (stride = kernel, no padding) take their own lowering;
+// the *_disjoint cases check it by the same rules.
 // Expected values: a NumPy transcription of those kernels.
 //
 // RUN: mpt-opt %s --convert-mpt-to-linalg --convert-elementwise-to-linalg \
@@ -79,6 +81,22 @@ func.func @pool_grad_f16(%dy: tensor<1x1x1x3xf16>, %x: tensor<1x1x1x5xf16>) -> t
   return %dx : tensor<1x1x1x5xf16>
 }
 
+func.func @pool_grad_nan_disjoint(%dy: tensor<1x1x1x2xf32>, %x: tensor<1x1x2x4xf32>) -> tensor<1x1x2x4xf32> {
+  %dx = mpt.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+      : tensor<1x1x1x2xf32>, tensor<1x1x2x4xf32>
+  return %dx : tensor<1x1x2x4xf32>
+}
+func.func @pool_grad_ties_disjoint(%dy: tensor<1x2x1x2xf32>, %x: tensor<1x2x2x4xf32>) -> tensor<1x2x2x4xf32> {
+  %dx = mpt.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+      : tensor<1x2x1x2xf32>, tensor<1x2x2x4xf32>
+  return %dx : tensor<1x2x2x4xf32>
+}
+func.func @pool_grad_k1x3_disjoint(%dy: tensor<2x1x2x2xf16>, %x: tensor<2x1x2x6xf16>) -> tensor<2x1x2x6xf16> {
+  %dx = mpt.max_pool2d_grad %dy, %x {kernel = array<i64: 1, 3>, strides = array<i64: 1, 3>}
+      : tensor<2x1x2x2xf16>, tensor<2x1x2x6xf16>
+  return %dx : tensor<2x1x2x6xf16>
+}
+
 func.func @main() {
   // k3s2p1
   %v1 = arith.constant dense<[[[[2.0, 0.0, 0.0, 0.0, 0.0], [2.0, 2.0, 1.0, 0.0, 0.0], [0.0, 1.0, 1.0, 1.0, 0.0], [0.0, 2.0, 2.0, 0.0, 0.0], [1.0, 1.0, 2.0, 1.0, 1.0]], [[1.0, 1.0, 1.0, 0.0, 2.0], [2.0, 2.0, 2.0, 0.0, 0.0], [1.0, 1.0, 2.0, 2.0, 0.0], [2.0, 0.0, 0.0, 2.0, 2.0], [0.0, 0.0, 0.0, 0.0, 2.0]]]]> : tensor<1x2x5x5xf32>
@@ -153,6 +171,38 @@ func.func @main() {
   %v36 = tensor.cast %v35 : tensor<2xf32> to tensor<*xf32>
   call @printMemrefF32(%v36) : (tensor<*xf32>) -> ()
   
+  // Disjoint windows: the NaN (position 1) and the 7 (position 2) win.
+  %d1 = arith.constant dense<[[[[10.0, 20.0]]]]> : tensor<1x1x1x2xf32>
+  // CHECK: sizes = [8]
+  // CHECK-NEXT: [0, 10, 0, 0, 0, 0, 20, 0]
+  %d2 = call @pool_grad_nan_disjoint(%d1, %v33) : (tensor<1x1x1x2xf32>, tensor<1x1x2x4xf32>) -> tensor<1x1x2x4xf32>
+  %d3 = tensor.collapse_shape %d2 [[0, 1, 2, 3]] : tensor<1x1x2x4xf32> into tensor<8xf32>
+  %d4 = tensor.cast %d3 : tensor<8xf32> to tensor<*xf32>
+  call @printMemrefF32(%d4) : (tensor<*xf32>) -> ()
+
+  // Ties go to the first position: all equal, all -inf, 5 at positions 1
+  // and 2, NaN at positions 0 and 2.
+  %d5 = arith.constant dense<[[[[1.0, 1.0, 0xFF800000, 0xFF800000], [1.0, 1.0, 0xFF800000, 0xFF800000]], [[3.0, 5.0, 0x7FC00000, 2.0], [5.0, 1.0, 0x7FC00000, 1.0]]]]> : tensor<1x2x2x4xf32>
+  %d6 = arith.constant dense<[[[[6.0, 7.0]], [[8.0, 9.0]]]]> : tensor<1x2x1x2xf32>
+  // CHECK: sizes = [16]
+  // CHECK-NEXT: [6, 0, 7, 0, 0, 0, 0, 0, 0, 8, 9, 0, 0, 0, 0, 0]
+  %d7 = call @pool_grad_ties_disjoint(%d6, %d5) : (tensor<1x2x1x2xf32>, tensor<1x2x2x4xf32>) -> tensor<1x2x2x4xf32>
+  %d8 = tensor.collapse_shape %d7 [[0, 1, 2, 3]] : tensor<1x2x2x4xf32> into tensor<16xf32>
+  %d9 = tensor.cast %d8 : tensor<16xf32> to tensor<*xf32>
+  call @printMemrefF32(%d9) : (tensor<*xf32>) -> ()
+
+  // f16, 1x3 windows over two images: winners at positions 2, 0, 1, 1 and
+  // 0, 2, 2, 0.
+  %d10 = arith.constant dense<[[[[1.0, 2.0, 3.0, 4.0, 0.0, 4.0], [0.0, 9.0, 1.0, -1.0, 5.0, -2.0]]], [[[7.0, 6.0, 5.0, 1.0, 1.0, 2.0], [0.0, 0.0, 3.0, 8.0, 8.0, 8.0]]]]> : tensor<2x1x2x6xf16>
+  %d11 = arith.constant dense<[[[[0.5, 1.5], [2.5, 3.5]]], [[[4.5, 5.5], [6.5, 7.5]]]]> : tensor<2x1x2x2xf16>
+  // CHECK: sizes = [24]
+  // CHECK-NEXT: [0, 0, 0.5, 1.5, 0, 0, 0, 2.5, 0, 0, 3.5, 0, 4.5, 0, 0, 0, 0, 5.5, 0, 0, 6.5, 7.5, 0, 0]
+  %d12 = call @pool_grad_k1x3_disjoint(%d11, %d10) : (tensor<2x1x2x2xf16>, tensor<2x1x2x6xf16>) -> tensor<2x1x2x6xf16>
+  %d13 = arith.extf %d12 : tensor<2x1x2x6xf16> to tensor<2x1x2x6xf32>
+  %d14 = tensor.collapse_shape %d13 [[0, 1, 2, 3]] : tensor<2x1x2x6xf32> into tensor<24xf32>
+  %d15 = tensor.cast %d14 : tensor<24xf32> to tensor<*xf32>
+  call @printMemrefF32(%d15) : (tensor<*xf32>) -> ()
+
   // f16: the three overlapping windows all route to the 9; their gradients
   // 2048 + 1 + 1 are summed in f32 and rounded once (f16 partial sums: 2048).
   %v37 = arith.constant dense<[[[[0.0, 0.0, 9.0, 0.0, 0.0]]]]> : tensor<1x1x1x5xf16>
