@@ -109,6 +109,9 @@ std::unique_ptr<Backend> createCpuBackend(ModuleOp module,
     symbols[interner("malloc")] = {
         llvm::orc::ExecutorAddr::fromPtr(&stepMalloc),
         llvm::JITSymbolFlags::Exported};
+    symbols[interner("aligned_alloc")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&stepAlignedAlloc),
+        llvm::JITSymbolFlags::Exported};
     symbols[interner("free")] = {llvm::orc::ExecutorAddr::fromPtr(&stepFree),
                                  llvm::JITSymbolFlags::Exported};
     // Copies between non-contiguous memrefs lower to this runner utility.

@@ -3,6 +3,7 @@
 #include "StepAllocator.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <unordered_map>
@@ -51,6 +52,17 @@ void *stepMalloc(size_t bytes) {
     return nullptr;
   header->sizeClass = sizeClass;
   return header + 1;
+}
+
+void *stepAlignedAlloc(size_t alignment, size_t bytes) {
+  if (alignment > alignof(BlockHeader)) {
+    std::fprintf(stderr,
+                 "mpt: compiled code asked for %zu-byte alignment; the step "
+                 "allocator gives %zu\n",
+                 alignment, alignof(BlockHeader));
+    std::abort();
+  }
+  return stepMalloc(bytes);
 }
 
 void stepFree(void *block) {

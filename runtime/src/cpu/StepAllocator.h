@@ -19,6 +19,10 @@ namespace mpt::runtime {
 /// reused from an earlier stepFree of the same size class when there is one.
 void *stepMalloc(size_t bytes);
 
+/// aligned_alloc for compiled code: stepMalloc's blocks are 64-byte aligned;
+/// a larger `alignment` (never emitted by the CPU lowering) aborts.
+void *stepAlignedAlloc(size_t alignment, size_t bytes);
+
 /// free for compiled code: keeps the block (from stepMalloc) for reuse.
 void stepFree(void *block);
 
