@@ -68,9 +68,10 @@ void mpt::addHostLowerToLLVM(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   // aligned_alloc, not malloc plus pointer arithmetic through integers: LLVM
-  // then sees each buffer as its own allocation, proves loops over distinct
-  // buffers free of aliasing, and vectorizes short loops that would
-  // otherwise need run-time alias checks (which it refuses under 16 trips).
+  // then sees each buffer as its own allocation and proves loops over
+  // distinct buffers free of aliasing. With run-time alias checks instead,
+  // its cost model left short loops scalar (the max-pool gradient's 14- and
+  // 7-wide rows).
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useAlignedAlloc = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
