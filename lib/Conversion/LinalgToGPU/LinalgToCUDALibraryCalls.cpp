@@ -8,6 +8,8 @@
 
 #include "mpt/Conversion/Passes.h"
 
+#include "mpt/Conversion/LibraryCalls.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
@@ -22,72 +24,16 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `map` selects exactly the loop dimensions `dims`, in order.
-static bool selects(AffineMap map, ArrayRef<unsigned> dims) {
-  if (map.getNumResults() != dims.size())
-    return false;
-  for (auto [expr, dim] : llvm::zip(map.getResults(), dims)) {
-    auto dimExpr = dyn_cast<AffineDimExpr>(expr);
-    if (!dimExpr || dimExpr.getPosition() != dim)
-      return false;
-  }
-  return true;
-}
-
-/// The type suffix of the runtime's GEMM entry points, empty if there is
-/// none for `type`.
-static StringRef gemmTypeName(Type type) {
-  if (type.isF32())
-    return "f32";
-  if (type.isF16())
-    return "f16";
-  if (type.isBF16())
-    return "bf16";
-  return {};
-}
-
-/// Same rank and element type, dynamic sizes, strides and offset: one entry
-/// point serves every shape and layout.
-static MemRefType dynamicStridedType(MemRefType type) {
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> dynamic(rank, ShapedType::kDynamic);
-  return MemRefType::get(
-      dynamic, type.getElementType(),
-      StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic, dynamic));
-}
-
-/// Calls `mpt_cuda_matmul_<type>_<rank>d(a, b, c, transposeA, transposeB)`,
-/// declared on first use with a C interface (memrefs travel as descriptors).
-static void createGemmCall(RewriterBase &rewriter, Location loc, Value a,
-                           Value b, Value c, bool transposeA, bool transposeB) {
-  auto aType = cast<MemRefType>(a.getType());
+/// Calls `mpt_cuda_matmul_<type>_<rank>d(a, b, c, transposeA, transposeB)`.
+static void createGemmCall(RewriterBase &rewriter, Location loc,
+                           const mpt::LibraryGemm &gemm) {
+  auto aType = cast<MemRefType>(gemm.a.getType());
   std::string name =
-      ("mpt_cuda_matmul_" + gemmTypeName(aType.getElementType()) + "_" +
+      ("mpt_cuda_matmul_" + mpt::libraryTypeName(aType.getElementType()) + "_" +
        std::to_string(aType.getRank()) + "d")
           .str();
-  SmallVector<Value> operands;
-  for (Value memref : {a, b, c})
-    operands.push_back(memref::CastOp::create(
-        rewriter, loc, dynamicStridedType(cast<MemRefType>(memref.getType())),
-        memref));
-  for (bool transpose : {transposeA, transposeB})
-    operands.push_back(
-        arith::ConstantIntOp::create(rewriter, loc, transpose, /*width=*/64));
-
-  auto module =
-      rewriter.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
-  auto callee = module.lookupSymbol<func::FuncOp>(name);
-  if (!callee) {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(module.getBody());
-    callee = func::FuncOp::create(
-        rewriter, loc, name,
-        rewriter.getFunctionType(ValueRange(operands).getTypes(), {}));
-    callee.setPrivate();
-    callee->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                    rewriter.getUnitAttr());
-  }
-  func::CallOp::create(rewriter, loc, callee, operands);
+  mpt::createLibraryCall(rewriter, loc, name, {gemm.a, gemm.b, gemm.c},
+                         {gemm.transposeA, gemm.transposeB});
 }
 
 /// Whether the inputs are one GEMM type and the accumulator is f32: what
@@ -96,14 +42,8 @@ static bool hasGemmTypes(Value a, Value b, Value c) {
   Type aType = cast<MemRefType>(a.getType()).getElementType();
   Type bType = cast<MemRefType>(b.getType()).getElementType();
   Type cType = cast<MemRefType>(c.getType()).getElementType();
-  return !gemmTypeName(aType).empty() && aType == bType && cType.isF32();
-}
-
-static bool hasStridedMemRefOperands(linalg::LinalgOp op) {
-  return op.hasPureBufferSemantics() &&
-         llvm::all_of(op->getOperandTypes(), [](Type type) {
-           return cast<MemRefType>(type).isStrided();
-         });
+  return !mpt::libraryTypeName(aType).empty() && aType == bType &&
+         cType.isF32();
 }
 
 template <typename OpTy>
@@ -112,43 +52,12 @@ struct MatmulToGemmCall : public OpRewritePattern<OpTy> {
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    if (!hasStridedMemRefOperands(op))
-      return rewriter.notifyMatchFailure(op, "not on strided memrefs");
-    Value a = op.getDpsInputOperand(0)->get();
-    Value b = op.getDpsInputOperand(1)->get();
-    Value c = op.getDpsInitOperand(0)->get();
-    if (!hasGemmTypes(a, b, c))
-      return rewriter.notifyMatchFailure(op, "unsupported element types");
-
-    // Loop dimensions (m, n, k), after the batch dimension if batched.
-    constexpr bool batched = std::is_same_v<OpTy, linalg::BatchMatmulOp>;
-    unsigned m = batched ? 1 : 0, n = m + 1, k = m + 2;
-    auto withBatch = [&](std::initializer_list<unsigned> dims) {
-      SmallVector<unsigned> all;
-      if (batched)
-        all.push_back(0);
-      all.append(dims);
-      return all;
-    };
-    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-    if (!selects(maps[2], withBatch({m, n})))
-      return rewriter.notifyMatchFailure(op, "unsupported output map");
-    bool transposeA, transposeB;
-    if (selects(maps[0], withBatch({m, k})))
-      transposeA = false;
-    else if (selects(maps[0], withBatch({k, m})))
-      transposeA = true;
-    else
-      return rewriter.notifyMatchFailure(op, "unsupported lhs map");
-    if (selects(maps[1], withBatch({k, n})))
-      transposeB = false;
-    else if (selects(maps[1], withBatch({n, k})))
-      transposeB = true;
-    else
-      return rewriter.notifyMatchFailure(op, "unsupported rhs map");
-
+    FailureOr<mpt::LibraryGemm> gemm = mpt::matchLibraryGemm(
+        op, std::is_same_v<OpTy, linalg::BatchMatmulOp>, rewriter);
+    if (failed(gemm))
+      return failure();
     rewriter.setInsertionPoint(op);
-    createGemmCall(rewriter, op.getLoc(), a, b, c, transposeA, transposeB);
+    createGemmCall(rewriter, op.getLoc(), *gemm);
     rewriter.eraseOp(op);
     return success();
   }
@@ -177,7 +86,7 @@ struct ConvToIm2colGemm : public OpRewritePattern<linalg::Conv2DNchwFchwOp> {
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!hasStridedMemRefOperands(op))
+    if (!mpt::hasStridedMemRefOperands(op))
       return rewriter.notifyMatchFailure(op, "not on strided memrefs");
     Value input = op.getDpsInputOperand(0)->get();
     Value filter = op.getDpsInputOperand(1)->get();

@@ -1,0 +1,49 @@
+//===- LibraryCalls.h - bufferized linalg ops as runtime calls --*- C++ -*-===//
+//
+// What convert-linalg-to-cpu-kernels and convert-linalg-to-cuda-library-calls
+// share: recognizing a matmul as a GEMM C(f32) += op(A)·op(B), and calling a
+// runtime entry point with memref descriptors of any shape and layout.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPT_CONVERSION_LIBRARYCALLS_H
+#define MPT_CONVERSION_LIBRARYCALLS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mpt {
+
+/// The element-type suffix of the runtime's entry points ("f32", "f16",
+/// "bf16"), empty if there is none for `type`.
+llvm::StringRef libraryTypeName(mlir::Type type);
+
+/// Whether every operand of `op` is a strided memref, which the entry
+/// points' descriptors can describe (a memref.cast to a strided layout).
+bool hasStridedMemRefOperands(mlir::linalg::LinalgOp op);
+
+/// A linalg.matmul or linalg.batch_matmul as a GEMM: inputs of one library
+/// type, an f32 accumulator, and each input read directly or transposed.
+struct LibraryGemm {
+  mlir::Value a, b, c;
+  bool transposeA, transposeB;
+};
+
+/// `op` (batched: a linalg.batch_matmul) as a LibraryGemm, or a match
+/// failure that says why not.
+mlir::FailureOr<LibraryGemm> matchLibraryGemm(mlir::linalg::LinalgOp op,
+                                              bool batched,
+                                              mlir::PatternRewriter &rewriter);
+
+/// Calls the entry point `name` at the rewriter's insertion point with
+/// `memrefs`, cast to dynamic sizes, strides and offset (one entry point
+/// serves every shape and layout), then `scalars` as i64. The entry point is
+/// declared on first use with a C interface, so memrefs travel as
+/// descriptors.
+void createLibraryCall(mlir::RewriterBase &rewriter, mlir::Location loc,
+                       llvm::StringRef name, mlir::ValueRange memrefs,
+                       llvm::ArrayRef<int64_t> scalars);
+
+} // namespace mpt
+
+#endif // MPT_CONVERSION_LIBRARYCALLS_H

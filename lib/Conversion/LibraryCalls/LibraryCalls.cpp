@@ -1,0 +1,121 @@
+//===- LibraryCalls.cpp - bufferized linalg ops as runtime calls ----------===//
+
+#include "mpt/Conversion/LibraryCalls.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+
+namespace mpt {
+
+/// Whether `map` selects exactly the loop dimensions `dims`, in order.
+static bool selects(AffineMap map, ArrayRef<unsigned> dims) {
+  if (map.getNumResults() != dims.size())
+    return false;
+  for (auto [expr, dim] : llvm::zip(map.getResults(), dims)) {
+    auto dimExpr = dyn_cast<AffineDimExpr>(expr);
+    if (!dimExpr || dimExpr.getPosition() != dim)
+      return false;
+  }
+  return true;
+}
+
+StringRef libraryTypeName(Type type) {
+  if (type.isF32())
+    return "f32";
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  return {};
+}
+
+bool hasStridedMemRefOperands(linalg::LinalgOp op) {
+  return op.hasPureBufferSemantics() &&
+         llvm::all_of(op->getOperandTypes(), [](Type type) {
+           return cast<MemRefType>(type).isStrided();
+         });
+}
+
+FailureOr<LibraryGemm> matchLibraryGemm(linalg::LinalgOp op, bool batched,
+                                        PatternRewriter &rewriter) {
+  if (!hasStridedMemRefOperands(op))
+    return rewriter.notifyMatchFailure(op, "not on strided memrefs");
+  LibraryGemm gemm;
+  gemm.a = op.getDpsInputOperand(0)->get();
+  gemm.b = op.getDpsInputOperand(1)->get();
+  gemm.c = op.getDpsInitOperand(0)->get();
+  Type aType = cast<MemRefType>(gemm.a.getType()).getElementType();
+  Type bType = cast<MemRefType>(gemm.b.getType()).getElementType();
+  Type cType = cast<MemRefType>(gemm.c.getType()).getElementType();
+  if (libraryTypeName(aType).empty() || aType != bType || !cType.isF32())
+    return rewriter.notifyMatchFailure(op, "unsupported element types");
+
+  // Loop dimensions (m, n, k), after the batch dimension if batched.
+  unsigned m = batched ? 1 : 0, n = m + 1, k = m + 2;
+  auto withBatch = [&](std::initializer_list<unsigned> dims) {
+    SmallVector<unsigned> all;
+    if (batched)
+      all.push_back(0);
+    all.append(dims);
+    return all;
+  };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!selects(maps[2], withBatch({m, n})))
+    return rewriter.notifyMatchFailure(op, "unsupported output map");
+  if (selects(maps[0], withBatch({m, k})))
+    gemm.transposeA = false;
+  else if (selects(maps[0], withBatch({k, m})))
+    gemm.transposeA = true;
+  else
+    return rewriter.notifyMatchFailure(op, "unsupported lhs map");
+  if (selects(maps[1], withBatch({k, n})))
+    gemm.transposeB = false;
+  else if (selects(maps[1], withBatch({n, k})))
+    gemm.transposeB = true;
+  else
+    return rewriter.notifyMatchFailure(op, "unsupported rhs map");
+  return gemm;
+}
+
+/// Same rank and element type, dynamic sizes, strides and offset.
+static MemRefType dynamicStridedType(MemRefType type) {
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> dynamic(rank, ShapedType::kDynamic);
+  return MemRefType::get(
+      dynamic, type.getElementType(),
+      StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic, dynamic));
+}
+
+void createLibraryCall(RewriterBase &rewriter, Location loc, StringRef name,
+                       ValueRange memrefs, ArrayRef<int64_t> scalars) {
+  SmallVector<Value> operands;
+  for (Value memref : memrefs)
+    operands.push_back(memref::CastOp::create(
+        rewriter, loc, dynamicStridedType(cast<MemRefType>(memref.getType())),
+        memref));
+  for (int64_t scalar : scalars)
+    operands.push_back(
+        arith::ConstantIntOp::create(rewriter, loc, scalar, /*width=*/64));
+
+  auto module =
+      rewriter.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  auto callee = module.lookupSymbol<func::FuncOp>(name);
+  if (!callee) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(module.getBody());
+    callee = func::FuncOp::create(
+        rewriter, loc, name,
+        rewriter.getFunctionType(ValueRange(operands).getTypes(), {}));
+    callee.setPrivate();
+    callee->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                    rewriter.getUnitAttr());
+  }
+  func::CallOp::create(rewriter, loc, callee, operands);
+}
+
+} // namespace mpt
