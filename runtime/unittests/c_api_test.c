@@ -18,16 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int checks = 0, failures = 0;
-
-static void expectTrue(int condition, const char *what, int line) {
-  ++checks;
-  if (!condition) {
-    ++failures;
-    printf("FAIL line %d: %s\n", line, what);
-  }
-}
-#define EXPECT(condition) expectTrue((condition), #condition, __LINE__)
+#include "expect.h"
 
 /* The call succeeds (a NULL status). */
 static void expectOk(mpt_status_t status, const char *what, int line) {

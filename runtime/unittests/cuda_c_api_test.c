@@ -18,18 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expect.h"
+
 enum { kBatch = 128, kPixels = 784, kClasses = 10 };
-
-static int checks = 0, failures = 0;
-
-static void expectTrue(int condition, const char *what, int line) {
-  ++checks;
-  if (!condition) {
-    ++failures;
-    printf("FAIL line %d: %s\n", line, what);
-  }
-}
-#define EXPECT(condition) expectTrue((condition), #condition, __LINE__)
 
 static int ok(mpt_status_t status, const char *what, int line) {
   ++checks;

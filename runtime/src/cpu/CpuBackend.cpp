@@ -3,6 +3,7 @@
 #include "CpuBackend.h"
 
 #include "../CpuKernels.h"
+#include "../JitSymbols.h"
 #include "../PackedArguments.h"
 #include "StepAllocator.h"
 
@@ -102,22 +103,17 @@ std::unique_ptr<Backend> createCpuBackend(ModuleOp module,
   (*jit)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     for (const CpuKernel &kernel : cpuKernels())
-      symbols[interner(kernel.name)] = {
-          llvm::orc::ExecutorAddr::fromPtr(kernel.address),
-          llvm::JITSymbolFlags::Exported};
+      bindJitSymbol(symbols, interner, kernel.name, kernel.address);
     // The step's buffers come back every step: reuse them (StepAllocator.h).
-    symbols[interner("malloc")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&stepMalloc),
-        llvm::JITSymbolFlags::Exported};
-    symbols[interner("aligned_alloc")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&stepAlignedAlloc),
-        llvm::JITSymbolFlags::Exported};
-    symbols[interner("free")] = {llvm::orc::ExecutorAddr::fromPtr(&stepFree),
-                                 llvm::JITSymbolFlags::Exported};
+    bindJitSymbol(symbols, interner, "malloc",
+                  reinterpret_cast<const void *>(&stepMalloc));
+    bindJitSymbol(symbols, interner, "aligned_alloc",
+                  reinterpret_cast<const void *>(&stepAlignedAlloc));
+    bindJitSymbol(symbols, interner, "free",
+                  reinterpret_cast<const void *>(&stepFree));
     // Copies between non-contiguous memrefs lower to this runner utility.
-    symbols[interner("memrefCopy")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&memrefCopy),
-        llvm::JITSymbolFlags::Exported};
+    bindJitSymbol(symbols, interner, "memrefCopy",
+                  reinterpret_cast<const void *>(&memrefCopy));
     return symbols;
   });
   (*jit)->initialize();

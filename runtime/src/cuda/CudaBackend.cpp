@@ -14,6 +14,7 @@
 
 #include "CudaBackend.h"
 
+#include "../JitSymbols.h"
 #include "../PackedArguments.h"
 #include "CudaRuntime.h"
 #include "Driver.h"
@@ -127,9 +128,7 @@ std::unique_ptr<Backend> createCudaBackend(ModuleOp module,
   (*jit)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     for (const cuda::Symbol &symbol : cuda::symbols())
-      symbols[interner(symbol.name)] = {
-          llvm::orc::ExecutorAddr::fromPtr(symbol.address),
-          llvm::JITSymbolFlags::Exported};
+      bindJitSymbol(symbols, interner, symbol.name, symbol.address);
     return symbols;
   });
   // Looking a symbol up links the host code, so a call the runtime does not
