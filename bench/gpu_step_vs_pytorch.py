@@ -14,10 +14,12 @@ steps, CUDA events, after 3 warm-up steps) and then the mpt side (`mpt-run
 --device cuda` for --steps steps, its wall time per step after the first,
 which pays the one-time costs: cuBLASLt plans, device buffers); sides
 alternate over --pairs pairs and the medians and the ratio mpt/PyTorch are
-printed. What each side's time covers differs, against mpt: mpt-run uploads
-each batch from pageable host memory and reads the metrics back after every
-step (one host synchronization per step; PyTorch's GradScaler also has one
-in f16, none in bf16); PyTorch's batch stays on the GPU.
+printed. What each side's time covers differs, against mpt: mpt-run gathers
+each batch on the host and copies it in (through page-locked memory, while
+the previous step runs: it queues a step before reading the metrics of the
+one before); PyTorch's batch stays on the GPU. mpt-run's host time per step
+is printed too: preparing and queueing a step, and waiting for metrics (the
+device time the host did not hide).
 
 Update-phase bandwidth is measured for PyTorch only (the optimizer step
 against a device-to-device copy of the bytes it moves); mpt's update phase
@@ -54,7 +56,7 @@ EXAMPLE_SIZED = {
 
 
 def run_mpt(mpt_run, step_file, device, precision, batch, steps, metrics):
-    """Trains `steps` steps of `step_file`; returns mpt-run's ms/step after the first."""
+    """Trains `steps` steps of `step_file`; returns mpt-run's summary (ms/step after the first)."""
     examples = 4 * batch  # 4 steps an epoch, so the data stays small
     command = [mpt_run, step_file, "--device", device, "--precision", precision,
                "--data", "synthetic", "--synthetic-examples", str(examples),
@@ -64,7 +66,7 @@ def run_mpt(mpt_run, step_file, device, precision, batch, steps, metrics):
     if result.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed:\n{result.stdout}{result.stderr}")
     with open(metrics + ".json") as f:
-        return json.load(f)["ms_per_step_after_first"]
+        return json.load(f)
 
 
 def validate(mpt_run, scratch):
@@ -175,21 +177,25 @@ def main():
                 scaler.step(opt)
                 scaler.update()
 
-            torch_rates, mpt_rates = [], []
+            torch_rates, mpt_runs = [], []
             for pair in range(args.pairs):
                 torch_rates.append(time_steps(step))
                 try:
-                    ms = run_mpt(args.mpt_run, step_file, "cuda", precision, batch, args.steps,
-                                 os.path.join(scratch, f"{name}.{precision}.{pair}"))
-                    mpt_rates.append(1e3 / ms)
+                    mpt_runs.append(run_mpt(args.mpt_run, step_file, "cuda", precision, batch,
+                                            args.steps,
+                                            os.path.join(scratch, f"{name}.{precision}.{pair}")))
                 except RuntimeError as error:
                     print(f"{name} {precision}: mpt failed: {error}")
                     status = 1
             torch_rate = statistics.median(torch_rates)
             line = f"{name} {precision}: PyTorch AMP {torch_rate:.1f} steps/s"
-            if mpt_rates:
-                mpt_rate = statistics.median(mpt_rates)
-                line += f"; mpt {mpt_rate:.1f} steps/s; mpt/PyTorch {mpt_rate / torch_rate:.2f}"
+            if mpt_runs:
+                def median(key):
+                    return statistics.median(run[key] for run in mpt_runs)
+                mpt_rate = 1e3 / median("ms_per_step_after_first")
+                line += (f"; mpt {mpt_rate:.1f} steps/s; mpt/PyTorch {mpt_rate / torch_rate:.2f}"
+                         f" (mpt host per step: queueing {median('ms_per_step_queueing'):.2f} ms,"
+                         f" waiting {median('ms_per_step_waiting'):.2f} ms)")
             print(line, flush=True)
 
             # PyTorch's update phase alone, against a copy of the bytes it

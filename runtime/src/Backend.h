@@ -13,6 +13,8 @@
 #include "Signature.h"
 
 #include <cstddef>
+#include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,29 @@ public:
   /// `buffer` itself where the host may write it directly (the CPU backend),
   /// so inputs are stored without a staging copy; null otherwise.
   virtual void *hostWritable(void * /*buffer*/) { return nullptr; }
+
+  // A device that runs queued work (the GPU) lets the host prepare the next
+  // batch while a step runs. Copies between device memory and host memory
+  // from allocateHost may still be running when copyToDevice or
+  // copyToHostAsync return: they have completed once a fence taken after
+  // them has been waited for. Everything else is ordered as it was called.
+
+  /// Zero-filled host memory for such copies (page-locked on a GPU), or null
+  /// when out of memory.
+  virtual void *allocateHost(size_t bytes) {
+    return std::calloc(bytes ? bytes : 1, 1);
+  }
+  virtual void freeHost(void *host) { std::free(host); }
+  virtual void copyToHostAsync(void *host, const void *device, size_t bytes) {
+    copyToHost(host, device, bytes);
+  }
+  /// Marks the work queued so far.
+  virtual uint64_t fence() { return 0; }
+  /// Returns once the work before `fence` has completed; false with `error`
+  /// set if some of it failed.
+  virtual bool wait(uint64_t /*fence*/, std::string & /*error*/) {
+    return true;
+  }
   /// Runs `function` on its arguments then its results, in the signature's
   /// order; false with `error` set if it could not run.
   virtual bool run(const std::string &function,

@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <map>
 #include <memory>
@@ -276,6 +277,65 @@ private:
   size_t size = 0;
 };
 
+/// Host memory from the backend that copies may use while the host goes on
+/// (page-locked on a GPU).
+class StagingMemory {
+public:
+  StagingMemory() = default;
+  StagingMemory(StagingMemory &&other) noexcept { *this = std::move(other); }
+  StagingMemory &operator=(StagingMemory &&other) noexcept {
+    std::swap(backend, other.backend);
+    std::swap(data, other.data);
+    std::swap(size, other.size);
+    return *this;
+  }
+  ~StagingMemory() {
+    if (data)
+      backend->freeHost(data);
+  }
+  bool allocate(Backend *owner, size_t bytes) {
+    *this = StagingMemory();
+    backend = owner;
+    data = static_cast<uint8_t *>(owner->allocateHost(bytes));
+    size = bytes;
+    return data != nullptr;
+  }
+  uint8_t *get() const { return data; }
+  size_t bytes() const { return size; }
+
+private:
+  Backend *backend = nullptr;
+  uint8_t *data = nullptr;
+  size_t size = 0;
+};
+
+/// Two buffers per input, used in turn, so the host fills one while the
+/// device may still be copying the previous batch out of the other.
+struct InputStaging {
+  struct Slot {
+    StagingMemory memory;
+    uint64_t copied = 0; // fence after the copy out of it
+  };
+  Slot slots[2];
+  int next = 0;
+};
+
+/// Where a step's metrics land, at fixed offsets, once its fence is reached.
+struct StepMetricsLayout {
+  static constexpr size_t loss = 0, lossScale = 4, skipped = 8, gradZero = 16,
+                          gradNonFinite = 24, bytes = 32;
+};
+
+/// A step that ran or was queued and whose metrics were not read yet.
+struct QueuedStep {
+  StagingMemory metrics;
+  uint64_t done = 0;
+};
+
+/// More than this many queued steps with unread metrics is a caller that
+/// never reads them.
+constexpr size_t kMaxStepsInFlight = 16;
+
 mpt_status_t outOfHostMemory(const char *caller, const TensorShape &shape) {
   return makeStatus(MPT_STATUS_OUT_OF_MEMORY, std::string(caller) +
                                                   ": out of host memory for " +
@@ -340,7 +400,11 @@ struct mpt_session_s {
   std::vector<bool> trainBound, evalBound;
   /// Host copies of bound inputs on their way to the device, kept across
   /// steps: a batch of tens of MB allocated per step costs page faults.
-  std::vector<HostBuffer> trainStaging, evalStaging;
+  std::vector<InputStaging> trainStaging, evalStaging;
+  /// Steps whose metrics were not read yet, oldest first, and metric buffers
+  /// to reuse (page-locked memory is slow to allocate).
+  std::deque<QueuedStep> queuedSteps;
+  std::vector<StagingMemory> spareMetrics;
   bool evalRan = false, trainRan = false;
 };
 
@@ -807,68 +871,172 @@ mpt_status_t mpt_session_bind_input(mpt_session_t session,
         direct && *kind == input->shape.kind) {
       std::memcpy(direct, source, bytes);
     } else {
-      std::vector<HostBuffer> &staging =
+      std::vector<InputStaging> &staging =
           eval ? session->evalStaging : session->trainStaging;
       if (staging.size() <= size_t(input->index))
         staging.resize(input->index + 1);
-      HostBuffer &host = staging[input->index];
-      if ((!host.get() || host.bytes() != bytes) && !host.allocate(bytes))
-        return outOfHostMemory(kCaller, input->shape);
-      std::string error =
-          convert(source, *kind, host.get(), input->shape.kind, count);
+      InputStaging &inputStaging = staging[input->index];
+      InputStaging::Slot &slot = inputStaging.slots[inputStaging.next];
+      inputStaging.next ^= 1;
+      std::string error;
+      if (!session->backend->wait(slot.copied, error))
+        return makeStatus(MPT_STATUS_INTERNAL,
+                          std::string(kCaller) + ": input '" + name +
+                              "': an earlier step or copy failed: " + error);
+      if (slot.memory.bytes() != bytes || !slot.memory.get())
+        if (!slot.memory.allocate(session->backend, bytes))
+          return outOfHostMemory(kCaller, input->shape);
+      error =
+          convert(source, *kind, slot.memory.get(), input->shape.kind, count);
       if (!error.empty())
         return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
                           std::string(kCaller) + ": input '" + name + "' is " +
                               input->shape.describe() + ": " + error);
-      session->backend->copyToDevice(buffer.get(), host.get(), bytes);
+      session->backend->copyToDevice(buffer.get(), slot.memory.get(), bytes);
+      slot.copied = session->backend->fence();
     }
     (eval ? session->evalBound : session->trainBound)[input->index] = true;
     return nullptr;
   });
 }
 
-mpt_status_t mpt_session_step(mpt_session_t session,
-                              mpt_step_metrics_t *metrics) {
-  static const char *kCaller = "mpt_session_step";
-  if (!session)
-    return nullArgument(kCaller, "session");
+namespace {
+
+/// Runs or queues one training step and queues the copies of its metrics.
+mpt_status_t queueStep(mpt_session_t session, const char *caller) {
   for (const PublicTensor &input : session->program->trainInputs)
     if (!session->trainBound[input.index])
       return makeStatus(MPT_STATUS_FAILED_PRECONDITION,
-                        std::string(kCaller) + ": input '" + input.name +
+                        std::string(caller) + ": input '" + input.name +
                             "' of the training step is not bound");
-  return guarded(kCaller, [&]() -> mpt_status_t {
+  if (session->queuedSteps.size() >= kMaxStepsInFlight)
+    return makeStatus(MPT_STATUS_FAILED_PRECONDITION,
+                      std::string(caller) + ": " +
+                          std::to_string(kMaxStepsInFlight) +
+                          " queued steps have unread metrics; read them with "
+                          "mpt_session_step_metrics first");
+  return guarded(caller, [&]() -> mpt_status_t {
     const ProgramData &program = *session->program;
     const Signature &signature = program.signature();
+    Backend &backend = *session->backend;
+    QueuedStep queued;
+    if (!session->spareMetrics.empty()) {
+      queued.metrics = std::move(session->spareMetrics.back());
+      session->spareMetrics.pop_back();
+    } else if (!queued.metrics.allocate(&backend, StepMetricsLayout::bytes)) {
+      return makeStatus(MPT_STATUS_OUT_OF_MEMORY,
+                        std::string(caller) +
+                            ": out of host memory for the step's metrics");
+    }
     std::string error;
-    if (!session->backend->run(signature.trainFunction, trainTensors(session),
-                               error))
+    if (!backend.run(signature.trainFunction, trainTensors(session), error))
       return makeStatus(MPT_STATUS_INTERNAL,
                         "the training step failed: " + error);
     session->trainRan = true;
+    // The copies are queued before the next step can overwrite the results.
+    auto copyOut = [&](int64_t result, size_t offset, size_t bytes) {
+      if (result >= 0)
+        backend.copyToHostAsync(queued.metrics.get() + offset,
+                                session->results[result].get(), bytes);
+    };
+    copyOut(program.lossResult, StepMetricsLayout::loss, sizeof(float));
+    copyOut(program.scaleResult, StepMetricsLayout::lossScale, sizeof(float));
+    copyOut(program.skippedResult, StepMetricsLayout::skipped, 1);
+    copyOut(program.gradZeroResult, StepMetricsLayout::gradZero,
+            sizeof(int64_t));
+    copyOut(program.gradNonFiniteResult, StepMetricsLayout::gradNonFinite,
+            sizeof(int64_t));
+    queued.done = backend.fence();
+    session->queuedSteps.push_back(std::move(queued));
     // The next step reads what this one produced.
     for (size_t r = 0; r < signature.trainResults.size(); ++r)
       if (signature.trainResults[r].next >= 0)
         std::swap(session->args[signature.trainResults[r].next],
                   session->results[r]);
-    if (!metrics)
-      return nullptr;
-    auto scalar = [&](int64_t result, auto fallback) {
-      using T = decltype(fallback);
-      if (result < 0)
-        return fallback;
-      T value{};
-      session->backend->copyToHost(&value, session->results[result].get(),
-                                   sizeof(T));
-      return value;
-    };
-    metrics->loss = scalar(program.lossResult, float(NAN));
-    metrics->loss_scale = scalar(program.scaleResult, 1.0f);
-    metrics->skipped = scalar(program.skippedResult, uint8_t(0)) != 0;
-    metrics->grad_zero = scalar(program.gradZeroResult, int64_t(-1));
-    metrics->grad_nonfinite = scalar(program.gradNonFiniteResult, int64_t(-1));
     return nullptr;
   });
+}
+
+/// Waits for the oldest queued step and takes its metrics.
+mpt_status_t takeStepMetrics(mpt_session_t session, const char *caller,
+                             mpt_step_metrics_t *metrics) {
+  if (session->queuedSteps.empty())
+    return makeStatus(MPT_STATUS_FAILED_PRECONDITION,
+                      std::string(caller) +
+                          ": no queued step has unread metrics");
+  QueuedStep queued = std::move(session->queuedSteps.front());
+  session->queuedSteps.pop_front();
+  std::string error;
+  bool ok = session->backend->wait(queued.done, error);
+  const ProgramData &program = *session->program;
+  const uint8_t *block = queued.metrics.get();
+  auto scalar = [&](int64_t result, size_t offset, auto fallback) {
+    using T = decltype(fallback);
+    if (result < 0)
+      return fallback;
+    T value;
+    std::memcpy(&value, block + offset, sizeof(T));
+    return value;
+  };
+  if (metrics) {
+    metrics->loss =
+        scalar(program.lossResult, StepMetricsLayout::loss, float(NAN));
+    metrics->loss_scale =
+        scalar(program.scaleResult, StepMetricsLayout::lossScale, 1.0f);
+    metrics->skipped = scalar(program.skippedResult, StepMetricsLayout::skipped,
+                              uint8_t(0)) != 0;
+    metrics->grad_zero = scalar(program.gradZeroResult,
+                                StepMetricsLayout::gradZero, int64_t(-1));
+    metrics->grad_nonfinite =
+        scalar(program.gradNonFiniteResult, StepMetricsLayout::gradNonFinite,
+               int64_t(-1));
+  }
+  session->spareMetrics.push_back(std::move(queued.metrics));
+  if (!ok)
+    return makeStatus(MPT_STATUS_INTERNAL,
+                      std::string(caller) +
+                          ": the training step failed: " + error);
+  return nullptr;
+}
+
+} // namespace
+
+mpt_status_t mpt_session_step(mpt_session_t session,
+                              mpt_step_metrics_t *metrics) {
+  static const char *kCaller = "mpt_session_step";
+  if (!session)
+    return nullArgument(kCaller, "session");
+  if (!session->queuedSteps.empty())
+    return makeStatus(
+        MPT_STATUS_FAILED_PRECONDITION,
+        std::string(kCaller) + ": " +
+            std::to_string(session->queuedSteps.size()) +
+            " steps queued by mpt_session_step_async have unread metrics; "
+            "read them with mpt_session_step_metrics first");
+  if (mpt_status_t status = queueStep(session, kCaller))
+    return status;
+  return takeStepMetrics(session, kCaller, metrics);
+}
+
+mpt_status_t mpt_session_step_async(mpt_session_t session) {
+  static const char *kCaller = "mpt_session_step_async";
+  if (!session)
+    return nullArgument(kCaller, "session");
+  return queueStep(session, kCaller);
+}
+
+mpt_status_t mpt_session_step_metrics(mpt_session_t session,
+                                      mpt_step_metrics_t *metrics) {
+  static const char *kCaller = "mpt_session_step_metrics";
+  if (!session)
+    return nullArgument(kCaller, "session");
+  if (!metrics)
+    return nullArgument(kCaller, "metrics");
+  return takeStepMetrics(session, kCaller, metrics);
+}
+
+int64_t mpt_session_steps_in_flight(mpt_session_t session) {
+  return session ? int64_t(session->queuedSteps.size()) : 0;
 }
 
 mpt_status_t mpt_session_eval(mpt_session_t session) {

@@ -57,6 +57,8 @@ static void expectError(mpt_status_t status, mpt_status_code_t code,
 
 enum { kBatch = 128, kPixels = 784, kClasses = 10 };
 
+#include "queued_steps.h"
+
 static void checkStatusAccessors(void) {
   EXPECT(mpt_status_code(NULL) == MPT_STATUS_OK);
   EXPECT(strcmp(mpt_status_message(NULL), "") == 0);
@@ -143,17 +145,6 @@ static void checkProgramQueries(mpt_program_t program) {
          (long long)info.shape[1]);
   EXPECT_ERROR(mpt_program_output_info(program, MPT_FUNCTION_EVAL, -1, &info),
                MPT_STATUS_INVALID_ARGUMENT, "index -1 is outside");
-}
-
-static void zeroAllParameters(mpt_session_t session) {
-  static float zeros[kPixels * 256];
-  memset(zeros, 0, sizeof zeros);
-  for (int64_t i = 0; i < mpt_session_num_state(session); ++i) {
-    mpt_tensor_info_t info;
-    EXPECT_OK(mpt_session_state_info(session, i, &info));
-    EXPECT_OK(
-        mpt_session_write_state(session, info.name, zeros, info.num_elements));
-  }
 }
 
 static void checkSession(mpt_program_t program, const char *scratch) {
@@ -335,6 +326,27 @@ static void checkSession(mpt_program_t program, const char *scratch) {
                "session is NULL");
   EXPECT_ERROR(mpt_session_load(session, NULL, NULL),
                MPT_STATUS_INVALID_ARGUMENT, "path is NULL");
+
+  /* Queued steps: their metrics come back in order, at most 16 unread. */
+  EXPECT_ERROR(mpt_session_step_async(NULL), MPT_STATUS_INVALID_ARGUMENT,
+               "session is NULL");
+  EXPECT_ERROR(mpt_session_step_metrics(session, NULL),
+               MPT_STATUS_INVALID_ARGUMENT, "metrics is NULL");
+  EXPECT_ERROR(mpt_session_step_metrics(session, &metrics),
+               MPT_STATUS_FAILED_PRECONDITION,
+               "no queued step has unread metrics");
+  EXPECT(mpt_session_steps_in_flight(NULL) == 0);
+  checkQueuedSteps(session, x);
+  for (int i = 0; i < 16; ++i)
+    EXPECT_OK(mpt_session_step_async(session));
+  EXPECT_ERROR(mpt_session_step_async(session), MPT_STATUS_FAILED_PRECONDITION,
+               "16 queued steps have unread metrics");
+  EXPECT_ERROR(mpt_session_step(session, &metrics),
+               MPT_STATUS_FAILED_PRECONDITION,
+               "16 steps queued by mpt_session_step_async have unread metrics");
+  for (int i = 0; i < 16; ++i)
+    EXPECT_OK(mpt_session_step_metrics(session, &metrics));
+  EXPECT_OK(mpt_session_step(session, &metrics));
 
   mpt_session_free(session);
   mpt_session_free(NULL);

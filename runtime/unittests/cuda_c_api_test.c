@@ -6,7 +6,8 @@
 |* c_api_test.c hold for a session whose state lives on the GPU (all          *|
 |* parameters zero: loss ln(10); one SGD step moves only b3, by               *|
 |* -lr * (softmax - onehot) averaged over the batch), and eval reads that     *|
-|* state: its logits equal b3.                                                *|
+|* state: its logits equal b3; steps queued without waiting train exactly   *|
+|* like steps that wait.                                                      *|
 |* Usage: mpt-cuda-c-api-test <examples dir>                                  *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
@@ -33,18 +34,15 @@ static int ok(mpt_status_t status, const char *what, int line) {
 }
 #define EXPECT_OK(call) ok((call), #call, __LINE__)
 
+#include "queued_steps.h"
+
 /* All parameters and state zero, one FP32 SGD step, then eval. */
 static void checkClosedForms(mpt_program_t program) {
   mpt_session_t session = NULL;
   if (!EXPECT_OK(mpt_session_create(program, 0, &session)))
     return;
-  static float zeros[kPixels * 256], x[kBatch * kPixels];
-  for (int64_t i = 0; i < mpt_session_num_state(session); ++i) {
-    mpt_tensor_info_t info;
-    EXPECT_OK(mpt_session_state_info(session, i, &info));
-    EXPECT_OK(
-        mpt_session_write_state(session, info.name, zeros, info.num_elements));
-  }
+  static float x[kBatch * kPixels];
+  zeroAllParameters(session);
   int32_t y[kBatch];
   for (int i = 0; i < kBatch * kPixels; ++i)
     x[i] = (float)((i * 7919) % 255) / 255.0f;
@@ -82,6 +80,7 @@ static void checkClosedForms(mpt_program_t program) {
     logitsMatch &= logits[i] == b3[i % kClasses];
   printf("eval logits equal b3: %s\n", logitsMatch ? "yes" : "no");
   EXPECT(logitsMatch);
+  checkQueuedSteps(session, x);
   mpt_session_free(session);
 }
 

@@ -592,16 +592,26 @@ int main(int argc, char **argv) {
   // Problems that end the run with a non-zero exit once metrics are written.
   std::vector<std::string> errors;
   bool nonFiniteReported = false, stopped = false;
-  while (step < totalSteps && !stopped) {
-    int64_t epoch = step / stepsPerEpoch, batch = step % stepsPerEpoch;
+  // Host time per step after the first: preparing and queueing it, and
+  // waiting for its metrics (on a GPU, the device's time the host did not
+  // hide).
+  double queueingSeconds = 0, waitingSeconds = 0;
+  auto secondsSince = [](std::chrono::steady_clock::time_point since) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         since)
+        .count();
+  };
+  // Binds step `s`'s batch and queues the step.
+  auto queueStep = [&](int64_t s) {
+    auto queueStart = std::chrono::steady_clock::now();
+    int64_t epoch = s / stepsPerEpoch, batch = s % stepsPerEpoch;
     if (epoch != orderEpoch) {
       order = epochOrder(train.count, seed, epoch);
       orderEpoch = epoch;
     }
     gatherBatch(train, order, batch, binding.batchSize, examples.data(),
                 labels.data());
-    bool injected = inject.count(step);
-    if (injected)
+    if (inject.count(s))
       for (float &value : examples)
         value *= INFINITY;
     mpt_status_t status = mpt_session_bind_input(
@@ -611,17 +621,27 @@ int main(int argc, char **argv) {
       status = mpt_session_bind_input(
           session, MPT_FUNCTION_TRAIN, binding.labels.c_str(), MPT_DTYPE_I32,
           labels.data(), labels.size() * sizeof(int32_t));
+    if (!status)
+      status = mpt_session_step_async(session);
     if (status) {
       std::string message = mpt_status_message(status);
       mpt_status_free(status);
-      fail("step " + llvm::Twine(step) + " (" + dataSource + " batch " +
+      fail("step " + llvm::Twine(s) + " (" + dataSource + " batch " +
            llvm::Twine(batch) + " of epoch " + llvm::Twine(epoch + 1) +
            "): " + message);
     }
+    if (s > firstStep)
+      queueingSeconds += secondsSince(queueStart);
+  };
+  // Reads the metrics of the oldest queued step, which is step `step`.
+  auto recordStep = [&]() -> const StepRecord & {
     mpt_step_metrics_t metrics;
-    check(mpt_session_step(session, &metrics));
+    auto waitStart = std::chrono::steady_clock::now();
+    check(mpt_session_step_metrics(session, &metrics));
+    if (step > firstStep)
+      waitingSeconds += secondsSince(waitStart);
     StepRecord record{step,
-                      epoch,
+                      step / stepsPerEpoch,
                       metrics.loss,
                       metrics.loss_scale,
                       metrics.skipped != 0,
@@ -632,6 +652,27 @@ int main(int argc, char **argv) {
     if (step == firstStep)
       afterFirstStep = std::chrono::steady_clock::now();
     ++step;
+    return records.back();
+  };
+  // On a GPU the next step is queued before this one's metrics are read, so
+  // the host prepares batches while the device trains; never past a point
+  // that needs the state (an evaluation, a checkpoint, the end).
+  bool queueAhead = options.device == MPT_DEVICE_CUDA;
+  auto stateNeededAfter = [&](int64_t steps) {
+    return steps == totalSteps ||
+           (checkpointEvery > 0 && steps % checkpointEvery == 0) ||
+           evalSteps.count(steps) ||
+           (steps % stepsPerEpoch == 0 && binding.hasEval && !noEval);
+  };
+  int64_t queued = step, stoppedAt = -1;
+  while (step < totalSteps && !stopped) {
+    if (queued == step)
+      queueStep(queued++);
+    if (queueAhead && queued < totalSteps && !stateNeededAfter(queued))
+      queueStep(queued++);
+    int64_t epoch = step / stepsPerEpoch, batch = step % stepsPerEpoch;
+    const StepRecord &record = recordStep();
+    bool injected = inject.count(record.step);
     if (tty && (step % 10 == 0 || batch + 1 == stepsPerEpoch))
       drawProgress(epoch, batch + 1, stepsPerEpoch, record, skipped);
 
@@ -647,8 +688,7 @@ int main(int argc, char **argv) {
         if (policy == NonFinitePolicy::Stop) {
           errors.push_back("the run met a non-finite loss or gradients (see "
                            "above)");
-          llvm::errs() << "mpt-run: stopped after step " << record.step
-                       << " (--on-nonfinite=warn or continue trains on)\n";
+          stoppedAt = record.step;
           stopped = true;
         }
       }
@@ -689,6 +729,16 @@ int main(int argc, char **argv) {
     }
     llvm::outs() << "\n";
     llvm::outs().flush();
+  }
+  // A step queued behind the one that stopped the run has run too.
+  while (queued > step)
+    recordStep();
+  if (stoppedAt >= 0) {
+    llvm::errs() << "mpt-run: stopped after step " << step - 1;
+    if (step - 1 != stoppedAt)
+      llvm::errs() << " (queued on the device before step " << stoppedAt
+                   << "'s metrics were read)";
+    llvm::errs() << " (--on-nonfinite=warn or continue trains on)\n";
   }
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -756,6 +806,10 @@ int main(int argc, char **argv) {
         {"seconds", seconds},
         {"ms_per_step", ran ? 1000.0 * seconds / ran : 0.0},
         {"ms_per_step_after_first", msPerStepAfterFirst},
+        {"ms_per_step_queueing",
+         ran > 1 ? 1000.0 * queueingSeconds / (ran - 1) : 0.0},
+        {"ms_per_step_waiting",
+         ran > 1 ? 1000.0 * waitingSeconds / (ran - 1) : 0.0},
         {"test_accuracy", std::move(accuracyArray)},
         {"evaluations", std::move(evaluationArray)},
         {"metrics", std::move(steps)}};

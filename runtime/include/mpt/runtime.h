@@ -199,9 +199,27 @@ typedef struct mpt_step_metrics_t {
 } mpt_step_metrics_t;
 
 /* Runs one training step on the bound inputs (every input must have been
-   bound) and carries its state to the next. `metrics` may be NULL. */
+   bound) and carries its state to the next; returns once the step has
+   finished. `metrics` may be NULL. Fails with FAILED_PRECONDITION while steps
+   queued by mpt_session_step_async have unread metrics. */
 mpt_status_t mpt_session_step(mpt_session_t session,
                               mpt_step_metrics_t *metrics);
+
+/* Queues one training step, like mpt_session_step, without waiting for it
+   on a device that runs queued work (CUDA; the CPU runs it before this
+   returns). The inputs may be bound again at once for the next step: the
+   session keeps its own copy of each batch. Every other call sees the state
+   after all queued steps. At most 16 queued steps may have unread metrics. */
+mpt_status_t mpt_session_step_async(mpt_session_t session);
+
+/* Waits for the oldest queued step whose metrics have not been read and
+   returns them; FAILED_PRECONDITION when there is none. A failure inside
+   that step (a kernel fault) is reported here. */
+mpt_status_t mpt_session_step_metrics(mpt_session_t session,
+                                      mpt_step_metrics_t *metrics);
+
+/* Steps queued by mpt_session_step_async whose metrics were not read yet. */
+int64_t mpt_session_steps_in_flight(mpt_session_t session);
 
 /* Runs the eval step on its bound inputs and the current state. */
 mpt_status_t mpt_session_eval(mpt_session_t session);

@@ -25,6 +25,8 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <algorithm>
+#include <cstring>
+#include <unordered_map>
 
 using namespace mlir;
 
@@ -41,6 +43,12 @@ class CudaBackend : public Backend {
 public:
   CudaBackend(std::unique_ptr<ExecutionEngine> jit, cuda::Driver &driver)
       : jit(std::move(jit)), driver(driver) {}
+  ~CudaBackend() override {
+    for (CUevent event : spareEvents)
+      driver.cuEventDestroy(event);
+    for (auto &[fence, event] : pendingEvents)
+      driver.cuEventDestroy(event);
+  }
 
   void *allocate(size_t bytes) override {
     CUdeviceptr pointer = 0;
@@ -65,7 +73,8 @@ public:
   }
 
   // Pageable host memory is staged before the call returns, so the caller
-  // may reuse `host` at once, and the copy stays ordered with the steps.
+  // may reuse `host` at once; page-locked memory (allocateHost) is read while
+  // the stream runs. Either way the copy stays ordered with the steps.
   void copyToDevice(void *device, const void *host, size_t bytes) override {
     cuda::check(driver.cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(device),
                                          host, bytes, driver.stream),
@@ -79,6 +88,61 @@ public:
             "cuMemcpyDtoHAsync"))
       cuda::check(driver.cuStreamSynchronize(driver.stream),
                   "cuStreamSynchronize");
+  }
+
+  void *allocateHost(size_t bytes) override {
+    void *host = nullptr;
+    if (!cuda::check(driver.cuMemHostAlloc(&host, std::max<size_t>(bytes, 1),
+                                           /*Flags=*/0),
+                     "cuMemHostAlloc")) {
+      cuda::takeError();
+      return nullptr;
+    }
+    std::memset(host, 0, bytes);
+    return host;
+  }
+
+  void freeHost(void *host) override {
+    // A queued copy may still use it.
+    cuda::check(driver.cuStreamSynchronize(driver.stream),
+                "cuStreamSynchronize");
+    cuda::check(driver.cuMemFreeHost(host), "cuMemFreeHost");
+  }
+
+  void copyToHostAsync(void *host, const void *device, size_t bytes) override {
+    cuda::check(driver.cuMemcpyDtoHAsync(host,
+                                         reinterpret_cast<CUdeviceptr>(device),
+                                         bytes, driver.stream),
+                "cuMemcpyDtoHAsync");
+  }
+
+  // Events are reused: a step takes a few fences, and creating an event per
+  // fence would cost a driver call each.
+  uint64_t fence() override {
+    CUevent event = nullptr;
+    if (!spareEvents.empty()) {
+      event = spareEvents.back();
+      spareEvents.pop_back();
+    } else if (!cuda::check(
+                   driver.cuEventCreate(&event, CU_EVENT_DISABLE_TIMING),
+                   "cuEventCreate")) {
+      return 0; // recorded; wait(0) reports it
+    }
+    cuda::check(driver.cuEventRecord(event, driver.stream), "cuEventRecord");
+    pendingEvents.emplace(++lastFence, event);
+    return lastFence;
+  }
+
+  bool wait(uint64_t fence, std::string &error) override {
+    if (auto pending = pendingEvents.find(fence);
+        pending != pendingEvents.end()) {
+      cuda::check(driver.cuEventSynchronize(pending->second),
+                  "cuEventSynchronize");
+      spareEvents.push_back(pending->second);
+      pendingEvents.erase(pending);
+    }
+    error = cuda::takeError();
+    return error.empty();
   }
 
   bool run(const std::string &function,
@@ -103,6 +167,9 @@ public:
 private:
   std::unique_ptr<ExecutionEngine> jit;
   cuda::Driver &driver;
+  uint64_t lastFence = 0;
+  std::unordered_map<uint64_t, CUevent> pendingEvents;
+  std::vector<CUevent> spareEvents;
 };
 
 } // namespace

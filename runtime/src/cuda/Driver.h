@@ -35,7 +35,13 @@ struct Driver {
   X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                                 \
   X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                                 \
   X(cuMemsetD8Async, "cuMemsetD8Async")                                        \
-  X(cuMemHostRegister, "cuMemHostRegister_v2")
+  X(cuMemHostRegister, "cuMemHostRegister_v2")                                 \
+  X(cuMemHostAlloc, "cuMemHostAlloc")                                          \
+  X(cuMemFreeHost, "cuMemFreeHost")                                            \
+  X(cuEventCreate, "cuEventCreate")                                            \
+  X(cuEventRecord, "cuEventRecord")                                            \
+  X(cuEventSynchronize, "cuEventSynchronize")                                  \
+  X(cuEventDestroy, "cuEventDestroy_v2")
 #define MPT_DECLARE(name, symbol) decltype(&::name) name = nullptr;
   MPT_CUDA_DRIVER_FUNCTIONS(MPT_DECLARE)
 #undef MPT_DECLARE

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 
 using namespace mpt::cuda;
 
@@ -60,6 +61,41 @@ private:
 
 BlockCache blockCache;
 
+/// Compiled code looks every kernel up before each launch; the driver's
+/// lookup costs more than this map, and hundreds of launches per step pay it.
+class FunctionCache {
+public:
+  CUfunction find(CUmodule module, const char *name) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto found = functions.find({module, name});
+    return found == functions.end() ? nullptr : found->second;
+  }
+  void add(CUmodule module, const char *name, CUfunction function) {
+    std::lock_guard<std::mutex> lock(mutex);
+    functions[{module, name}] = function;
+  }
+  void forget(CUmodule module) {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto entry = functions.begin(); entry != functions.end();)
+      entry = entry->first.first == module ? functions.erase(entry)
+                                           : std::next(entry);
+  }
+
+private:
+  struct KeyHash {
+    size_t operator()(const std::pair<CUmodule, const char *> &key) const {
+      return std::hash<const void *>()(key.first) ^
+             (std::hash<const void *>()(key.second) << 1);
+    }
+  };
+  std::mutex mutex;
+  // The name is a constant of the compiled module, so its address is a key.
+  std::unordered_map<std::pair<CUmodule, const char *>, CUfunction, KeyHash>
+      functions;
+};
+
+FunctionCache functionCache;
+
 } // namespace
 
 extern "C" {
@@ -85,16 +121,20 @@ CUmodule mgpuModuleLoadJIT(void *ptx, int optLevel) {
 }
 
 void mgpuModuleUnload(CUmodule module) {
+  functionCache.forget(module);
   if (Driver *d = driver(); d && module)
     check(d->cuModuleUnload(module), "cuModuleUnload");
 }
 
 CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
+  if (CUfunction cached = functionCache.find(module, name))
+    return cached;
   Driver *d = driver();
   CUfunction function = nullptr;
-  if (d && module)
-    check(d->cuModuleGetFunction(&function, module, name),
-          "cuModuleGetFunction");
+  if (d && module &&
+      check(d->cuModuleGetFunction(&function, module, name),
+            "cuModuleGetFunction"))
+    functionCache.add(module, name, function);
   return function;
 }
 
