@@ -318,7 +318,29 @@ struct InputStaging {
   };
   Slot slots[2];
   int next = 0;
+  /// The slot mpt_session_input_staging lent out, or -1.
+  int lent = -1;
 };
+
+/// The slot the next batch of an input goes through, once the device no
+/// longer copies out of it; null with `error` set when that copy failed, or
+/// with `outOfMemory` set.
+InputStaging::Slot *nextStagingSlot(Backend &backend, InputStaging &staging,
+                                    size_t bytes, std::string &error,
+                                    bool &outOfMemory) {
+  InputStaging::Slot &slot = staging.slots[staging.next];
+  staging.next ^= 1;
+  staging.lent = -1;
+  outOfMemory = false;
+  if (!backend.wait(slot.copied, error))
+    return nullptr;
+  if ((slot.memory.bytes() != bytes || !slot.memory.get()) &&
+      !slot.memory.allocate(&backend, bytes)) {
+    outOfMemory = true;
+    return nullptr;
+  }
+  return &slot;
+}
 
 /// Where a step's metrics land, at fixed offsets, once its fence is reached.
 struct StepMetricsLayout {
@@ -876,26 +898,85 @@ mpt_status_t mpt_session_bind_input(mpt_session_t session,
       if (staging.size() <= size_t(input->index))
         staging.resize(input->index + 1);
       InputStaging &inputStaging = staging[input->index];
-      InputStaging::Slot &slot = inputStaging.slots[inputStaging.next];
-      inputStaging.next ^= 1;
+      InputStaging::Slot *slot = nullptr;
       std::string error;
-      if (!session->backend->wait(slot.copied, error))
-        return makeStatus(MPT_STATUS_INTERNAL,
-                          std::string(kCaller) + ": input '" + name +
-                              "': an earlier step or copy failed: " + error);
-      if (slot.memory.bytes() != bytes || !slot.memory.get())
-        if (!slot.memory.allocate(session->backend, bytes))
+      // The batch was written into the slot mpt_session_input_staging lent.
+      if (inputStaging.lent >= 0 && *kind == input->shape.kind &&
+          source == inputStaging.slots[inputStaging.lent].memory.get()) {
+        slot = &inputStaging.slots[inputStaging.lent];
+        inputStaging.lent = -1;
+      } else {
+        bool outOfMemory = false;
+        slot = nextStagingSlot(*session->backend, inputStaging, bytes, error,
+                               outOfMemory);
+        if (outOfMemory)
           return outOfHostMemory(kCaller, input->shape);
-      error =
-          convert(source, *kind, slot.memory.get(), input->shape.kind, count);
-      if (!error.empty())
-        return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                          std::string(kCaller) + ": input '" + name + "' is " +
-                              input->shape.describe() + ": " + error);
-      session->backend->copyToDevice(buffer.get(), slot.memory.get(), bytes);
-      slot.copied = session->backend->fence();
+        if (!slot)
+          return makeStatus(MPT_STATUS_INTERNAL,
+                            std::string(kCaller) + ": input '" + name +
+                                "': an earlier step or copy failed: " + error);
+        error = convert(source, *kind, slot->memory.get(), input->shape.kind,
+                        count);
+        if (!error.empty())
+          return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                            std::string(kCaller) + ": input '" + name +
+                                "' is " + input->shape.describe() + ": " +
+                                error);
+      }
+      session->backend->copyToDevice(buffer.get(), slot->memory.get(), bytes);
+      slot->copied = session->backend->fence();
     }
     (eval ? session->evalBound : session->trainBound)[input->index] = true;
+    return nullptr;
+  });
+}
+
+mpt_status_t mpt_session_input_staging(mpt_session_t session,
+                                       mpt_function_t function,
+                                       const char *name, void **data,
+                                       size_t *bytes) {
+  static const char *kCaller = "mpt_session_input_staging";
+  if (!session)
+    return nullArgument(kCaller, "session");
+  if (!name)
+    return nullArgument(kCaller, "name");
+  if (!data)
+    return nullArgument(kCaller, "data");
+  if (!bytes)
+    return nullArgument(kCaller, "bytes");
+  *data = nullptr;
+  *bytes = 0;
+  if (mpt_status_t status = checkFunction(*session->program, function, kCaller))
+    return status;
+  const std::vector<PublicTensor> &inputs = session->program->inputs(function);
+  const PublicTensor *input = findNamed(inputs, name);
+  if (!input)
+    return makeStatus(MPT_STATUS_NOT_FOUND,
+                      std::string(kCaller) + ": the " + functionName(function) +
+                          " has no input named '" + name +
+                          "'; its inputs are " + namesOf(inputs));
+  return guarded(kCaller, [&]() -> mpt_status_t {
+    std::vector<InputStaging> &staging = function == MPT_FUNCTION_EVAL
+                                             ? session->evalStaging
+                                             : session->trainStaging;
+    if (staging.size() <= size_t(input->index))
+      staging.resize(input->index + 1);
+    InputStaging &inputStaging = staging[input->index];
+    int index = inputStaging.next;
+    std::string error;
+    bool outOfMemory = false;
+    InputStaging::Slot *slot =
+        nextStagingSlot(*session->backend, inputStaging, input->shape.bytes(),
+                        error, outOfMemory);
+    if (outOfMemory)
+      return outOfHostMemory(kCaller, input->shape);
+    if (!slot)
+      return makeStatus(MPT_STATUS_INTERNAL,
+                        std::string(kCaller) + ": input '" + name +
+                            "': an earlier step or copy failed: " + error);
+    inputStaging.lent = index;
+    *data = slot->memory.get();
+    *bytes = slot->memory.bytes();
     return nullptr;
   });
 }

@@ -336,6 +336,23 @@ static void checkSession(mpt_program_t program, const char *scratch) {
                MPT_STATUS_FAILED_PRECONDITION,
                "no queued step has unread metrics");
   EXPECT(mpt_session_steps_in_flight(NULL) == 0);
+  void *staging = NULL;
+  size_t stagingBytes = 0;
+  EXPECT_ERROR(mpt_session_input_staging(session, MPT_FUNCTION_TRAIN, "images",
+                                         &staging, &stagingBytes),
+               MPT_STATUS_NOT_FOUND,
+               "mpt_session_input_staging: the training step has no input "
+               "named 'images'; its inputs are 'x', 'y'");
+  EXPECT_ERROR(mpt_session_input_staging(session, MPT_FUNCTION_TRAIN, "x", NULL,
+                                         &stagingBytes),
+               MPT_STATUS_INVALID_ARGUMENT, "data is NULL");
+  EXPECT_ERROR(mpt_session_input_staging(session, MPT_FUNCTION_TRAIN, "x",
+                                         &staging, NULL),
+               MPT_STATUS_INVALID_ARGUMENT, "bytes is NULL");
+  /* The y staging memory holds the input's own i32 labels. */
+  EXPECT_OK(mpt_session_input_staging(session, MPT_FUNCTION_TRAIN, "y",
+                                      &staging, &stagingBytes));
+  EXPECT(stagingBytes == kBatch * sizeof(int32_t));
   checkQueuedSteps(session, x);
   for (int i = 0; i < 16; ++i)
     EXPECT_OK(mpt_session_step_async(session));

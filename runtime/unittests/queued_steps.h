@@ -32,10 +32,21 @@ static void trainTwoSteps(mpt_session_t session, const float *x, int queued,
     labels[1][i] = 1;
   }
   zeroAllParameters(session);
-  EXPECT_OK(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "x",
-                                   MPT_DTYPE_F32, x,
-                                   sizeof(float) * kBatch * kPixels));
   for (int step = 0; step < 2; ++step) {
+    /* Queued steps get x through the session's staging memory. */
+    const void *source = x;
+    size_t bytes = sizeof(float) * kBatch * kPixels;
+    if (queued) {
+      void *staging = NULL;
+      EXPECT_OK(mpt_session_input_staging(session, MPT_FUNCTION_TRAIN, "x",
+                                          &staging, &bytes));
+      EXPECT(staging != NULL && bytes == sizeof(float) * kBatch * kPixels);
+      if (staging)
+        memcpy(staging, x, bytes);
+      source = staging;
+    }
+    EXPECT_OK(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "x",
+                                     MPT_DTYPE_F32, source, bytes));
     EXPECT_OK(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "y",
                                      MPT_DTYPE_I64, labels[step],
                                      sizeof labels[step]));
@@ -53,8 +64,9 @@ static void trainTwoSteps(mpt_session_t session, const float *x, int queued,
   EXPECT_OK(mpt_session_read_state(session, "b3", b3, kClasses));
 }
 
-/* Queued steps (mpt_session_step_async, the second step's labels bound
-   while the first may still run) train exactly like mpt_session_step. */
+/* Queued steps (mpt_session_step_async, the second step's inputs bound
+   while the first may still run, x through mpt_session_input_staging)
+   train exactly like mpt_session_step. */
 static void checkQueuedSteps(mpt_session_t session, const float *x) {
   mpt_step_metrics_t direct[2], queued[2];
   float directB3[kClasses], queuedB3[kClasses];

@@ -188,6 +188,17 @@ mpt_status_t mpt_session_bind_input(mpt_session_t session,
                                     mpt_dtype_t dtype, const void *data,
                                     size_t bytes);
 
+/* Host memory for the next value of input `name` of `function`: `*bytes`
+   bytes in the input's own dtype (page-locked on CUDA). Fill it and bind it
+   with mpt_session_bind_input(..., *data, *bytes) in that dtype: the batch
+   then goes to the device with no further copy on the host. Valid until the
+   next mpt_session_input_staging or mpt_session_bind_input for this input;
+   it may wait for the device to finish copying the batch before last. */
+mpt_status_t mpt_session_input_staging(mpt_session_t session,
+                                       mpt_function_t function,
+                                       const char *name, void **data,
+                                       size_t *bytes);
+
 typedef struct mpt_step_metrics_t {
   float loss;       /* NAN if the step reports no "loss" */
   float loss_scale; /* 1 without loss scaling */
