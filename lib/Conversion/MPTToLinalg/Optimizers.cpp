@@ -281,6 +281,73 @@ struct UnscaleLowering : OpConversionPattern<UnscaleOp> {
   }
 };
 
+/// Two i64 counters accumulated over every input: zeros and non-finites
+/// (|x| == inf, unordered so that nan counts too).
+SmallVector<Value> buildGradientCounts(OpBuilder &b, Location loc,
+                                       ValueRange inputs) {
+  Type i64 = b.getI64Type();
+  SmallVector<Value> counts(
+      2, createFilled(b, loc, {}, intConstant(b, loc, i64, 0)));
+  for (Value input : inputs) {
+    int64_t rank = tensorType(input).getRank();
+    SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    AffineMap scalar = scalarMap(b.getContext(), rank);
+    counts = buildGeneric(
+        b, loc, input, counts, {b.getMultiDimIdentityMap(rank), scalar, scalar},
+        iteratorTypes(rank, all),
+        [](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
+          Type elementType = args[0].getType();
+          Value zero = floatConstant(nb, l, elementType, 0.0);
+          Value infinity = floatConstant(
+              nb, l, elementType, std::numeric_limits<double>::infinity());
+          Value isZero = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ,
+                                               args[0], zero);
+          Value isNonFinite = arith::CmpFOp::create(
+              nb, l, arith::CmpFPredicate::UEQ,
+              math::AbsFOp::create(nb, l, args[0]), infinity);
+          Type i64 = nb.getI64Type();
+          return {
+              arith::AddIOp::create(nb, l, args[1],
+                                    arith::ExtUIOp::create(nb, l, i64, isZero)),
+              arith::AddIOp::create(
+                  nb, l, args[2],
+                  arith::ExtUIOp::create(nb, l, i64, isNonFinite))};
+        });
+  }
+  return counts;
+}
+
+/// The loss-scaling pass checks and counts the same gradients. Every element
+/// is finite exactly when none counts as non-finite, so the pair reads the
+/// gradients twice (the two counts) instead of three times: lowered
+/// together, at the earlier op, by whichever is converted first.
+template <typename Sibling> Sibling findSameInputsSibling(Operation *op) {
+  for (Operation &other : *op->getBlock())
+    if (auto sibling = dyn_cast<Sibling>(other);
+        sibling && sibling->getOperands() == op->getOperands())
+      return sibling;
+  return nullptr;
+}
+
+void lowerCheckWithCounts(ConversionPatternRewriter &rewriter,
+                          AllFiniteOp check, GradientStatsOp stats,
+                          ValueRange inputs) {
+  Operation *first = check->isBeforeInBlock(stats) ? check.getOperation()
+                                                   : stats.getOperation();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(first);
+  Location loc = stats.getLoc();
+  SmallVector<Value> counts = buildGradientCounts(rewriter, loc, inputs);
+  Value finite = buildElementwise(
+      rewriter, loc, {}, counts[1], {}, rewriter.getI1Type(),
+      [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+        return {arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, args[0],
+                                      intConstant(b, l, b.getI64Type(), 0))};
+      })[0];
+  rewriter.replaceOp(check, finite);
+  rewriter.replaceOp(stats, counts);
+}
+
 /// An i1 and-reduction of |x| != inf (ordered, so false for NaN) over every
 /// element of every input, into one 0-d tensor.
 struct AllFiniteLowering : OpConversionPattern<AllFiniteOp> {
@@ -289,6 +356,10 @@ struct AllFiniteLowering : OpConversionPattern<AllFiniteOp> {
   LogicalResult
   matchAndRewrite(AllFiniteOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (auto stats = findSameInputsSibling<GradientStatsOp>(op)) {
+      lowerCheckWithCounts(rewriter, op, stats, adaptor.getInputs());
+      return success();
+    }
     Location loc = op.getLoc();
     Value finite = createFilled(
         rewriter, loc, {}, intConstant(rewriter, loc, rewriter.getI1Type(), 1));
@@ -315,46 +386,18 @@ struct AllFiniteLowering : OpConversionPattern<AllFiniteOp> {
   }
 };
 
-/// Two i64 counters accumulated over every input: zeros and non-finites
-/// (|x| == inf, unordered so that nan counts too).
 struct GradientStatsLowering : OpConversionPattern<GradientStatsOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(GradientStatsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type i64 = rewriter.getI64Type();
-    SmallVector<Value> counts(
-        2, createFilled(rewriter, loc, {}, intConstant(rewriter, loc, i64, 0)));
-    for (Value input : adaptor.getInputs()) {
-      int64_t rank = tensorType(input).getRank();
-      SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-      AffineMap scalar = scalarMap(getContext(), rank);
-      counts = buildGeneric(
-          rewriter, loc, input, counts,
-          {rewriter.getMultiDimIdentityMap(rank), scalar, scalar},
-          iteratorTypes(rank, all),
-          [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-            Type elementType = args[0].getType();
-            Value zero = floatConstant(b, l, elementType, 0.0);
-            Value infinity = floatConstant(
-                b, l, elementType, std::numeric_limits<double>::infinity());
-            Value isZero = arith::CmpFOp::create(
-                b, l, arith::CmpFPredicate::OEQ, args[0], zero);
-            Value isNonFinite = arith::CmpFOp::create(
-                b, l, arith::CmpFPredicate::UEQ,
-                math::AbsFOp::create(b, l, args[0]), infinity);
-            Type i64 = b.getI64Type();
-            return {
-                arith::AddIOp::create(
-                    b, l, args[1], arith::ExtUIOp::create(b, l, i64, isZero)),
-                arith::AddIOp::create(
-                    b, l, args[2],
-                    arith::ExtUIOp::create(b, l, i64, isNonFinite))};
-          });
+    if (auto check = findSameInputsSibling<AllFiniteOp>(op)) {
+      lowerCheckWithCounts(rewriter, check, op, adaptor.getInputs());
+      return success();
     }
-    rewriter.replaceOp(op, counts);
+    rewriter.replaceOp(
+        op, buildGradientCounts(rewriter, op.getLoc(), adaptor.getInputs()));
     return success();
   }
 };

@@ -762,3 +762,40 @@ func.func @gradient_stats(%a: tensor<4x8xf16>, %b: tensor<8xf32>) -> (tensor<i64
   %z, %n = mpt.gradient_stats %a, %b : tensor<4x8xf16>, tensor<8xf32>
   return %z, %n : tensor<i64>, tensor<i64>
 }
+
+// -----
+
+// A check and the counts of the same gradients (as mpt-loss-scaling writes
+// them) read the gradients once, for the counts: every element is finite
+// exactly when none counts as non-finite. Lowered at the earlier op, so the
+// check's users, before the counts, still see their operand defined.
+// CHECK-LABEL: func @finite_check_from_counts
+// CHECK-NOT: arith.andi
+// CHECK: %[[A:.*]]:2 = linalg.generic {{.*}} ins(%arg0 : tensor<4x8xf16>)
+// CHECK: %[[B:.*]]:2 = linalg.generic {{.*}} ins(%arg1 : tensor<8xf32>) outs(%[[A]]#0, %[[A]]#1 : tensor<i64>, tensor<i64>)
+// CHECK: %[[OK:.*]] = linalg.generic {{.*}} iterator_types = []} ins(%[[B]]#1 : tensor<i64>) outs(%{{.*}} : tensor<i1>)
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: arith.cmpi eq, %{{.*}}, %[[ZERO]] : i64
+// CHECK: %[[USE:.*]] = arith.xori %[[OK]], %{{.*}} : tensor<i1>
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[USE]], %[[B]]#0, %[[B]]#1
+func.func @finite_check_from_counts(%a: tensor<4x8xf16>, %b: tensor<8xf32>) -> (tensor<i1>, tensor<i64>, tensor<i64>) {
+  %ok = mpt.all_finite %a, %b : tensor<4x8xf16>, tensor<8xf32>
+  %true = arith.constant dense<true> : tensor<i1>
+  %skipped = arith.xori %ok, %true : tensor<i1>
+  %z, %n = mpt.gradient_stats %a, %b : tensor<4x8xf16>, tensor<8xf32>
+  return %skipped, %z, %n : tensor<i1>, tensor<i64>, tensor<i64>
+}
+
+// -----
+
+// Different inputs: each lowers on its own.
+// CHECK-LABEL: func @finite_check_other_inputs
+// CHECK: arith.andi
+// CHECK: arith.cmpf ueq
+// CHECK-NOT: arith.cmpi
+func.func @finite_check_other_inputs(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<i1>, tensor<i64>, tensor<i64>) {
+  %ok = mpt.all_finite %a : tensor<4xf32>
+  %z, %n = mpt.gradient_stats %b : tensor<4xf32>
+  return %ok, %z, %n : tensor<i1>, tensor<i64>, tensor<i64>
+}
