@@ -31,17 +31,33 @@ func.func @elementwise(%x: memref<37x129xf32>, %y: memref<37x129xf16>) {
 // -----
 
 // A row sum over 1000 columns: a block per row; each of 256 threads folds
-// columns t, t+256, ... from 0, scf.reduce combines them (gpu.all_reduce on
-// the GPU), and the row's old value is added once.
+// columns t, t+256, ... from 0 (four per iteration while four remain, so
+// their loads are in flight together, then the rest; the order is the
+// same), scf.reduce combines them (gpu.all_reduce on the GPU), and the row's
+// old value is added once.
 // CHECK-LABEL: func.func @row_sum
 // CHECK-SAME: (%[[X:.*]]: memref<300x1000xf32>, %[[Y:.*]]: memref<300xf32>)
 // CHECK: scf.parallel (%[[ROW:.*]]) = (%{{.*}}) to (%c300)
 // CHECK: %[[OLD:.*]] = memref.load %[[Y]]
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[SUM:.*]] = scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%c256) step (%{{.*}}) init (%[[ZERO]]) -> f32
-// CHECK: %[[P:.*]] = scf.for %[[K:.*]] = %[[T]] to %c1000 step %c256{{.*}} iter_args(%[[ACC:.*]] = %{{.*}})
+// CHECK: %[[LEFT:.*]] = arith.subi %c1000, %[[T]] : index
+// CHECK: %[[COUNT:.*]] = arith.ceildivsi %{{.*}}, %[[STEP:.*]] : index
+// CHECK: %[[FOURS:.*]] = arith.divsi %[[COUNT]], %[[C4:.*]] : index
+// CHECK: %[[MAINEND:.*]] = arith.addi %[[T]], %{{.*}} : index
+// CHECK: %[[MAIN:.*]] = scf.for %[[K:.*]] = %[[T]] to %[[MAINEND]] step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}})
+// CHECK: %[[V0:.*]] = memref.load %[[X]]
+// CHECK: %[[N0:.*]] = arith.addf %[[V0]], %[[ACC]]
+// CHECK: %[[V1:.*]] = memref.load %[[X]]
+// CHECK: %[[N1:.*]] = arith.addf %[[V1]], %[[N0]]
+// CHECK: %[[V2:.*]] = memref.load %[[X]]
+// CHECK: %[[N2:.*]] = arith.addf %[[V2]], %[[N1]]
+// CHECK: %[[V3:.*]] = memref.load %[[X]]
+// CHECK: %[[N3:.*]] = arith.addf %[[V3]], %[[N2]]
+// CHECK: scf.yield %[[N3]]
+// CHECK: %[[P:.*]] = scf.for %{{.*}} = %[[MAINEND]] to %c1000 step %[[STEP]] iter_args(%[[ACC2:.*]] = %[[MAIN]])
 // CHECK: %[[V:.*]] = memref.load %[[X]]
-// CHECK: %[[N:.*]] = arith.addf %[[V]], %[[ACC]]
+// CHECK: %[[N:.*]] = arith.addf %[[V]], %[[ACC2]]
 // CHECK: scf.yield %[[N]]
 // CHECK: scf.reduce(%[[P]] : f32)
 // CHECK: arith.addf
@@ -178,7 +194,7 @@ func.func @tensors(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NOT: memref<8x28xf32>
 // CHECK: scf.parallel (%[[C:.*]]) = (%{{.*}}) to (%c8)
 // CHECK: scf.parallel (%[[T:.*]]) = {{.*}} to (%c256) {{.*}} init
-// CHECK: scf.for %[[K:.*]] = %[[T]] to %c1792 step %c256
+// CHECK: scf.for %[[K:.*]] = %[[T]] to %{{.*}} step
 // CHECK: %[[NW:.*]]:2 = affine.delinearize_index %[[K]] into (64, 28)
 // CHECK: memref.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}] : memref<64x8x28xf32>
 // CHECK-NOT: memref<8x28xf32>
