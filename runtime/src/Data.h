@@ -61,7 +61,7 @@ std::vector<int64_t> epochOrder(int64_t count, uint64_t seed, int64_t epoch);
 /// `images` (batchSize*height*width floats) and `labels` (batchSize int32).
 /// Only full batches exist: returns false, writing nothing, for a batch past
 /// the last full one, a non-positive batchSize, or an order entry outside
-/// [0, data.count).
+/// [0, data.count). A batch of 4 MiB or more is copied by several threads.
 bool gatherBatch(const Dataset &data, const std::vector<int64_t> &order,
                  int64_t batch, int64_t batchSize, float *images,
                  int32_t *labels);

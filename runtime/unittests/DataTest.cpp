@@ -311,6 +311,35 @@ TEST(GatherBatchTest, CopiesFollowingOrder) {
             (std::vector<int32_t>{0, 1}));
 }
 
+// 2048 examples of 784 pixels are 6.4 MB: copied by several threads where
+// the machine has several cores. Example e holds e * 1000 + pixel and label
+// e % 10, so a misplaced or skipped range shows.
+TEST(GatherBatchTest, LargeBatchesFollowOrder) {
+  constexpr int64_t kExamples = 4096, kPixels = 784, kBatch = 2048;
+  Dataset data;
+  data.count = kExamples;
+  data.height = 28;
+  data.width = 28;
+  for (int64_t e = 0; e < kExamples; ++e) {
+    for (int64_t p = 0; p < kPixels; ++p)
+      data.images.push_back(float(e * 1000 + p));
+    data.labels.push_back(int32_t(e % 10));
+  }
+  std::vector<int64_t> order = epochOrder(kExamples, 7, 0);
+  std::vector<float> images(kBatch * kPixels, -1.0f);
+  std::vector<int32_t> labels(kBatch, -1);
+  ASSERT_TRUE(
+      gatherBatch(data, order, 1, kBatch, images.data(), labels.data()));
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < kBatch; ++i) {
+    int64_t example = order[kBatch + i];
+    wrong += labels[i] != example % 10;
+    for (int64_t p = 0; p < kPixels; ++p)
+      wrong += images[i * kPixels + p] != float(example * 1000 + p);
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
 TEST(GatherBatchTest, OnlyFullBatches) {
   Dataset data = smallDataset();
   std::vector<int64_t> order = epochOrder(5, 1, 0);
