@@ -232,22 +232,22 @@ private:
   uint64_t state;
 };
 
-/// One tensor in backend memory, released with it.
-class DeviceBuffer {
+/// Memory from the backend, given back to it with `release`.
+template <void (Backend::*release)(void *)> class BackendMemory {
 public:
-  DeviceBuffer() = default;
-  DeviceBuffer(Backend *backend, void *data, size_t bytes)
+  BackendMemory() = default;
+  BackendMemory(Backend *backend, void *data, size_t bytes)
       : backend(backend), data(data), size(bytes) {}
-  DeviceBuffer(DeviceBuffer &&other) noexcept { *this = std::move(other); }
-  DeviceBuffer &operator=(DeviceBuffer &&other) noexcept {
+  BackendMemory(BackendMemory &&other) noexcept { *this = std::move(other); }
+  BackendMemory &operator=(BackendMemory &&other) noexcept {
     std::swap(backend, other.backend);
     std::swap(data, other.data);
     std::swap(size, other.size);
     return *this;
   }
-  ~DeviceBuffer() {
+  ~BackendMemory() {
     if (data)
-      backend->deallocate(data);
+      (backend->*release)(data);
   }
   void *get() const { return data; }
   size_t bytes() const { return size; }
@@ -257,6 +257,12 @@ private:
   void *data = nullptr;
   size_t size = 0;
 };
+
+/// One tensor in device memory.
+using DeviceBuffer = BackendMemory<&Backend::deallocate>;
+/// Host memory that copies may use while the host goes on (page-locked on a
+/// GPU).
+using StagingMemory = BackendMemory<&Backend::freeHost>;
 
 /// Host memory for one tensor, allocated without aborting on failure.
 class HostBuffer {
@@ -274,38 +280,6 @@ private:
     void operator()(uint8_t *pointer) const { std::free(pointer); }
   };
   std::unique_ptr<uint8_t, Free> data;
-  size_t size = 0;
-};
-
-/// Host memory from the backend that copies may use while the host goes on
-/// (page-locked on a GPU).
-class StagingMemory {
-public:
-  StagingMemory() = default;
-  StagingMemory(StagingMemory &&other) noexcept { *this = std::move(other); }
-  StagingMemory &operator=(StagingMemory &&other) noexcept {
-    std::swap(backend, other.backend);
-    std::swap(data, other.data);
-    std::swap(size, other.size);
-    return *this;
-  }
-  ~StagingMemory() {
-    if (data)
-      backend->freeHost(data);
-  }
-  bool allocate(Backend *owner, size_t bytes) {
-    *this = StagingMemory();
-    backend = owner;
-    data = static_cast<uint8_t *>(owner->allocateHost(bytes));
-    size = bytes;
-    return data != nullptr;
-  }
-  uint8_t *get() const { return data; }
-  size_t bytes() const { return size; }
-
-private:
-  Backend *backend = nullptr;
-  uint8_t *data = nullptr;
   size_t size = 0;
 };
 
@@ -334,10 +308,12 @@ InputStaging::Slot *nextStagingSlot(Backend &backend, InputStaging &staging,
   outOfMemory = false;
   if (!backend.wait(slot.copied, error))
     return nullptr;
-  if ((slot.memory.bytes() != bytes || !slot.memory.get()) &&
-      !slot.memory.allocate(&backend, bytes)) {
-    outOfMemory = true;
-    return nullptr;
+  if (slot.memory.bytes() != bytes || !slot.memory.get()) {
+    slot.memory = StagingMemory(&backend, backend.allocateHost(bytes), bytes);
+    if (!slot.memory.get()) {
+      outOfMemory = true;
+      return nullptr;
+    }
   }
   return &slot;
 }
@@ -828,6 +804,34 @@ mpt_status_t mpt_session_create(mpt_program_t program, uint64_t seed,
 
 void mpt_session_free(mpt_session_t session) { delete session; }
 
+namespace {
+
+/// The input `name` of `function`, or NOT_FOUND listing its inputs.
+mpt_status_t findInput(const ProgramData &program, mpt_function_t function,
+                       const char *name, const char *caller,
+                       const PublicTensor *&input) {
+  const std::vector<PublicTensor> &inputs = program.inputs(function);
+  input = findNamed(inputs, name);
+  if (input)
+    return nullptr;
+  return makeStatus(MPT_STATUS_NOT_FOUND,
+                    std::string(caller) + ": the " + functionName(function) +
+                        " has no input named '" + name + "'; its inputs are " +
+                        namesOf(inputs));
+}
+
+InputStaging &stagingOf(mpt_session_s &session, mpt_function_t function,
+                        const PublicTensor &input) {
+  std::vector<InputStaging> &staging = function == MPT_FUNCTION_EVAL
+                                           ? session.evalStaging
+                                           : session.trainStaging;
+  if (staging.size() <= size_t(input.index))
+    staging.resize(input.index + 1);
+  return staging[input.index];
+}
+
+} // namespace
+
 mpt_status_t mpt_session_bind_input(mpt_session_t session,
                                     mpt_function_t function, const char *name,
                                     mpt_dtype_t dtype, const void *data,
@@ -846,13 +850,10 @@ mpt_status_t mpt_session_bind_input(mpt_session_t session,
     return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
                       std::string(kCaller) + ": unknown dtype " +
                           std::to_string(int(dtype)));
-  const std::vector<PublicTensor> &inputs = session->program->inputs(function);
-  const PublicTensor *input = findNamed(inputs, name);
-  if (!input)
-    return makeStatus(MPT_STATUS_NOT_FOUND,
-                      std::string(kCaller) + ": the " + functionName(function) +
-                          " has no input named '" + name +
-                          "'; its inputs are " + namesOf(inputs));
+  const PublicTensor *input = nullptr;
+  if (mpt_status_t status =
+          findInput(*session->program, function, name, kCaller, input))
+    return status;
   int64_t count = input->shape.numElements();
   if (bytes != size_t(count) * elementBytes(*kind))
     return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
@@ -893,11 +894,7 @@ mpt_status_t mpt_session_bind_input(mpt_session_t session,
         direct && *kind == input->shape.kind) {
       std::memcpy(direct, source, bytes);
     } else {
-      std::vector<InputStaging> &staging =
-          eval ? session->evalStaging : session->trainStaging;
-      if (staging.size() <= size_t(input->index))
-        staging.resize(input->index + 1);
-      InputStaging &inputStaging = staging[input->index];
+      InputStaging &inputStaging = stagingOf(*session, function, *input);
       InputStaging::Slot *slot = nullptr;
       std::string error;
       // The batch was written into the slot mpt_session_input_staging lent.
@@ -915,8 +912,9 @@ mpt_status_t mpt_session_bind_input(mpt_session_t session,
           return makeStatus(MPT_STATUS_INTERNAL,
                             std::string(kCaller) + ": input '" + name +
                                 "': an earlier step or copy failed: " + error);
-        error = convert(source, *kind, slot->memory.get(), input->shape.kind,
-                        count);
+        error =
+            convert(source, *kind, static_cast<uint8_t *>(slot->memory.get()),
+                    input->shape.kind, count);
         if (!error.empty())
           return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
                             std::string(kCaller) + ": input '" + name +
@@ -948,20 +946,12 @@ mpt_status_t mpt_session_input_staging(mpt_session_t session,
   *bytes = 0;
   if (mpt_status_t status = checkFunction(*session->program, function, kCaller))
     return status;
-  const std::vector<PublicTensor> &inputs = session->program->inputs(function);
-  const PublicTensor *input = findNamed(inputs, name);
-  if (!input)
-    return makeStatus(MPT_STATUS_NOT_FOUND,
-                      std::string(kCaller) + ": the " + functionName(function) +
-                          " has no input named '" + name +
-                          "'; its inputs are " + namesOf(inputs));
+  const PublicTensor *input = nullptr;
+  if (mpt_status_t status =
+          findInput(*session->program, function, name, kCaller, input))
+    return status;
   return guarded(kCaller, [&]() -> mpt_status_t {
-    std::vector<InputStaging> &staging = function == MPT_FUNCTION_EVAL
-                                             ? session->evalStaging
-                                             : session->trainStaging;
-    if (staging.size() <= size_t(input->index))
-      staging.resize(input->index + 1);
-    InputStaging &inputStaging = staging[input->index];
+    InputStaging &inputStaging = stagingOf(*session, function, *input);
     int index = inputStaging.next;
     std::string error;
     bool outOfMemory = false;
@@ -1004,7 +994,10 @@ mpt_status_t queueStep(mpt_session_t session, const char *caller) {
     if (!session->spareMetrics.empty()) {
       queued.metrics = std::move(session->spareMetrics.back());
       session->spareMetrics.pop_back();
-    } else if (!queued.metrics.allocate(&backend, StepMetricsLayout::bytes)) {
+    } else if (queued.metrics = StagingMemory(
+                   &backend, backend.allocateHost(StepMetricsLayout::bytes),
+                   StepMetricsLayout::bytes);
+               !queued.metrics.get()) {
       return makeStatus(MPT_STATUS_OUT_OF_MEMORY,
                         std::string(caller) +
                             ": out of host memory for the step's metrics");
@@ -1017,7 +1010,8 @@ mpt_status_t queueStep(mpt_session_t session, const char *caller) {
     // The copies are queued before the next step can overwrite the results.
     auto copyOut = [&](int64_t result, size_t offset, size_t bytes) {
       if (result >= 0)
-        backend.copyToHostAsync(queued.metrics.get() + offset,
+        backend.copyToHostAsync(static_cast<uint8_t *>(queued.metrics.get()) +
+                                    offset,
                                 session->results[result].get(), bytes);
     };
     copyOut(program.lossResult, StepMetricsLayout::loss, sizeof(float));
@@ -1050,7 +1044,7 @@ mpt_status_t takeStepMetrics(mpt_session_t session, const char *caller,
   std::string error;
   bool ok = session->backend->wait(queued.done, error);
   const ProgramData &program = *session->program;
-  const uint8_t *block = queued.metrics.get();
+  const auto *block = static_cast<const uint8_t *>(queued.metrics.get());
   auto scalar = [&](int64_t result, size_t offset, auto fallback) {
     using T = decltype(fallback);
     if (result < 0)
