@@ -283,6 +283,12 @@ private:
   size_t size = 0;
 };
 
+mpt_status_t outOfHostMemory(const char *caller, const TensorShape &shape) {
+  return makeStatus(MPT_STATUS_OUT_OF_MEMORY, std::string(caller) +
+                                                  ": out of host memory for " +
+                                                  shape.describe());
+}
+
 /// Two buffers per input, used in turn, so the host fills one while the
 /// device may still be copying the previous batch out of the other.
 struct InputStaging {
@@ -295,28 +301,6 @@ struct InputStaging {
   /// The slot mpt_session_input_staging lent out, or -1.
   int lent = -1;
 };
-
-/// The slot the next batch of an input goes through, once the device no
-/// longer copies out of it; null with `error` set when that copy failed, or
-/// with `outOfMemory` set.
-InputStaging::Slot *nextStagingSlot(Backend &backend, InputStaging &staging,
-                                    size_t bytes, std::string &error,
-                                    bool &outOfMemory) {
-  InputStaging::Slot &slot = staging.slots[staging.next];
-  staging.next ^= 1;
-  staging.lent = -1;
-  outOfMemory = false;
-  if (!backend.wait(slot.copied, error))
-    return nullptr;
-  if (slot.memory.bytes() != bytes || !slot.memory.get()) {
-    slot.memory = StagingMemory(&backend, backend.allocateHost(bytes), bytes);
-    if (!slot.memory.get()) {
-      outOfMemory = true;
-      return nullptr;
-    }
-  }
-  return &slot;
-}
 
 /// Where a step's metrics land, at fixed offsets, once its fence is reached.
 struct StepMetricsLayout {
@@ -333,12 +317,6 @@ struct QueuedStep {
 /// More than this many queued steps with unread metrics is a caller that
 /// never reads them.
 constexpr size_t kMaxStepsInFlight = 16;
-
-mpt_status_t outOfHostMemory(const char *caller, const TensorShape &shape) {
-  return makeStatus(MPT_STATUS_OUT_OF_MEMORY, std::string(caller) +
-                                                  ": out of host memory for " +
-                                                  shape.describe());
-}
 
 /// What the C API shows of one tensor: its name and shape, with the storage
 /// the returned info borrows.
@@ -830,6 +808,28 @@ InputStaging &stagingOf(mpt_session_s &session, mpt_function_t function,
   return staging[input.index];
 }
 
+/// Takes the slot the next batch of `input` goes through, once the device no
+/// longer copies out of it; an error names `caller` and the input.
+mpt_status_t takeStagingSlot(Backend &backend, InputStaging &staging,
+                             const PublicTensor &input, const char *caller,
+                             InputStaging::Slot *&slot) {
+  slot = &staging.slots[staging.next];
+  staging.next ^= 1;
+  staging.lent = -1;
+  std::string error;
+  if (!backend.wait(slot->copied, error))
+    return makeStatus(MPT_STATUS_INTERNAL,
+                      std::string(caller) + ": input '" + input.name +
+                          "': an earlier step or copy failed: " + error);
+  size_t bytes = input.shape.bytes();
+  if (slot->memory.bytes() != bytes || !slot->memory.get()) {
+    slot->memory = StagingMemory(&backend, backend.allocateHost(bytes), bytes);
+    if (!slot->memory.get())
+      return outOfHostMemory(caller, input.shape);
+  }
+  return nullptr;
+}
+
 } // namespace
 
 mpt_status_t mpt_session_bind_input(mpt_session_t session,
@@ -903,15 +903,9 @@ mpt_status_t mpt_session_bind_input(mpt_session_t session,
         slot = &inputStaging.slots[inputStaging.lent];
         inputStaging.lent = -1;
       } else {
-        bool outOfMemory = false;
-        slot = nextStagingSlot(*session->backend, inputStaging, bytes, error,
-                               outOfMemory);
-        if (outOfMemory)
-          return outOfHostMemory(kCaller, input->shape);
-        if (!slot)
-          return makeStatus(MPT_STATUS_INTERNAL,
-                            std::string(kCaller) + ": input '" + name +
-                                "': an earlier step or copy failed: " + error);
+        if (mpt_status_t status = takeStagingSlot(
+                *session->backend, inputStaging, *input, kCaller, slot))
+          return status;
         error =
             convert(source, *kind, static_cast<uint8_t *>(slot->memory.get()),
                     input->shape.kind, count);
@@ -953,17 +947,10 @@ mpt_status_t mpt_session_input_staging(mpt_session_t session,
   return guarded(kCaller, [&]() -> mpt_status_t {
     InputStaging &inputStaging = stagingOf(*session, function, *input);
     int index = inputStaging.next;
-    std::string error;
-    bool outOfMemory = false;
-    InputStaging::Slot *slot =
-        nextStagingSlot(*session->backend, inputStaging, input->shape.bytes(),
-                        error, outOfMemory);
-    if (outOfMemory)
-      return outOfHostMemory(kCaller, input->shape);
-    if (!slot)
-      return makeStatus(MPT_STATUS_INTERNAL,
-                        std::string(kCaller) + ": input '" + name +
-                            "': an earlier step or copy failed: " + error);
+    InputStaging::Slot *slot = nullptr;
+    if (mpt_status_t status = takeStagingSlot(*session->backend, inputStaging,
+                                              *input, kCaller, slot))
+      return status;
     inputStaging.lent = index;
     *data = slot->memory.get();
     *bytes = slot->memory.bytes();
@@ -1003,9 +990,11 @@ mpt_status_t queueStep(mpt_session_t session, const char *caller) {
                             ": out of host memory for the step's metrics");
     }
     std::string error;
-    if (!backend.run(signature.trainFunction, trainTensors(session), error))
+    if (!backend.run(signature.trainFunction, trainTensors(session), error)) {
+      session->spareMetrics.push_back(std::move(queued.metrics));
       return makeStatus(MPT_STATUS_INTERNAL,
                         "the training step failed: " + error);
+    }
     session->trainRan = true;
     // The copies are queued before the next step can overwrite the results.
     auto copyOut = [&](int64_t result, size_t offset, size_t bytes) {

@@ -583,7 +583,10 @@ int main(int argc, char **argv) {
   std::vector<double> accuracies;
   // Every evaluation, by the number of steps trained before it.
   std::vector<std::pair<int64_t, double>> evaluations;
-  std::vector<float> examples(binding.batchSize * binding.exampleSize);
+  size_t batchElements = size_t(binding.batchSize * binding.exampleSize);
+  // Host memory for a batch whose input is not f32 (it is converted when
+  // bound); f32 batches are gathered into the session's staging memory.
+  std::vector<float> examples(binding.examplesAreF32 ? 0 : batchElements);
   std::vector<int32_t> labels(binding.batchSize);
   int64_t skipped = 0;
   bool tty = !quiet && isatty(STDERR_FILENO);
@@ -616,7 +619,7 @@ int main(int argc, char **argv) {
     // A batch of tens of MB costs milliseconds per host copy: gathered into
     // the session's staging memory, it is copied once.
     float *batchExamples = examples.data();
-    size_t batchBytes = examples.size() * sizeof(float);
+    size_t batchBytes = batchElements * sizeof(float);
     mpt_status_t status = nullptr;
     if (binding.examplesAreF32) {
       void *staging = nullptr;
@@ -629,7 +632,7 @@ int main(int argc, char **argv) {
       gatherBatch(train, order, batch, binding.batchSize, batchExamples,
                   labels.data());
       if (inject.count(s))
-        for (size_t i = 0; i < examples.size(); ++i)
+        for (size_t i = 0; i < batchElements; ++i)
           batchExamples[i] *= INFINITY;
       status = mpt_session_bind_input(session, MPT_FUNCTION_TRAIN,
                                       binding.examples.c_str(), MPT_DTYPE_F32,

@@ -350,14 +350,10 @@ static SmallVector<Value> buildStridedFold(
   Value span = arith::MaxSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, end, begin), c(0));
   Value count = arith::CeilDivSIOp::create(b, loc, span, step);
-  Value unrolledSpan = arith::MulIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc,
-                            arith::DivSIOp::create(b, loc, count, c(kUnroll)),
-                            c(kUnroll)),
-      step);
-  Value unrolledEnd = arith::AddIOp::create(b, loc, begin, unrolledSpan);
   Value unrolledStep = arith::MulIOp::create(b, loc, step, c(kUnroll));
+  Value unrolledSpan = arith::MulIOp::create(
+      b, loc, arith::DivSIOp::create(b, loc, count, c(kUnroll)), unrolledStep);
+  Value unrolledEnd = arith::AddIOp::create(b, loc, begin, unrolledSpan);
   auto unrolled = scf::ForOp::create(
       b, loc, begin, unrolledEnd, unrolledStep, starts,
       [&](OpBuilder &nested, Location nestedLoc, Value index,
