@@ -254,8 +254,60 @@ struct Conv2DFilterGradLowering : OpConversionPattern<Conv2DFilterGradOp> {
 // Pooling
 //===----------------------------------------------------------------------===//
 
+/// Windows that tile the image (stride = kernel, no padding, the image
+/// divides evenly), as in the common 2x2 pool: every input is in exactly one
+/// window.
+bool hasDisjointWindows(ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                        ArrayRef<int64_t> padding,
+                        ArrayRef<int64_t> inputShape) {
+  for (int i = 0; i < 2; ++i)
+    if (strides[i] != kernel[i] || padding[i] != 0 ||
+        inputShape[2 + i] % kernel[i] != 0)
+      return false;
+  return true;
+}
+
+/// [N, C, H, W] as [N, C, OH, KH, OW, KW] and back, for disjoint windows.
+SmallVector<ReassociationIndices> windowedReassociation() {
+  return {{0}, {1}, {2, 3}, {4, 5}};
+}
+
+Value windowedView(OpBuilder &b, Location loc, Value tensor,
+                   ArrayRef<int64_t> kernel) {
+  ArrayRef<int64_t> shape = tensorType(tensor).getShape();
+  SmallVector<int64_t> windowedShape = {
+      shape[0], shape[1], shape[2] / kernel[0], kernel[0], shape[3] / kernel[1],
+      kernel[1]};
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(windowedShape, elementType(tensor)), tensor,
+      windowedReassociation());
+}
+
+/// One operand per window position, in row-major order: the windowed view
+/// read at constant (kh, kw) from loops whose first four are (n, c, oh, ow).
+void addWindowPositions(Value windowed, ArrayRef<int64_t> kernel,
+                        unsigned numLoops, SmallVectorImpl<Value> &inputs,
+                        SmallVectorImpl<AffineMap> &maps) {
+  MLIRContext *context = windowed.getContext();
+  AffineExpr n, c, oh, ow;
+  bindDims(context, n, c, oh, ow);
+  for (int64_t k = 0; k < kernel[0] * kernel[1]; ++k) {
+    inputs.push_back(windowed);
+    maps.push_back(
+        AffineMap::get(numLoops, 0,
+                       {n, c, oh, getAffineConstantExpr(k / kernel[1], context),
+                        ow, getAffineConstantExpr(k % kernel[1], context)},
+                       context));
+  }
+}
+
 /// max_pool2d: pad with -inf so that padding never wins, then
 /// linalg.pooling_nchw_max (arith.maximumf: a NaN in the window propagates).
+/// Disjoint windows are one parallel pass over the output instead, each
+/// element the maximum of its window's KH*KW inputs read at constant
+/// (kh, kw): no reduction loop, and the loop along ow vectorizes. It compares
+/// in f32, which holds f16 and bf16 exactly, so that LLVM does not round
+/// after every maximum.
 struct MaxPool2DLowering : OpConversionPattern<MaxPool2DOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -264,6 +316,28 @@ struct MaxPool2DLowering : OpConversionPattern<MaxPool2DOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type element = op.getType().getElementType();
+    ArrayRef<int64_t> kernel = op.getKernel();
+    if (hasDisjointWindows(kernel, op.getStrides(), op.getPadding(),
+                           tensorType(adaptor.getInput()).getShape())) {
+      SmallVector<Value> inputs;
+      SmallVector<AffineMap> maps;
+      addWindowPositions(
+          windowedView(rewriter, loc, adaptor.getInput(), kernel), kernel, 4,
+          inputs, maps);
+      maps.push_back(rewriter.getMultiDimIdentityMap(4));
+      Value init = createEmpty(rewriter, loc, op.getType().getShape(), element);
+      rewriter.replaceOp(
+          op, buildGeneric(rewriter, loc, inputs, init, maps, iteratorTypes(4),
+                           [&](OpBuilder &b, Location l,
+                               ValueRange args) -> SmallVector<Value> {
+                             Value best = toF32(b, l, args[0]);
+                             for (Value value : args.drop_front().drop_back())
+                               best = arith::MaximumFOp::create(
+                                   b, l, best, toF32(b, l, value));
+                             return {castScalar(b, l, best, element)};
+                           }));
+      return success();
+    }
     double lowest = -std::numeric_limits<double>::infinity();
     Value input =
         padSpatial(rewriter, loc, adaptor.getInput(), op.getPadding(), lowest);
@@ -293,7 +367,8 @@ struct MaxPool2DGradLowering : OpConversionPattern<MaxPool2DGradOp> {
   matchAndRewrite(MaxPool2DGradOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    if (hasDisjointWindows(op)) {
+    if (hasDisjointWindows(op.getKernel(), op.getStrides(), op.getPadding(),
+                           op.getType().getShape())) {
       rewriter.replaceOp(op, buildDisjointWindowsGrad(rewriter, op,
                                                       adaptor.getInput(),
                                                       adaptor.getGrad()));
@@ -367,20 +442,6 @@ struct MaxPool2DGradLowering : OpConversionPattern<MaxPool2DGradOp> {
   }
 
 private:
-  /// Windows that tile the image (stride = kernel, no padding, the image
-  /// divides evenly), as in the common 2x2 pool: every input is in exactly
-  /// one window.
-  static bool hasDisjointWindows(MaxPool2DGradOp op) {
-    ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
-                      padding = op.getPadding(),
-                      inputShape = op.getType().getShape();
-    for (int i = 0; i < 2; ++i)
-      if (strides[i] != kernel[i] || padding[i] != 0 ||
-          inputShape[2 + i] % kernel[i] != 0)
-        return false;
-    return true;
-  }
-
   /// Disjoint windows in one parallel pass instead of the argmax and gather
   /// passes. Input and dx are viewed as [N, C, OH, KH, OW, KW] (a reshape of
   /// the same buffer), and every dx element reads its window's KH*KW inputs
@@ -396,38 +457,21 @@ private:
     Location loc = op.getLoc();
     MLIRContext *context = rewriter.getContext();
     ArrayRef<int64_t> kernel = op.getKernel();
-    ArrayRef<int64_t> pooledShape = tensorType(grad).getShape();
     RankedTensorType resultType = op.getType();
-    SmallVector<int64_t> windowedShape = {pooledShape[0], pooledShape[1],
-                                          pooledShape[2], kernel[0],
-                                          pooledShape[3], kernel[1]};
-    SmallVector<ReassociationIndices> reassociation = {
-        {0}, {1}, {2, 3}, {4, 5}};
-    auto windowed = [&](Value tensor) -> Value {
-      return tensor::ExpandShapeOp::create(
-          rewriter, loc,
-          RankedTensorType::get(windowedShape, elementType(tensor)), tensor,
-          reassociation);
-    };
-    AffineExpr n, c, oh, ow, kh, kw;
-    bindDims(context, n, c, oh, ow, kh, kw);
     SmallVector<Value> inputs;
     SmallVector<AffineMap> maps;
     int64_t positions = kernel[0] * kernel[1];
-    Value windowedInput = windowed(input);
-    for (int64_t k = 0; k < positions; ++k) {
-      inputs.push_back(windowedInput);
-      maps.push_back(AffineMap::get(
-          6, 0,
-          {n, c, oh, getAffineConstantExpr(k / kernel[1], context), ow,
-           getAffineConstantExpr(k % kernel[1], context)},
-          context));
-    }
+    addWindowPositions(windowedView(rewriter, loc, input, kernel), kernel, 6,
+                       inputs, maps);
+    AffineExpr n, c, oh, ow, kh, kw;
+    bindDims(context, n, c, oh, ow, kh, kw);
     inputs.push_back(grad);
     maps.push_back(AffineMap::get(6, 0, {n, c, oh, ow}, context));
     maps.push_back(AffineMap::get(6, 0, {n, c, oh, kh, ow, kw}, context));
-    Value init = windowed(createEmpty(rewriter, loc, resultType.getShape(),
-                                      resultType.getElementType()));
+    Value init = windowedView(rewriter, loc,
+                              createEmpty(rewriter, loc, resultType.getShape(),
+                                          resultType.getElementType()),
+                              kernel);
     Value dx = buildGeneric(
         rewriter, loc, inputs, init, maps, iteratorTypes(6),
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
@@ -436,11 +480,12 @@ private:
             return arith::CmpFOp::create(b, l, predicate, lhs, rhs);
           };
           // Candidates in row-major order: a later one wins only if larger,
-          // or if it is the first NaN; a tie keeps the earlier one.
-          Value best = args[0];
+          // or if it is the first NaN; a tie keeps the earlier one. Compared
+          // in f32 (exact for f16 and bf16), which LLVM vectorizes.
+          Value best = toF32(b, l, args[0]);
           Value bestIndex = intConstant(b, l, b.getI32Type(), 0);
           for (int64_t k = 1; k < positions; ++k) {
-            Value value = args[k];
+            Value value = toF32(b, l, args[k]);
             Value greater = cmpf(arith::CmpFPredicate::OGT, value, best);
             Value valueNaN = cmpf(arith::CmpFPredicate::UNO, value, value);
             Value bestNumber = cmpf(arith::CmpFPredicate::ORD, best, best);
@@ -460,7 +505,7 @@ private:
           return {castScalar(b, l, value, resultType.getElementType())};
         })[0];
     return tensor::CollapseShapeOp::create(rewriter, loc, resultType, dx,
-                                           reassociation);
+                                           windowedReassociation());
   }
 
   /// An operand of the kernel's shape that only gives the window loops

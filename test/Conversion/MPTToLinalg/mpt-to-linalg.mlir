@@ -249,6 +249,38 @@ func.func @max_pool2d(%x: tensor<1x2x4x4xf16>) -> tensor<1x2x2x2xf16> {
 
 // -----
 
+// max_pool2d with disjoint windows (stride = kernel, no padding): one
+// parallel pass over the output, each element the maximum of its window's
+// inputs read at constant (kh, kw) from x viewed as [N, C, OH, KH, OW, KW];
+// compared in f32, rounded once (exact: the maximum is one of the inputs).
+
+// CHECK-DAG: #[[$Q00:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0, d3, 0)>
+// CHECK-DAG: #[[$Q01:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0, d3, 1)>
+// CHECK-DAG: #[[$Q10:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 1, d3, 0)>
+// CHECK-DAG: #[[$Q11:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 1, d3, 1)>
+// CHECK-DAG: #[[$Q:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @max_pool2d_disjoint
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<1x2x4x6xf16>
+// CHECK: %[[XW:.*]] = tensor.expand_shape %[[X]] {{\[\[}}0], [1], [2, 3], [4, 5]] output_shape [1, 2, 2, 2, 3, 2]
+// CHECK: linalg.generic {indexing_maps = [#[[$Q00]], #[[$Q01]], #[[$Q10]], #[[$Q11]], #[[$Q]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[XW]], %[[XW]], %[[XW]], %[[XW]] : {{.*}}) outs(%{{.*}} : tensor<1x2x2x3xf16>)
+// CHECK: ^bb0(%[[A:.*]]: f16, %[[B:.*]]: f16, %[[C:.*]]: f16, %[[D:.*]]: f16, %{{.*}}: f16):
+// CHECK: %[[A32:.*]] = arith.extf %[[A]] : f16 to f32
+// CHECK: %[[B32:.*]] = arith.extf %[[B]] : f16 to f32
+// CHECK: %[[AB:.*]] = arith.maximumf %[[A32]], %[[B32]] : f32
+// CHECK: %[[C32:.*]] = arith.extf %[[C]] : f16 to f32
+// CHECK: %[[ABC:.*]] = arith.maximumf %[[AB]], %[[C32]] : f32
+// CHECK: %[[D32:.*]] = arith.extf %[[D]] : f16 to f32
+// CHECK: %[[ABCD:.*]] = arith.maximumf %[[ABC]], %[[D32]] : f32
+// CHECK: %[[R:.*]] = arith.truncf %[[ABCD]] : f32 to f16
+// CHECK: linalg.yield %[[R]] : f16
+func.func @max_pool2d_disjoint(%x: tensor<1x2x4x6xf16>) -> tensor<1x2x2x3xf16> {
+  %y = mpt.max_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+      : tensor<1x2x4x6xf16> -> tensor<1x2x2x3xf16>
+  return %y : tensor<1x2x2x3xf16>
+}
+
+// -----
+
 // max_pool2d_grad: the first maximum of every window (an order-independent
 // argmax reduction), then a gather over the windows that reach each input
 // position through dy and argmax spread out by the stride. Loops are (n, c,

@@ -81,6 +81,12 @@ func.func @pool_grad_f16(%dy: tensor<1x1x1x3xf16>, %x: tensor<1x1x1x5xf16>) -> t
   return %dx : tensor<1x1x1x5xf16>
 }
 
+func.func @pool_f16_disjoint(%x: tensor<1x1x2x8xf16>) -> tensor<1x1x1x4xf16> {
+  %y = mpt.max_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+      : tensor<1x1x2x8xf16> -> tensor<1x1x1x4xf16>
+  return %y : tensor<1x1x1x4xf16>
+}
+
 func.func @pool_grad_nan_disjoint(%dy: tensor<1x1x1x2xf32>, %x: tensor<1x1x2x4xf32>) -> tensor<1x1x2x4xf32> {
   %dx = mpt.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
       : tensor<1x1x1x2xf32>, tensor<1x1x2x4xf32>
@@ -171,6 +177,17 @@ func.func @main() {
   %v36 = tensor.cast %v35 : tensor<2xf32> to tensor<*xf32>
   call @printMemrefF32(%v36) : (tensor<*xf32>) -> ()
   
+  // f16, disjoint windows (compared in f32): the largest value exactly
+  // (65504, 1.0009765625 = 1 + 2^-10 over 1), a NaN, +0 over -0.
+  %p1 = arith.constant dense<[[[[65504.0, -65504.0, 1.0, 1.0009765625, -1.0, 0x7E00, -0.0, -0.0], [0xFC00, 2.0, 1.0, 0.5, -3.0, 4.0, 0.0, -0.0]]]]> : tensor<1x1x2x8xf16>
+  // CHECK: sizes = [4]
+  // CHECK-NEXT: [65504, 1.00098, nan, 0]
+  %p2 = call @pool_f16_disjoint(%p1) : (tensor<1x1x2x8xf16>) -> tensor<1x1x1x4xf16>
+  %p3 = arith.extf %p2 : tensor<1x1x1x4xf16> to tensor<1x1x1x4xf32>
+  %p4 = tensor.collapse_shape %p3 [[0, 1, 2, 3]] : tensor<1x1x1x4xf32> into tensor<4xf32>
+  %p5 = tensor.cast %p4 : tensor<4xf32> to tensor<*xf32>
+  call @printMemrefF32(%p5) : (tensor<*xf32>) -> ()
+
   // Disjoint windows: the NaN (position 1) and the 7 (position 2) win.
   %d1 = arith.constant dense<[[[[10.0, 20.0]]]]> : tensor<1x1x1x2xf32>
   // CHECK: sizes = [8]
