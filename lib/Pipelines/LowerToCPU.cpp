@@ -26,6 +26,8 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   bufferization::BufferDeallocationPipelineOptions deallocation;
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
 
+  pm.addNestedPass<func::FuncOp>(createStackScalarAccumulators());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToVectorizableLoops());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // LLVM rounds f16/bf16 arithmetic after each op by itself; math functions
   // exist only for f32, so they compute in f32 and round once.

@@ -83,6 +83,52 @@ def ConvertLinalgToCPUKernels
   ];
 }
 
+def ConvertLinalgToVectorizableLoops
+    : Pass<"convert-linalg-to-vectorizable-loops", "::mlir::func::FuncOp"> {
+  let summary = "Lowers linalg ops on f16/bf16 to loops whose innermost one LLVM is told to vectorize";
+  let description = [{
+    LLVM's loop vectorizer leaves most loops over f16 and bf16 scalar on x86 CPUs without
+    native 16-bit float arithmetic (no AVX512-FP16): it prices every vector half operation as
+    scalarized, although the backend lowers it to F16C/AVX-512 conversions and f32 vector
+    arithmetic. On such a loop the scalar code converts and rounds one element at a time.
+
+    This pass lowers, as `convert-linalg-to-loops` does, each linalg op on memrefs that reads or
+    writes f16 or bf16 elements and whose innermost loop is parallel and walks every 16-bit
+    float operand with a constant stride (its dimension appears in one index only, followed by
+    constant indices only), and marks that innermost `scf.for` with a `loop_annotation` that
+    overrides the cost model (`llvm.loop.vectorize.enable`, width `vector-width`), predicates
+    the last iteration instead of leaving a scalar remainder (`predicate.enable`: a pooled row of
+    14 or 7 elements is one masked iteration), and keeps LLVM from fully unrolling the short loop
+    before it can be vectorized (`unroll.disable`). Only parallel loops are marked: the hint also
+    permits reordering floating-point reductions, and reductions keep their defined order. Other
+    ops are left for `convert-linalg-to-loops`.
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "unsigned", /*default=*/"16",
+           "Vector width asked of LLVM for the marked loops">,
+  ];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def StackScalarAccumulators
+    : Pass<"mpt-stack-scalar-accumulators", "::mlir::func::FuncOp"> {
+  let summary = "Lets reductions into 0-d memrefs accumulate in a stack slot";
+  let description = [{
+    A linalg op on memrefs that reduces into a 0-d memref (a loss, an all-finite flag, the
+    gradient counts) reads and writes that memref on every iteration once lowered to loops.
+    When the memref is a function argument (a step result, after
+    `buffer-results-to-out-params`) or may alias the reduced data, LLVM cannot keep the
+    accumulator in a register, so it neither hoists the load and store nor vectorizes the
+    reduction. This pass gives every such op a `memref.alloca` in its place: the current value
+    is loaded into it before the op and stored back after it, and LLVM promotes the stack slot to
+    a register. The result is the same value computed in the same order.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def FuseElementwiseAroundCPUKernels
     : Pass<"fuse-elementwise-around-cpu-kernels", "::mlir::ModuleOp"> {
   let summary = "Fuses elementwise linalg ops and reshapes, leaving matmuls and convolutions named";

@@ -1,0 +1,116 @@
+// RUN: mpt-opt %s --convert-linalg-to-vectorizable-loops --split-input-file | FileCheck %s
+// RUN: mpt-opt %s --convert-linalg-to-vectorizable-loops="vector-width=8" --split-input-file | FileCheck %s --check-prefix=WIDTH8
+
+// LLVM honours the hint: with it the f16 rows of Inputs/f16-rows.mlir are
+// vectorized 16 wide for an AVX-512 CPU without AVX512-FP16; without it the
+// cost model keeps them scalar.
+// RUN: mpt-opt %S/Inputs/f16-rows.mlir --convert-linalg-to-vectorizable-loops \
+// RUN:   --convert-linalg-to-loops --convert-scf-to-cf --convert-to-llvm \
+// RUN:   --reconcile-unrealized-casts | mlir-translate --mlir-to-llvmir \
+// RUN:   | opt -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=skylake-avx512 \
+// RUN:       -pass-remarks=loop-vectorize -disable-output 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=LLVM
+// RUN: mpt-opt %S/Inputs/f16-rows.mlir \
+// RUN:   --convert-linalg-to-loops --convert-scf-to-cf --convert-to-llvm \
+// RUN:   --reconcile-unrealized-casts | mlir-translate --mlir-to-llvmir \
+// RUN:   | opt -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=skylake-avx512 \
+// RUN:       -pass-remarks=loop-vectorize -disable-output 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NO-HINT --allow-empty
+// LLVM: vectorized loop (vectorization width: 16
+// NO-HINT-NOT: vectorized loop
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// An f16 elementwise op: loops as convert-linalg-to-loops makes them, the
+// innermost one asking LLVM to vectorize (overriding its cost model),
+// predicated instead of with a scalar remainder, and not unrolled first.
+
+// CHECK-DAG: #[[$VEC:.*]] = #llvm.loop_vectorize<disable = false, predicateEnable = true, width = 16 : i32>
+// CHECK-DAG: #[[$UNROLL:.*]] = #llvm.loop_unroll<disable = true>
+// CHECK-DAG: #[[$HINT:.*]] = #llvm.loop_annotation<vectorize = #[[$VEC]], unroll = #[[$UNROLL]]>
+// CHECK-LABEL: func.func @f16_elementwise
+// CHECK: scf.for %[[I:[a-z0-9]+]] =
+// CHECK: scf.for %[[J:[a-z0-9]+]] =
+// CHECK: memref.load %{{.*}}[%[[I]], %[[J]]] : memref<4x14xf16>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f16
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]] : memref<4x14xf16>
+// CHECK: } {loop_annotation = #[[$HINT]]}
+// CHECK-NOT: loop_annotation
+// CHECK: return
+// WIDTH8: #llvm.loop_vectorize<disable = false, predicateEnable = true, width = 8 : i32>
+func.func @f16_elementwise(%x: memref<4x14xf16>, %y: memref<4x14xf16>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<4x14xf16>) outs(%y : memref<4x14xf16>) {
+  ^bb0(%a: f16, %out: f16):
+    %s = arith.addf %a, %a : f16
+    linalg.yield %s : f16
+  }
+  return
+}
+
+// -----
+
+// bf16 read at a constant stride: the innermost dimension is followed only by
+// constant indices (a pooling window's position), which LLVM vectorizes as
+// interleaved loads. The f32 output needs no hint of its own.
+
+// CHECK-LABEL: func.func @bf16_windowed
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: } {loop_annotation = #{{.*}}}
+func.func @bf16_windowed(%x: memref<4x7x2xbf16>, %y: memref<4x7xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1, 1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<4x7x2xbf16>) outs(%y : memref<4x7xf32>) {
+  ^bb0(%a: bf16, %out: f32):
+    %e = arith.extf %a : bf16 to f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+// Left to convert-linalg-to-loops: f32 only (LLVM's cost model is right
+// there), an innermost reduction (the hint would let LLVM reorder it), a
+// 16-bit operand walked along a non-innermost index (a transpose: gathers),
+// and ops on tensors.
+
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: scf.for
+// CHECK-COUNT-4: linalg.generic
+// CHECK-NOT: loop_annotation
+func.func @left_alone(%a: memref<4x14xf32>, %b: memref<4x14xf32>, %h: memref<4x14xf16>,
+                      %rows: memref<4xf32>, %t: memref<14x4xf16>, %tensor: tensor<4x14xf16>)
+    -> tensor<4x14xf16> {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<4x14xf32>) outs(%b : memref<4x14xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %s = arith.addf %x, %x : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%h : memref<4x14xf16>) outs(%rows : memref<4xf32>) {
+  ^bb0(%x: f16, %acc: f32):
+    %e = arith.extf %x : f16 to f32
+    %s = arith.addf %acc, %e : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%h : memref<4x14xf16>) outs(%t : memref<14x4xf16>) {
+  ^bb0(%x: f16, %out: f16):
+    linalg.yield %x : f16
+  }
+  %empty = tensor.empty() : tensor<4x14xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%tensor : tensor<4x14xf16>) outs(%empty : tensor<4x14xf16>) {
+  ^bb0(%x: f16, %out: f16):
+    %s = arith.addf %x, %x : f16
+    linalg.yield %s : f16
+  } -> tensor<4x14xf16>
+  return %r : tensor<4x14xf16>
+}
