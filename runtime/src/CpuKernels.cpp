@@ -126,34 +126,104 @@ void widenRow(const T *src, int64_t stride, int64_t count, float *dst) {
 ///
 /// B is packed once per call into panels of 32 columns of k pairs (the two
 /// bf16 of a pair share a 32-bit lane); A per block of kRows rows, each pair
-/// broadcast against a panel.
+/// broadcast against a panel. The usual layouts pack with vector
+/// instructions: B with unit column stride (two rows interleaved by one
+/// permute) and A with unit row or column stride; the shapes of a training
+/// step are small enough (k of 32 to 256) that scalar packing took as long
+/// as the products.
 constexpr int64_t kRows = 8, kPanel = 32;
 
-__attribute__((target("avx512f,avx512bf16"))) void
+#define MPT_BF16_TARGET "avx512f,avx512bw,avx512vl,avx512bf16"
+
+/// Columns [first, first + columns) of B as pairs of rows: for every pair p,
+/// 32 lanes (l = 2p, l = 2p + 1) per column, zero past k and past columns.
+__attribute__((target(MPT_BF16_TARGET))) void
+packPanelB(const uint16_t *b, int64_t b0, int64_t b1, int64_t k, int64_t first,
+           int64_t columns, uint16_t *dst) {
+  const int64_t pairs = (k + 1) / 2;
+  if (b1 == 1) {
+    // Element e of the result takes e/2 from row l and e/2 from row l + 1,
+    // alternately: one two-source permute per 32 outputs.
+    alignas(64) static const uint16_t lowIndices[32] = {
+        0, 32, 1, 33, 2,  34, 3,  35, 4,  36, 5,  37, 6,  38, 7,  39,
+        8, 40, 9, 41, 10, 42, 11, 43, 12, 44, 13, 45, 14, 46, 15, 47};
+    const __m512i low = _mm512_load_si512(lowIndices);
+    const __m512i high = _mm512_add_epi16(low, _mm512_set1_epi16(16));
+    const __mmask32 mask =
+        columns >= 32 ? ~__mmask32(0) : __mmask32((1u << columns) - 1);
+    for (int64_t p = 0; p < pairs; ++p) {
+      const uint16_t *row = b + 2 * p * b0 + first;
+      __m512i even = _mm512_maskz_loadu_epi16(mask, row);
+      __m512i odd = 2 * p + 1 < k ? _mm512_maskz_loadu_epi16(mask, row + b0)
+                                  : _mm512_setzero_si512();
+      _mm512_storeu_si512(dst + p * 64,
+                          _mm512_permutex2var_epi16(even, low, odd));
+      _mm512_storeu_si512(dst + p * 64 + 32,
+                          _mm512_permutex2var_epi16(even, high, odd));
+    }
+    return;
+  }
+  std::fill(dst, dst + pairs * kPanel * 2, 0);
+  for (int64_t l = 0; l < k; ++l)
+    for (int64_t j = 0; j < columns; ++j)
+      dst[(l / 2) * kPanel * 2 + j * 2 + l % 2] = b[l * b0 + (first + j) * b1];
+}
+
+/// Rows [row, row + rows) of A as pairs: dst[p * kRows + i] holds
+/// (A(i, 2p), A(i, 2p + 1)), zero past k and past rows.
+__attribute__((target(MPT_BF16_TARGET))) void
+packRowsA(const uint16_t *a, int64_t a0, int64_t a1, int64_t k, int64_t row,
+          int64_t rows, uint32_t *dst) {
+  const int64_t pairs = (k + 1) / 2;
+  if (a0 == 1 && rows == kRows) {
+    // A transposed in memory: the block's kRows values of one column are
+    // contiguous; two columns interleave into kRows pairs.
+    for (int64_t p = 0; p < pairs; ++p) {
+      __m128i even = _mm_loadu_si128(
+          reinterpret_cast<const __m128i *>(a + row + 2 * p * a1));
+      __m128i odd = 2 * p + 1 < k
+                        ? _mm_loadu_si128(reinterpret_cast<const __m128i *>(
+                              a + row + (2 * p + 1) * a1))
+                        : _mm_setzero_si128();
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + p * kRows),
+                       _mm_unpacklo_epi16(even, odd));
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + p * kRows + 4),
+                       _mm_unpackhi_epi16(even, odd));
+    }
+    return;
+  }
+  std::fill(dst, dst + pairs * kRows, 0);
+  for (int64_t i = 0; i < rows; ++i) {
+    const uint16_t *source = a + (row + i) * a0;
+    if (a1 == 1) {
+      // A pair is one unaligned 32-bit load.
+      for (int64_t p = 0; p < k / 2; ++p)
+        std::memcpy(dst + p * kRows + i, source + 2 * p, sizeof(uint32_t));
+      if (k % 2)
+        dst[(k / 2) * kRows + i] = source[k - 1];
+      continue;
+    }
+    for (int64_t l = 0; l < k; ++l)
+      dst[(l / 2) * kRows + i] |= uint32_t(source[l * a1]) << (16 * (l % 2));
+  }
+}
+
+__attribute__((target(MPT_BF16_TARGET))) void
 gemmBF16Dot(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
             int64_t b0, int64_t b1, float *c, int64_t ldc, int64_t m, int64_t n,
             int64_t k) {
   const int64_t pairs = (k + 1) / 2, panels = (n + kPanel - 1) / kPanel;
-  // packedB[panel][pair][column][2] and packedA[pair][row][2], zero-padded
-  // past n, m and k.
-  thread_local std::vector<uint16_t> packedB, packedA;
-  packedB.assign(panels * pairs * kPanel * 2, 0);
-  packedA.resize(pairs * kRows * 2);
-  for (int64_t panel = 0; panel < panels; ++panel) {
-    uint16_t *dst = packedB.data() + panel * pairs * kPanel * 2;
-    int64_t columns = std::min(kPanel, n - panel * kPanel);
-    for (int64_t l = 0; l < k; ++l)
-      for (int64_t j = 0; j < columns; ++j)
-        dst[(l / 2) * kPanel * 2 + j * 2 + l % 2] =
-            b[l * b0 + (panel * kPanel + j) * b1];
-  }
+  thread_local std::vector<uint16_t> packedB;
+  thread_local std::vector<uint32_t> packedA;
+  packedB.resize(panels * pairs * kPanel * 2);
+  packedA.resize(pairs * kRows);
+  for (int64_t panel = 0; panel < panels; ++panel)
+    packPanelB(b, b0, b1, k, panel * kPanel,
+               std::min(kPanel, n - panel * kPanel),
+               packedB.data() + panel * pairs * kPanel * 2);
   for (int64_t row = 0; row < m; row += kRows) {
     const int64_t rows = std::min(kRows, m - row);
-    std::fill(packedA.begin(), packedA.end(), 0);
-    for (int64_t i = 0; i < rows; ++i)
-      for (int64_t l = 0; l < k; ++l)
-        packedA[(l / 2) * kRows * 2 + i * 2 + l % 2] =
-            a[(row + i) * a0 + l * a1];
+    packRowsA(a, a0, a1, k, row, rows, packedA.data());
     const auto *pairsA = reinterpret_cast<const int32_t *>(packedA.data());
     for (int64_t panel = 0; panel < panels; ++panel) {
       const uint16_t *panelB = packedB.data() + panel * pairs * kPanel * 2;
@@ -192,7 +262,9 @@ gemmBF16Dot(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
   }
 }
 
-const bool hasAVX512BF16 = __builtin_cpu_supports("avx512bf16");
+const bool hasAVX512BF16 = __builtin_cpu_supports("avx512bf16") &&
+                           __builtin_cpu_supports("avx512bw") &&
+                           __builtin_cpu_supports("avx512vl");
 #endif
 
 /// Scratch reused across calls (no allocation per kernel call): im2col

@@ -77,22 +77,38 @@ Matrix randomMatrix(int64_t rows, int64_t cols, bool bf16, std::mt19937 &rng) {
   return matrix;
 }
 
+/// A's or B's memref: rows `pitch` elements apart (pitch >= cols), the
+/// columns in between never read.
+MemRef2d<uint16_t> stridedView(const Matrix &matrix, int64_t pitch,
+                               std::vector<uint16_t> &storage) {
+  storage.assign(matrix.rows * pitch, 0xFFFF); // NaN in both formats
+  for (int64_t i = 0; i < matrix.rows; ++i)
+    std::copy_n(matrix.bits.begin() + i * matrix.cols, matrix.cols,
+                storage.begin() + i * pitch);
+  return {storage.data(),
+          storage.data(),
+          0,
+          {matrix.rows, matrix.cols},
+          {pitch, 1}};
+}
+
 /// Runs C (m x n, starting at 0.5 everywhere) += op(A) op(B) through the
-/// kernel and checks every element against the exact product.
+/// kernel and checks every element against the exact product. The shapes
+/// cover full and partial blocks of rows and columns, odd and even k, and
+/// rows that are not contiguous.
 void checkMatmul(const std::string &name, bool bf16, bool transposeA,
-                 bool transposeB) {
-  const int64_t m = 13, n = 37, k = 29;
+                 bool transposeB, int64_t m, int64_t n, int64_t k,
+                 int64_t padding) {
   std::mt19937 rng(std::hash<std::string>()(name) + transposeA * 2 +
-                   transposeB);
+                   transposeB + m);
   Matrix a = transposeA ? randomMatrix(k, m, bf16, rng)
                         : randomMatrix(m, k, bf16, rng);
   Matrix b = transposeB ? randomMatrix(n, k, bf16, rng)
                         : randomMatrix(k, n, bf16, rng);
   std::vector<float> c(m * n, 0.5f);
-  MemRef2d<uint16_t> aRef{
-      a.bits.data(), a.bits.data(), 0, {a.rows, a.cols}, {a.cols, 1}};
-  MemRef2d<uint16_t> bRef{
-      b.bits.data(), b.bits.data(), 0, {b.rows, b.cols}, {b.cols, 1}};
+  std::vector<uint16_t> aStorage, bStorage;
+  MemRef2d<uint16_t> aRef = stridedView(a, a.cols + padding, aStorage);
+  MemRef2d<uint16_t> bRef = stridedView(b, b.cols + padding, bStorage);
   MemRef2d<float> cRef{c.data(), c.data(), 0, {m, n}, {n, 1}};
   ASSERT_TRUE(runMatmul(name, &aRef, &bRef, &cRef, transposeA, transposeB))
       << name;
@@ -117,18 +133,26 @@ void checkMatmul(const std::string &name, bool bf16, bool transposeA,
     }
 }
 
+struct MatmulShape {
+  int64_t m, n, k, padding;
+};
+constexpr MatmulShape kMatmulShapes[] = {
+    {13, 37, 29, 0}, {16, 64, 64, 0}, {24, 70, 33, 5}, {1, 5, 1, 0}};
+
 TEST(CpuKernelsTest, BF16MatmulIsTheF32AccumulatedProduct) {
-  for (bool transposeA : {false, true})
-    for (bool transposeB : {false, true})
-      checkMatmul("mpt_cpu_matmul_bf16_2d", /*bf16=*/true, transposeA,
-                  transposeB);
+  for (MatmulShape shape : kMatmulShapes)
+    for (bool transposeA : {false, true})
+      for (bool transposeB : {false, true})
+        checkMatmul("mpt_cpu_matmul_bf16_2d", /*bf16=*/true, transposeA,
+                    transposeB, shape.m, shape.n, shape.k, shape.padding);
 }
 
 TEST(CpuKernelsTest, F16MatmulIsTheF32AccumulatedProduct) {
-  for (bool transposeA : {false, true})
-    for (bool transposeB : {false, true})
-      checkMatmul("mpt_cpu_matmul_f16_2d", /*bf16=*/false, transposeA,
-                  transposeB);
+  for (MatmulShape shape : kMatmulShapes)
+    for (bool transposeA : {false, true})
+      for (bool transposeB : {false, true})
+        checkMatmul("mpt_cpu_matmul_f16_2d", /*bf16=*/false, transposeA,
+                    transposeB, shape.m, shape.n, shape.k, shape.padding);
 }
 
 /// Infinities and NaN reach the result, so that the loss scaler sees the
