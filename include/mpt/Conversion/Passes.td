@@ -85,23 +85,27 @@ def ConvertLinalgToCPUKernels
 
 def ConvertLinalgToVectorizableLoops
     : Pass<"convert-linalg-to-vectorizable-loops", "::mlir::func::FuncOp"> {
-  let summary = "Lowers linalg ops on f16/bf16 to loops whose innermost one LLVM is told to vectorize";
+  let summary = "Lowers linalg ops to loops and tells LLVM to vectorize their parallel ones";
   let description = [{
-    LLVM's loop vectorizer leaves most loops over f16 and bf16 scalar on x86 CPUs without
-    native 16-bit float arithmetic (no AVX512-FP16): it prices every vector half operation as
-    scalarized, although the backend lowers it to F16C/AVX-512 conversions and f32 vector
-    arithmetic. On such a loop the scalar code converts and rounds one element at a time.
+    LLVM's loop vectorizer leaves loops scalar that pay when vectorized on the CPUs mpt
+    targets. On x86 without native 16-bit float arithmetic (no AVX512-FP16) it prices every
+    vector f16 or bf16 operation as scalarized, although the backend lowers it to F16C/AVX-512
+    conversions and f32 vector arithmetic; the scalar code converts and rounds one element at a
+    time. And it fully unrolls short loops (a pooled row of 14 or 7 outputs) before it could
+    vectorize them, or vectorizes the loop around them with gathers.
 
-    This pass lowers, as `convert-linalg-to-loops` does, each linalg op on memrefs that reads or
-    writes f16 or bf16 elements and whose innermost loop is parallel and walks every 16-bit
-    float operand with a constant stride (its dimension appears in one index only, followed by
-    constant indices only), and marks that innermost `scf.for` with a `loop_annotation` that
-    overrides the cost model (`llvm.loop.vectorize.enable`, width `vector-width`), predicates
-    the last iteration instead of leaving a scalar remainder (`predicate.enable`: a pooled row of
-    14 or 7 elements is one masked iteration), and keeps LLVM from fully unrolling the short loop
-    before it can be vectorized (`unroll.disable`). Only parallel loops are marked: the hint also
-    permits reordering floating-point reductions, and reductions keep their defined order. Other
-    ops are left for `convert-linalg-to-loops`.
+    This pass lowers, as `convert-linalg-to-loops` does, each linalg op on memrefs with a float
+    operand whose vector loop is parallel and walks every operand at a constant stride, and
+    marks that `scf.for` with a `loop_annotation`. The vector loop is the innermost one outside
+    a nest of at most 4 static iterations (a pooling window's positions, which LLVM then unrolls
+    into the vector loop's body); the loops inside it must be parallel too. A constant stride
+    means the loop's dimension appears in one index only, followed only by constants and inner
+    window dimensions: contiguous or interleaved accesses, not gathers. The annotation overrides
+    the cost model (`llvm.loop.vectorize.enable`, width `vector-width`), predicates the last
+    iteration instead of leaving a scalar remainder (`predicate.enable`: a row of 14 is one
+    masked iteration) and keeps LLVM from fully unrolling the loop first (`unroll.disable`).
+    Only parallel loops are marked: the hint also permits reordering floating-point reductions,
+    and reductions keep their defined order. Other ops are left for `convert-linalg-to-loops`.
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "unsigned", /*default=*/"16",

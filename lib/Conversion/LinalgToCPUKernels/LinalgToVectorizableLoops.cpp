@@ -1,9 +1,10 @@
-//===- LinalgToVectorizableLoops.cpp - 16-bit float loops for LLVM -------===//
+//===- LinalgToVectorizableLoops.cpp - loops LLVM is told to vectorize ---===//
 //
-// LLVM prices vector f16/bf16 operations on x86 without AVX512-FP16 as if
-// scalarized and keeps their loops scalar, although it lowers them to
-// vector conversions and f32 vector arithmetic. Marking the innermost
-// parallel loop of a 16-bit float op overrides that cost model.
+// LLVM's cost model keeps loops scalar that pay when vectorized on the CPUs
+// mpt targets: f16/bf16 loops on x86 without AVX512-FP16 (priced as if
+// scalarized, although they lower to vector conversions and f32 vector
+// arithmetic) and the short rows of pooling windows (fully unrolled first,
+// or vectorized with gathers). Marking the loop overrides it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,18 +29,20 @@ using namespace mlir;
 
 namespace {
 
-bool is16BitFloat(Type type) {
-  return isa<Float16Type, BFloat16Type>(getElementTypeOrSelf(type));
-}
+/// Inner loops of at most this many iterations in all (a pooling window's
+/// positions) are left for LLVM to unroll fully; the loop around them is the
+/// one to vectorize.
+constexpr int64_t kUnrolledIterations = 4;
 
-/// The innermost loop dimension appears in at most one index of the operand,
-/// and every index after it is a constant: consecutive iterations are a
-/// constant stride apart (1, or the trailing constant dimensions' size), which
-/// LLVM vectorizes as contiguous or interleaved accesses, not gathers.
-bool hasConstantStride(AffineMap map, unsigned innermost) {
+/// The loop dimension `dim` appears in at most one index of the operand, and
+/// every index after it is a constant or depends only on the unrolled inner
+/// loops (dimensions after `dim`): consecutive iterations of `dim` are a
+/// constant stride apart (1, or the trailing dimensions' size), which LLVM
+/// vectorizes as contiguous or interleaved accesses, not gathers.
+bool hasConstantStride(AffineMap map, unsigned dim) {
   std::optional<unsigned> position;
   for (auto [index, result] : llvm::enumerate(map.getResults())) {
-    if (!result.isFunctionOfDim(innermost))
+    if (!result.isFunctionOfDim(dim))
       continue;
     if (position)
       return false;
@@ -47,26 +50,41 @@ bool hasConstantStride(AffineMap map, unsigned innermost) {
   }
   if (!position)
     return true;
-  return llvm::all_of(
-      map.getResults().drop_front(*position + 1),
-      [](AffineExpr result) { return isa<AffineConstantExpr>(result); });
+  return llvm::all_of(map.getResults().drop_front(*position + 1),
+                      [&](AffineExpr result) {
+                        for (unsigned outer = 0; outer <= dim; ++outer)
+                          if (result.isFunctionOfDim(outer))
+                            return false;
+                        return true;
+                      });
 }
 
-bool wantsVectorHint(linalg::LinalgOp op) {
+/// The loop to mark: the innermost one outside a nest of at most
+/// kUnrolledIterations static iterations, if it and the loops inside it are
+/// parallel, it walks every operand at a constant stride and some operand is
+/// a float.
+std::optional<unsigned> vectorDimension(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0)
-    return false;
-  unsigned innermost = op.getNumLoops() - 1;
-  if (!linalg::isParallelIterator(op.getIteratorTypesArray()[innermost]))
-    return false;
-  bool touches16BitFloats = false;
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  unsigned dim = op.getNumLoops() - 1;
+  for (int64_t inner = 1; dim > 0 && !ShapedType::isDynamic(ranges[dim]) &&
+                          inner * ranges[dim] <= kUnrolledIterations;
+       --dim)
+    inner *= ranges[dim];
+  for (unsigned loop = dim; loop < op.getNumLoops(); ++loop)
+    if (!linalg::isParallelIterator(iterators[loop]))
+      return std::nullopt;
+  bool touchesFloats = false;
   for (OpOperand &operand : op->getOpOperands()) {
-    if (!is16BitFloat(operand.get().getType()))
-      continue;
-    touches16BitFloats = true;
-    if (!hasConstantStride(op.getMatchingIndexingMap(&operand), innermost))
-      return false;
+    touchesFloats |= isa<FloatType>(getElementTypeOrSelf(operand.get()));
+    if (!hasConstantStride(op.getMatchingIndexingMap(&operand), dim))
+      return std::nullopt;
   }
-  return touches16BitFloats;
+  if (!touchesFloats)
+    return std::nullopt;
+  return dim;
 }
 
 struct ConvertLinalgToVectorizableLoops
@@ -90,19 +108,19 @@ struct ConvertLinalgToVectorizableLoops
         /*pipeline=*/{}, /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
         /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
         /*parallelAccesses=*/{});
-    SmallVector<linalg::LinalgOp> ops;
+    SmallVector<std::pair<linalg::LinalgOp, unsigned>> ops;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (wantsVectorHint(op))
-        ops.push_back(op);
+      if (std::optional<unsigned> dim = vectorDimension(op))
+        ops.emplace_back(op, *dim);
     });
     IRRewriter rewriter(context);
-    for (linalg::LinalgOp op : ops) {
+    for (auto [op, dim] : ops) {
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::LinalgLoops> loops =
           linalg::linalgOpToLoops(rewriter, op);
       if (failed(loops))
         continue;
-      loops->back()->setAttr("loop_annotation", annotation);
+      (*loops)[dim]->setAttr("loop_annotation", annotation);
       rewriter.eraseOp(op);
     }
     // The loops index through identity affine.apply ops, which

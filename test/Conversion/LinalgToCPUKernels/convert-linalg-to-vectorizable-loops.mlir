@@ -52,7 +52,7 @@ func.func @f16_elementwise(%x: memref<4x14xf16>, %y: memref<4x14xf16>) {
 
 // bf16 read at a constant stride: the innermost dimension is followed only by
 // constant indices (a pooling window's position), which LLVM vectorizes as
-// interleaved loads. The f32 output needs no hint of its own.
+// interleaved loads. f32 loops are marked too.
 
 // CHECK-LABEL: func.func @bf16_windowed
 // CHECK: scf.for
@@ -71,25 +71,45 @@ func.func @bf16_windowed(%x: memref<4x7x2xbf16>, %y: memref<4x7xf32>) {
 
 // -----
 
-// Left to convert-linalg-to-loops: f32 only (LLVM's cost model is right
-// there), an innermost reduction (the hint would let LLVM reorder it), a
-// 16-bit operand walked along a non-innermost index (a transpose: gathers),
-// and ops on tensors.
+// A pooling gradient's loops (n, ow, kh, kw): the 2x2 window loops inside
+// are left for LLVM to unroll, and the loop along ow around them is marked.
+// The output, indexed (n, ow, kw) in a [N, OW, KW] view, is walked along ow
+// at the constant stride KW.
+
+// CHECK-LABEL: func.func @window_loops_inside
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c3
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c14
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c2
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c2
+// CHECK: memref.store
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: } {loop_annotation = #{{.*}}}
+// CHECK-NEXT: }
+func.func @window_loops_inside(%x: memref<3x2x14x2xf32>, %dx: memref<3x2x14x2xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, ow, kh, kw) -> (n, 0, ow, 1)>,
+                                   affine_map<(n, ow, kh, kw) -> (n, kh, ow, kw)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : memref<3x2x14x2xf32>) outs(%dx : memref<3x2x14x2xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    linalg.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// Left to convert-linalg-to-loops: an innermost reduction (the hint would let
+// LLVM reorder it), an operand walked along a non-innermost index (a
+// transpose: gathers), a loop nest without floats, and ops on tensors.
 
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: scf.for
 // CHECK-COUNT-4: linalg.generic
 // CHECK-NOT: loop_annotation
-func.func @left_alone(%a: memref<4x14xf32>, %b: memref<4x14xf32>, %h: memref<4x14xf16>,
-                      %rows: memref<4xf32>, %t: memref<14x4xf16>, %tensor: tensor<4x14xf16>)
+func.func @left_alone(%h: memref<4x14xf16>, %rows: memref<4xf32>, %t: memref<14x4xf16>,
+                      %i: memref<4x14xi32>, %j: memref<4x14xi32>, %tensor: tensor<4x14xf16>)
     -> tensor<4x14xf16> {
-  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
-                  iterator_types = ["parallel", "parallel"]}
-      ins(%a : memref<4x14xf32>) outs(%b : memref<4x14xf32>) {
-  ^bb0(%x: f32, %out: f32):
-    %s = arith.addf %x, %x : f32
-    linalg.yield %s : f32
-  }
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}
       ins(%h : memref<4x14xf16>) outs(%rows : memref<4xf32>) {
@@ -103,6 +123,13 @@ func.func @left_alone(%a: memref<4x14xf32>, %b: memref<4x14xf32>, %h: memref<4x1
       ins(%h : memref<4x14xf16>) outs(%t : memref<14x4xf16>) {
   ^bb0(%x: f16, %out: f16):
     linalg.yield %x : f16
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%i : memref<4x14xi32>) outs(%j : memref<4x14xi32>) {
+  ^bb0(%x: i32, %out: i32):
+    %s = arith.addi %x, %x : i32
+    linalg.yield %s : i32
   }
   %empty = tensor.empty() : tensor<4x14xf16>
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
