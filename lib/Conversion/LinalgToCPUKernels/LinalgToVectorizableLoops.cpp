@@ -120,7 +120,8 @@ struct ConvertLinalgToVectorizableLoops
           linalg::linalgOpToLoops(rewriter, op);
       if (failed(loops))
         continue;
-      (*loops)[dim]->setAttr("loop_annotation", annotation);
+      if (loops->size() == op.getNumLoops())
+        (*loops)[dim]->setAttr("loop_annotation", annotation);
       rewriter.eraseOp(op);
     }
     // The loops index through identity affine.apply ops, which
