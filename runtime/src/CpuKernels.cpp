@@ -3,6 +3,7 @@
 #include "CpuKernels.h"
 
 #include "Float16.h"
+#include "WorkerPool.h"
 
 #include <algorithm>
 #include <cblas.h>
@@ -208,58 +209,75 @@ packRowsA(const uint16_t *a, int64_t a0, int64_t a1, int64_t k, int64_t row,
   }
 }
 
+/// C rows [row, row + kRows) += A rows times the packed panels of B.
+__attribute__((target(MPT_BF16_TARGET))) void
+multiplyRowBlock(const uint16_t *a, int64_t a0, int64_t a1,
+                 const uint16_t *packedB, float *c, int64_t ldc, int64_t m,
+                 int64_t n, int64_t k, int64_t row) {
+  const int64_t pairs = (k + 1) / 2, panels = (n + kPanel - 1) / kPanel;
+  const int64_t rows = std::min(kRows, m - row);
+  thread_local std::vector<uint32_t> packedA;
+  packedA.resize(pairs * kRows);
+  packRowsA(a, a0, a1, k, row, rows, packedA.data());
+  const auto *pairsA = reinterpret_cast<const int32_t *>(packedA.data());
+  for (int64_t panel = 0; panel < panels; ++panel) {
+    const uint16_t *panelB = packedB + panel * pairs * kPanel * 2;
+    __m512 acc[kRows][2];
+    for (int i = 0; i < kRows; ++i)
+      acc[i][0] = acc[i][1] = _mm512_setzero_ps();
+    for (int64_t p = 0; p < pairs; ++p) {
+      __m512bh left = (__m512bh)_mm512_loadu_si512(panelB + p * kPanel * 2);
+      __m512bh right =
+          (__m512bh)_mm512_loadu_si512(panelB + p * kPanel * 2 + kPanel);
+      for (int i = 0; i < kRows; ++i) {
+        __m512bh pair = (__m512bh)_mm512_set1_epi32(pairsA[p * kRows + i]);
+        acc[i][0] = _mm512_dpbf16_ps(acc[i][0], pair, left);
+        acc[i][1] = _mm512_dpbf16_ps(acc[i][1], pair, right);
+      }
+    }
+    const int64_t first = panel * kPanel;
+    const int64_t columns = std::min(kPanel, n - first);
+    const __mmask16 lowMask =
+        columns >= 16 ? 0xffff : __mmask16((1u << columns) - 1);
+    const __mmask16 highMask =
+        columns >= 32
+            ? 0xffff
+            : (columns > 16 ? __mmask16((1u << (columns - 16)) - 1) : 0);
+    for (int64_t i = 0; i < rows; ++i) {
+      float *out = c + (row + i) * ldc + first;
+      _mm512_mask_storeu_ps(
+          out, lowMask,
+          _mm512_add_ps(_mm512_maskz_loadu_ps(lowMask, out), acc[i][0]));
+      _mm512_mask_storeu_ps(
+          out + 16, highMask,
+          _mm512_add_ps(_mm512_maskz_loadu_ps(highMask, out + 16), acc[i][1]));
+    }
+  }
+}
+
+/// Products of at least this many multiply-adds (about 80 microseconds on
+/// one core) are split by rows over OpenBLAS's thread count. Waking a worker
+/// costs tens of microseconds here: at 2^22 the transformer's 4M-element
+/// products got slower on two threads.
+constexpr int64_t kParallelProduct = int64_t(1) << 24;
+
 __attribute__((target(MPT_BF16_TARGET))) void
 gemmBF16Dot(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
             int64_t b0, int64_t b1, float *c, int64_t ldc, int64_t m, int64_t n,
             int64_t k) {
   const int64_t pairs = (k + 1) / 2, panels = (n + kPanel - 1) / kPanel;
   thread_local std::vector<uint16_t> packedB;
-  thread_local std::vector<uint32_t> packedA;
   packedB.resize(panels * pairs * kPanel * 2);
-  packedA.resize(pairs * kRows);
   for (int64_t panel = 0; panel < panels; ++panel)
     packPanelB(b, b0, b1, k, panel * kPanel,
                std::min(kPanel, n - panel * kPanel),
                packedB.data() + panel * pairs * kPanel * 2);
-  for (int64_t row = 0; row < m; row += kRows) {
-    const int64_t rows = std::min(kRows, m - row);
-    packRowsA(a, a0, a1, k, row, rows, packedA.data());
-    const auto *pairsA = reinterpret_cast<const int32_t *>(packedA.data());
-    for (int64_t panel = 0; panel < panels; ++panel) {
-      const uint16_t *panelB = packedB.data() + panel * pairs * kPanel * 2;
-      __m512 acc[kRows][2];
-      for (int i = 0; i < kRows; ++i)
-        acc[i][0] = acc[i][1] = _mm512_setzero_ps();
-      for (int64_t p = 0; p < pairs; ++p) {
-        __m512bh left = (__m512bh)_mm512_loadu_si512(panelB + p * kPanel * 2);
-        __m512bh right =
-            (__m512bh)_mm512_loadu_si512(panelB + p * kPanel * 2 + kPanel);
-        for (int i = 0; i < kRows; ++i) {
-          __m512bh pair = (__m512bh)_mm512_set1_epi32(pairsA[p * kRows + i]);
-          acc[i][0] = _mm512_dpbf16_ps(acc[i][0], pair, left);
-          acc[i][1] = _mm512_dpbf16_ps(acc[i][1], pair, right);
-        }
-      }
-      const int64_t first = panel * kPanel;
-      const int64_t columns = std::min(kPanel, n - first);
-      const __mmask16 lowMask =
-          columns >= 16 ? 0xffff : __mmask16((1u << columns) - 1);
-      const __mmask16 highMask =
-          columns >= 32
-              ? 0xffff
-              : (columns > 16 ? __mmask16((1u << (columns - 16)) - 1) : 0);
-      for (int64_t i = 0; i < rows; ++i) {
-        float *out = c + (row + i) * ldc + first;
-        _mm512_mask_storeu_ps(
-            out, lowMask,
-            _mm512_add_ps(_mm512_maskz_loadu_ps(lowMask, out), acc[i][0]));
-        _mm512_mask_storeu_ps(
-            out + 16, highMask,
-            _mm512_add_ps(_mm512_maskz_loadu_ps(highMask, out + 16),
-                          acc[i][1]));
-      }
-    }
-  }
+  const uint16_t *packed = packedB.data();
+  int threads = m * n * k >= kParallelProduct ? openblas_get_num_threads() : 1;
+  mpt::runtime::parallelFor(
+      (m + kRows - 1) / kRows, threads, [&](int64_t block) {
+        multiplyRowBlock(a, a0, a1, packed, c, ldc, m, n, k, block * kRows);
+      });
 }
 
 const bool hasAVX512BF16 = __builtin_cpu_supports("avx512bf16") &&

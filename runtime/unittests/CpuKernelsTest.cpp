@@ -136,8 +136,13 @@ void checkMatmul(const std::string &name, bool bf16, bool transposeA,
 struct MatmulShape {
   int64_t m, n, k, padding;
 };
-constexpr MatmulShape kMatmulShapes[] = {
-    {13, 37, 29, 0}, {16, 64, 64, 0}, {24, 70, 33, 5}, {1, 5, 1, 0}};
+/// The last shape is large enough (m n k >= 2^24) for the bf16 kernel to
+/// split its rows over OpenBLAS's threads.
+constexpr MatmulShape kMatmulShapes[] = {{13, 37, 29, 0},
+                                         {16, 64, 64, 0},
+                                         {24, 70, 33, 5},
+                                         {1, 5, 1, 0},
+                                         {203, 300, 277, 3}};
 
 TEST(CpuKernelsTest, BF16MatmulIsTheF32AccumulatedProduct) {
   for (MatmulShape shape : kMatmulShapes)
