@@ -27,7 +27,11 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
 
   pm.addNestedPass<func::FuncOp>(createStackScalarAccumulators());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToVectorizableLoops());
+  ConvertLinalgToVectorizableLoopsOptions vectorLoops;
+  vectorLoops.vectorWidth = options.vectorWidth;
+  vectorLoops.predicate = options.predicateVectorLoops;
+  pm.addNestedPass<func::FuncOp>(
+      createConvertLinalgToVectorizableLoops(vectorLoops));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // LLVM rounds f16/bf16 arithmetic after each op by itself; math functions
   // exist only for f32, so they compute in f32 and round once.

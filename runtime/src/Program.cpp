@@ -199,6 +199,14 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
   } else {
     LowerToCPUOptions cpu;
     cpu.cpuKernels = options.cpuKernels;
+#if defined(__x86_64__)
+    // Masked 16-bit loads and stores need AVX512BW; without AVX-512, LLVM
+    // emulates them lane by lane, and 8 f32 lanes fill a register.
+    bool avx512 =
+        __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+    cpu.vectorWidth = avx512 ? 16 : 8;
+    cpu.predicateVectorLoops = avx512;
+#endif
     buildLowerToCPUPipeline(lowering, cpu);
   }
   if (failed(lowering.run(*module)))

@@ -101,15 +101,20 @@ def ConvertLinalgToVectorizableLoops
     into the vector loop's body); the loops inside it must be parallel too. A constant stride
     means the loop's dimension appears in one index only, followed only by constants and inner
     window dimensions: contiguous or interleaved accesses, not gathers. The annotation overrides
-    the cost model (`llvm.loop.vectorize.enable`, width `vector-width`), predicates the last
-    iteration instead of leaving a scalar remainder (`predicate.enable`: a row of 14 is one
-    masked iteration) and keeps LLVM from fully unrolling the loop first (`unroll.disable`).
+    the cost model (`llvm.loop.vectorize.enable`, width `vector-width`), with `predicate`
+    predicates the last iteration instead of leaving a scalar remainder (`predicate.enable`: a
+    row of 14 is one masked iteration), and keeps LLVM from fully unrolling the loop first
+    (`unroll.disable`). The runtime asks for width 16 with predication on CPUs with AVX-512
+    (F and BW) and width 8 without it elsewhere.
     Only parallel loops are marked: the hint also permits reordering floating-point reductions,
     and reductions keep their defined order. Other ops are left for `convert-linalg-to-loops`.
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "unsigned", /*default=*/"16",
            "Vector width asked of LLVM for the marked loops">,
+    Option<"predicate", "predicate", "bool", /*default=*/"true",
+           "Predicate the last iteration (cheap with AVX-512 masks; without them, "
+           "as on AVX2, LLVM emulates 16-bit masked accesses lane by lane)">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",

@@ -76,6 +76,16 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("Compute erf, exp and tanh with vectorizable polynomial "
                      "approximations instead of libm calls"),
       llvm::cl::init(true)};
+  Option<unsigned> vectorWidth{
+      *this, "vector-width",
+      llvm::cl::desc("Vector width asked of LLVM for the loops "
+                     "convert-linalg-to-vectorizable-loops marks"),
+      llvm::cl::init(16)};
+  Option<bool> predicateVectorLoops{
+      *this, "predicate-vector-loops",
+      llvm::cl::desc("Predicate the last iteration of those loops (for CPUs "
+                     "with AVX-512 masks)"),
+      llvm::cl::init(true)};
 };
 
 /// mpt -> linalg on tensors -> elementwise fusion -> one-shot bufferization

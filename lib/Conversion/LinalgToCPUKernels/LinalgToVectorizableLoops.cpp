@@ -95,7 +95,8 @@ struct ConvertLinalgToVectorizableLoops
     MLIRContext *context = &getContext();
     auto vectorize = LLVM::LoopVectorizeAttr::get(
         context, /*disable=*/BoolAttr::get(context, false),
-        /*predicateEnable=*/BoolAttr::get(context, true), /*scalableEnable=*/{},
+        /*predicateEnable=*/BoolAttr::get(context, predicate),
+        /*scalableEnable=*/{},
         IntegerAttr::get(IntegerType::get(context, 32), vectorWidth),
         /*followupVectorized=*/{}, /*followupEpilogue=*/{},
         /*followupAll=*/{});

@@ -1,5 +1,5 @@
 // RUN: mpt-opt %s --convert-linalg-to-vectorizable-loops --split-input-file | FileCheck %s
-// RUN: mpt-opt %s --convert-linalg-to-vectorizable-loops="vector-width=8" --split-input-file | FileCheck %s --check-prefix=WIDTH8
+// RUN: mpt-opt %s --convert-linalg-to-vectorizable-loops="vector-width=8 predicate=false" --split-input-file | FileCheck %s --check-prefix=AVX2
 
 // LLVM honours the hint: with it the f16 rows of Inputs/f16-rows.mlir are
 // vectorized 16 wide for an AVX-512 CPU without AVX512-FP16; without it the
@@ -18,6 +18,15 @@
 // RUN:   | FileCheck %s --check-prefix=NO-HINT --allow-empty
 // LLVM: vectorized loop (vectorization width: 16
 // NO-HINT-NOT: vectorized loop
+// What the runtime asks for without AVX-512: 8 lanes, a scalar remainder.
+// RUN: mpt-opt %S/Inputs/f16-rows.mlir \
+// RUN:   --convert-linalg-to-vectorizable-loops="vector-width=8 predicate=false" \
+// RUN:   --convert-linalg-to-loops --convert-scf-to-cf --convert-to-llvm \
+// RUN:   --reconcile-unrealized-casts | mlir-translate --mlir-to-llvmir \
+// RUN:   | opt -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=haswell \
+// RUN:       -pass-remarks=loop-vectorize -disable-output 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=LLVM-AVX2
+// LLVM-AVX2: vectorized loop (vectorization width: 8
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
@@ -37,7 +46,7 @@
 // CHECK: } {loop_annotation = #[[$HINT]]}
 // CHECK-NOT: loop_annotation
 // CHECK: return
-// WIDTH8: #llvm.loop_vectorize<disable = false, predicateEnable = true, width = 8 : i32>
+// AVX2: #llvm.loop_vectorize<disable = false, predicateEnable = false, width = 8 : i32>
 func.func @f16_elementwise(%x: memref<4x14xf16>, %y: memref<4x14xf16>) {
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%x : memref<4x14xf16>) outs(%y : memref<4x14xf16>) {
