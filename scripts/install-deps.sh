@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ pkg-config
-  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  llvm-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   zlib1g-dev libzstd-dev libxml2-dev libedit-dev libcurl4-openssl-dev
   nlohmann-json3-dev libopenblas-dev libgtest-dev
   dataset-fashion-mnist

@@ -1,6 +1,7 @@
 //===- Data.cpp - Training data sources for the runtime ---------*- C++ -*-===//
 
 #include "Data.h"
+#include "WorkerPool.h"
 
 #include <zlib.h>
 
@@ -373,17 +374,10 @@ bool mpt::runtime::gatherBatch(const Dataset &data,
           ? 1
           : std::min<int64_t>({int64_t(std::thread::hardware_concurrency()), 8,
                                int64_t(bytes / kBytesPerThread), batchSize});
-  if (threads <= 1) {
-    gatherRange(0, batchSize);
-    return true;
-  }
-  std::vector<std::thread> workers;
   int64_t perThread = (batchSize + threads - 1) / threads;
-  for (int64_t first = perThread; first < batchSize; first += perThread)
-    workers.emplace_back(gatherRange, first,
-                         std::min(batchSize, first + perThread));
-  gatherRange(0, std::min(batchSize, perThread));
-  for (std::thread &worker : workers)
-    worker.join();
+  parallelFor(threads, static_cast<int>(threads), [&](int64_t part) {
+    gatherRange(std::min(batchSize, part * perThread),
+                std::min(batchSize, (part + 1) * perThread));
+  });
   return true;
 }

@@ -1,9 +1,9 @@
 //===- WorkerPool.h - fork-join loops for the CPU kernels -------*- C++ -*-===//
 //
-// The CPU kernels that mpt implements itself (the bf16 GEMM) use as many
-// threads as OpenBLAS does for sgemm, so that a step compares at the same
-// thread count on every path. Threads are started once and reused: a kernel
-// call lasts tens of microseconds, less than starting a thread.
+// Threads started once and reused by the runtime's parallel loops: the bf16
+// GEMM (as many threads as OpenBLAS uses for sgemm, so that a step compares
+// at the same thread count on every path) and gathering large batches. A
+// kernel call lasts tens of microseconds, less than starting a thread.
 //
 //===----------------------------------------------------------------------===//
 

@@ -12,6 +12,7 @@
 #include "CpuKernels.h"
 #include "Float16.h"
 
+#include <cblas.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -145,11 +146,16 @@ constexpr MatmulShape kMatmulShapes[] = {{13, 37, 29, 0},
                                          {203, 300, 277, 3}};
 
 TEST(CpuKernelsTest, BF16MatmulIsTheF32AccumulatedProduct) {
+  // Two threads whatever the environment says, so that the last shape takes
+  // the split path.
+  int threads = openblas_get_num_threads();
+  openblas_set_num_threads(2);
   for (MatmulShape shape : kMatmulShapes)
     for (bool transposeA : {false, true})
       for (bool transposeB : {false, true})
         checkMatmul("mpt_cpu_matmul_bf16_2d", /*bf16=*/true, transposeA,
                     transposeB, shape.m, shape.n, shape.k, shape.padding);
+  openblas_set_num_threads(threads);
 }
 
 TEST(CpuKernelsTest, F16MatmulIsTheF32AccumulatedProduct) {

@@ -32,8 +32,11 @@ struct StackScalarAccumulators
         return;
       for (OpOperand &init : op.getDpsInitsMutable()) {
         auto type = dyn_cast<MemRefType>(init.get().getType());
+        // An op that also reads the accumulator through another operand
+        // would read the stale memref while the slot changes.
         if (!type || type.getRank() != 0 ||
-            isa_and_present<memref::AllocaOp>(init.get().getDefiningOp()))
+            isa_and_present<memref::AllocaOp>(init.get().getDefiningOp()) ||
+            llvm::count(op->getOperands(), init.get()) > 1)
           continue;
         Location loc = op.getLoc();
         OpBuilder builder(op);

@@ -47,11 +47,13 @@ func.func @count_into_result(%grad: memref<8x16xf32>, %count: memref<i64>) {
 // -----
 
 // Unchanged: a reduction into rows (LLVM hoists out[i] from the inner loop
-// itself when it can), an op without reductions, and ops on tensors.
+// itself when it can), an op without reductions, a reduction that also reads
+// its accumulator as an input (it would read the stale memref), and ops on
+// tensors.
 
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: memref.alloca
-// CHECK-COUNT-3: linalg.generic
+// CHECK-COUNT-4: linalg.generic
 // CHECK-NOT: memref.alloca
 func.func @left_alone(%x: memref<8x16xf32>, %rows: memref<8xf32>, %scalar: memref<f32>,
                       %t: tensor<16xf32>, %init: tensor<f32>) -> tensor<f32> {
@@ -68,6 +70,14 @@ func.func @left_alone(%x: memref<8x16xf32>, %rows: memref<8xf32>, %scalar: memre
   ^bb0(%a: f32, %out: f32):
     %s = arith.addf %a, %a : f32
     linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> ()>],
+                  iterator_types = ["reduction"]}
+      ins(%rows, %scalar : memref<8xf32>, memref<f32>) outs(%scalar : memref<f32>) {
+  ^bb0(%a: f32, %seen: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    %with_seen = arith.addf %s, %seen : f32
+    linalg.yield %with_seen : f32
   }
   %sum = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>],
                          iterator_types = ["reduction"]}
