@@ -209,6 +209,47 @@ packRowsA(const uint16_t *a, int64_t a0, int64_t a1, int64_t k, int64_t row,
   }
 }
 
+/// C rows [row, row + rows) += the packed A rows times one packed panel of B,
+/// whose first 16 (Halves 1) or 32 (Halves 2) columns are in range: a panel
+/// of at most 16 columns (n = 16, or the last of n = 49) skips the half that
+/// would multiply the padding.
+template <int Halves>
+__attribute__((target(MPT_BF16_TARGET), always_inline)) inline void
+multiplyPanel(const int32_t *pairsA, const uint16_t *panelB, int64_t pairs,
+              float *c, int64_t ldc, int64_t rows, int64_t columns) {
+  __m512 acc[kRows][Halves];
+  for (int i = 0; i < kRows; ++i)
+    for (int h = 0; h < Halves; ++h)
+      acc[i][h] = _mm512_setzero_ps();
+  for (int64_t p = 0; p < pairs; ++p) {
+    __m512bh half[Halves];
+    for (int h = 0; h < Halves; ++h)
+      half[h] = (__m512bh)_mm512_loadu_si512(panelB + p * kPanel * 2 + h * 32);
+    for (int i = 0; i < kRows; ++i) {
+      __m512bh pair = (__m512bh)_mm512_set1_epi32(pairsA[p * kRows + i]);
+      for (int h = 0; h < Halves; ++h)
+        acc[i][h] = _mm512_dpbf16_ps(acc[i][h], pair, half[h]);
+    }
+  }
+  __mmask16 masks[Halves];
+  for (int h = 0; h < Halves; ++h) {
+    int64_t inHalf = std::clamp<int64_t>(columns - 16 * h, 0, 16);
+    masks[h] = inHalf == 16 ? 0xffff : __mmask16((1u << inHalf) - 1);
+  }
+  // A constant trip count keeps the accumulators in registers; a loop to
+  // `rows` made GCC spill all of them to the stack.
+  for (int i = 0; i < kRows; ++i) {
+    if (i >= rows)
+      break;
+    for (int h = 0; h < Halves; ++h) {
+      float *out = c + i * ldc + 16 * h;
+      _mm512_mask_storeu_ps(
+          out, masks[h],
+          _mm512_add_ps(_mm512_maskz_loadu_ps(masks[h], out), acc[i][h]));
+    }
+  }
+}
+
 /// C rows [row, row + kRows) += A rows times the packed panels of B.
 __attribute__((target(MPT_BF16_TARGET))) void
 multiplyRowBlock(const uint16_t *a, int64_t a0, int64_t a1,
@@ -222,36 +263,13 @@ multiplyRowBlock(const uint16_t *a, int64_t a0, int64_t a1,
   const auto *pairsA = reinterpret_cast<const int32_t *>(packedA.data());
   for (int64_t panel = 0; panel < panels; ++panel) {
     const uint16_t *panelB = packedB + panel * pairs * kPanel * 2;
-    __m512 acc[kRows][2];
-    for (int i = 0; i < kRows; ++i)
-      acc[i][0] = acc[i][1] = _mm512_setzero_ps();
-    for (int64_t p = 0; p < pairs; ++p) {
-      __m512bh left = (__m512bh)_mm512_loadu_si512(panelB + p * kPanel * 2);
-      __m512bh right =
-          (__m512bh)_mm512_loadu_si512(panelB + p * kPanel * 2 + kPanel);
-      for (int i = 0; i < kRows; ++i) {
-        __m512bh pair = (__m512bh)_mm512_set1_epi32(pairsA[p * kRows + i]);
-        acc[i][0] = _mm512_dpbf16_ps(acc[i][0], pair, left);
-        acc[i][1] = _mm512_dpbf16_ps(acc[i][1], pair, right);
-      }
-    }
     const int64_t first = panel * kPanel;
     const int64_t columns = std::min(kPanel, n - first);
-    const __mmask16 lowMask =
-        columns >= 16 ? 0xffff : __mmask16((1u << columns) - 1);
-    const __mmask16 highMask =
-        columns >= 32
-            ? 0xffff
-            : (columns > 16 ? __mmask16((1u << (columns - 16)) - 1) : 0);
-    for (int64_t i = 0; i < rows; ++i) {
-      float *out = c + (row + i) * ldc + first;
-      _mm512_mask_storeu_ps(
-          out, lowMask,
-          _mm512_add_ps(_mm512_maskz_loadu_ps(lowMask, out), acc[i][0]));
-      _mm512_mask_storeu_ps(
-          out + 16, highMask,
-          _mm512_add_ps(_mm512_maskz_loadu_ps(highMask, out + 16), acc[i][1]));
-    }
+    float *out = c + row * ldc + first;
+    if (columns > 16)
+      multiplyPanel<2>(pairsA, panelB, pairs, out, ldc, rows, columns);
+    else
+      multiplyPanel<1>(pairsA, panelB, pairs, out, ldc, rows, columns);
   }
 }
 

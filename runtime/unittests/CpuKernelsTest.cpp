@@ -137,13 +137,13 @@ void checkMatmul(const std::string &name, bool bf16, bool transposeA,
 struct MatmulShape {
   int64_t m, n, k, padding;
 };
-/// The last shape is large enough (m n k >= 2^24) for the bf16 kernel to
-/// split its rows over OpenBLAS's threads.
-constexpr MatmulShape kMatmulShapes[] = {{13, 37, 29, 0},
-                                         {16, 64, 64, 0},
-                                         {24, 70, 33, 5},
-                                         {1, 5, 1, 0},
-                                         {203, 300, 277, 3}};
+/// The bf16 kernel's panels of 32 columns end full (64), past 16 (49: 17
+/// left), at 16 (16) and below (37, 70, 5, 300). The last shape is large
+/// enough (m n k >= 2^24) for the bf16 kernel to split its rows over
+/// OpenBLAS's threads.
+constexpr MatmulShape kMatmulShapes[] = {
+    {13, 37, 29, 0}, {16, 64, 64, 0}, {24, 70, 33, 5},   {1, 5, 1, 0},
+    {49, 49, 16, 0}, {49, 16, 49, 2}, {203, 300, 277, 3}};
 
 TEST(CpuKernelsTest, BF16MatmulIsTheF32AccumulatedProduct) {
   // Two threads whatever the environment says, so that the last shape takes
