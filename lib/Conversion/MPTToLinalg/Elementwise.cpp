@@ -1,8 +1,10 @@
 //===- Elementwise.cpp - activations, shapes and reduce_sum ---------------===//
 //
-// Activations compute in their own element type: on f16 and bf16 every scalar
-// op rounds, as the hardware does. Shape ops only move data. reduce_sum
-// accumulates in f32.
+// Each op rounds its result to its element type once. Activations built from
+// several scalar ops (gelu and its gradient) compute them in f32 and round at
+// the end, as PyTorch's f16/bf16 kernels do (opmath); one-op activations and
+// bias_add are that op in the element type. Shape ops only move data.
+// reduce_sum accumulates in f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -114,8 +116,10 @@ struct GeluLowering : OpConversionPattern<GeluOp> {
     return replaceWithElementwise(
         rewriter, op, adaptor.getInput(),
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-          FloatMath m{b, l, args[0].getType()};
-          Value x = args[0], half = m.constant(0.5), one = m.constant(1.0);
+          Type type = args[0].getType();
+          FloatMath m{b, l, b.getF32Type()};
+          Value x = m.cast(args[0]), half = m.constant(0.5),
+                one = m.constant(1.0);
           // Ops are built one statement at a time so that their order does
           // not depend on the compiler's argument evaluation order.
           if (!approximate) {
@@ -123,7 +127,7 @@ struct GeluLowering : OpConversionPattern<GeluOp> {
             Value erf = math::ErfOp::create(b, l, scaled);
             Value onePlusErf = m.add(one, erf);
             Value halfX = m.mul(x, half);
-            return {m.mul(halfX, onePlusErf)};
+            return {castScalar(b, l, m.mul(halfX, onePlusErf), type)};
           }
           Value square = m.mul(x, x);
           Value cube = m.mul(square, x);
@@ -132,7 +136,7 @@ struct GeluLowering : OpConversionPattern<GeluOp> {
           Value tanh = math::TanhOp::create(b, l, inner);
           Value onePlusTanh = m.add(one, tanh);
           Value halfX = m.mul(half, x);
-          return {m.mul(halfX, onePlusTanh)};
+          return {castScalar(b, l, m.mul(halfX, onePlusTanh), type)};
         });
   }
 };
@@ -151,8 +155,9 @@ struct GeluGradLowering : OpConversionPattern<GeluGradOp> {
     return replaceWithElementwise(
         rewriter, op, ValueRange{adaptor.getGrad(), adaptor.getInput()},
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-          FloatMath m{b, l, args[0].getType()};
-          Value grad = args[0], x = args[1];
+          Type type = args[0].getType();
+          FloatMath m{b, l, b.getF32Type()};
+          Value grad = m.cast(args[0]), x = m.cast(args[1]);
           Value half = m.constant(0.5), one = m.constant(1.0);
           Value square = m.mul(x, x);
           if (!approximate) {
@@ -163,7 +168,7 @@ struct GeluGradLowering : OpConversionPattern<GeluGradOp> {
             Value density = math::ExpOp::create(b, l, exponent);
             Value pdf = m.mul(m.constant(kNormalDensity), density);
             Value slope = m.add(cdf, m.mul(x, pdf));
-            return {m.mul(grad, slope)};
+            return {castScalar(b, l, m.mul(grad, slope), type)};
           }
           Value cube = m.mul(square, x);
           Value kappaCube = m.mul(m.constant(kTanhKappa), cube);
@@ -180,7 +185,7 @@ struct GeluGradLowering : OpConversionPattern<GeluGradOp> {
           Value product = m.mul(left, rightDerivative);
           Value derivative =
               m.add(leftDerivative, m.mul(product, innerDerivative));
-          return {m.mul(grad, derivative)};
+          return {castScalar(b, l, m.mul(grad, derivative), type)};
         });
   }
 };

@@ -129,6 +129,7 @@ def MPT_GeluOp : MPT_ComputeOp<"gelu", MPT_FollowClass,
   let summary = "Gaussian error linear unit";
   let description = [{
     `x * Phi(x)` with the exact erf form, or the tanh approximation when `approximate` is set.
+    On f16 and bf16 it computes in f32 and rounds the result once, as PyTorch's kernels do.
   }];
   let arguments = (ins MPT_FloatTensor:$input, UnitAttr:$approximate);
   let results = (outs MPT_FloatTensor:$result);
@@ -138,6 +139,9 @@ def MPT_GeluOp : MPT_ComputeOp<"gelu", MPT_FollowClass,
 def MPT_GeluGradOp : MPT_ComputeOp<"gelu_grad", MPT_FollowClass,
     [SameOperandsAndResultType, ScaleEquivariantOpInterface]> {
   let summary = "gradient of gelu with respect to its input";
+  let description = [{
+    `grad * gelu'(input)`; on f16 and bf16 computed in f32 and rounded once, like `gelu`.
+  }];
   let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$input, UnitAttr:$approximate);
   let results = (outs MPT_FloatTensor:$result);
   let assemblyFormat = "$grad `,` $input attr-dict `:` type($input)";
