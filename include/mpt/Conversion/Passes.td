@@ -150,6 +150,10 @@ def FuseElementwiseAroundCPUKernels
     as scalar loops instead of reaching `convert-linalg-to-cpu-kernels`. Elementwise
     `linalg.generic` ops still fuse with each other and with reductions, and reshapes still move
     through them.
+
+    It also folds the selects that keep state on a skipped step into the update that computes
+    the state (an optimizer's parameter and its buffers): one generic writes the update or the
+    old values, which upstream's fusion cannot do for a producer with several results.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

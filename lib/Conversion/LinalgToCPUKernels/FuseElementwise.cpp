@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mpt/Conversion/LinalgToCPUKernels/FoldSkippedStepSelects.h"
 #include "mpt/Conversion/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -44,6 +45,7 @@ struct FuseElementwiseAroundCPUKernels
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
     linalg::populateElementwiseOpsFusionPatterns(patterns, isFusable);
+    mpt::populateFoldSkippedStepSelectsPatterns(patterns);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, isFusable);
     linalg::populateConstantFoldLinalgOperations(patterns, isFusable);
     tensor::populateBubbleUpExpandShapePatterns(patterns);

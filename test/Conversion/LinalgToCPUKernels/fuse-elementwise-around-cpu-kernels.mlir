@@ -62,3 +62,117 @@ func.func @matmul_between_cast_and_reshape(%x: tensor<4x8xf16>, %w: tensor<8x6xf
   %split = tensor.expand_shape %product [[0, 1], [2]] output_shape [2, 2, 6] : tensor<4x6xf32> into tensor<2x2x6xf32>
   return %split : tensor<2x2x6xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#scalar = affine_map<(d0, d1) -> ()>
+
+// An SGD update (parameter and momentum) whose results are kept on a skipped
+// step by two selects on a flag computed after it: one generic reads the old
+// values and the flag and writes the update or the old values. Upstream
+// leaves the update and both selects apart (the update has two users).
+
+// CHECK-LABEL: func.func @sgd_skipped_step
+// CHECK-SAME: (%[[P:.*]]: tensor<4x8xf32>, %[[G:.*]]: tensor<4x8xf32>, %[[M:.*]]: tensor<4x8xf32>, %[[FLAG:.*]]: tensor<i1>)
+// CHECK: %[[FINITE:.*]] = tensor.extract %[[FLAG]][]
+// CHECK: %[[UPDATE:.*]]:2 = linalg.generic
+// CHECK-SAME: ins(%[[P]], %[[G]], %[[M]], %[[FINITE]] : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, i1)
+// CHECK: ^bb0(%[[PV:.*]]: f32, %[[GV:.*]]: f32, %[[MV:.*]]: f32, %[[KEEP:.*]]: i1,
+// CHECK: %[[MOMENTUM:.*]] = arith.addf
+// CHECK: %[[STEP:.*]] = arith.mulf %[[MOMENTUM]]
+// CHECK: %[[PARAM:.*]] = arith.subf %[[PV]], %[[STEP]]
+// CHECK: %[[NEWP:.*]] = arith.select %[[KEEP]], %[[PARAM]], %[[PV]] : f32
+// CHECK: %[[NEWM:.*]] = arith.select %[[KEEP]], %[[MOMENTUM]], %[[MV]] : f32
+// CHECK: linalg.yield %[[NEWP]], %[[NEWM]]
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[UPDATE]]#0, %[[UPDATE]]#1
+// UPSTREAM-LABEL: func.func @sgd_skipped_step
+// UPSTREAM-COUNT-3: linalg.generic
+func.func @sgd_skipped_step(%p: tensor<4x8xf32>, %g: tensor<4x8xf32>, %m: tensor<4x8xf32>, %flag: tensor<i1>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %momentum = arith.constant 0.9 : f32
+  %lr = arith.constant 0.02 : f32
+  %empty = tensor.empty() : tensor<4x8xf32>
+  %update:2 = linalg.generic {indexing_maps = [#id, #id, #id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %g, %m : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) outs(%empty, %empty : tensor<4x8xf32>, tensor<4x8xf32>) {
+  ^bb0(%pv: f32, %gv: f32, %mv: f32, %out0: f32, %out1: f32):
+    %kept = arith.mulf %mv, %momentum : f32
+    %next = arith.addf %kept, %gv : f32
+    %step = arith.mulf %next, %lr : f32
+    %param = arith.subf %pv, %step : f32
+    linalg.yield %param, %next : f32, f32
+  } -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  %finite = tensor.extract %flag[] : tensor<i1>
+  %keptP = linalg.generic {indexing_maps = [#scalar, #id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%finite, %update#0, %p : i1, tensor<4x8xf32>, tensor<4x8xf32>) outs(%empty : tensor<4x8xf32>) {
+  ^bb0(%c: i1, %new: f32, %old: f32, %out: f32):
+    %s = arith.select %c, %new, %old : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %keptM = linalg.generic {indexing_maps = [#scalar, #id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%finite, %update#1, %m : i1, tensor<4x8xf32>, tensor<4x8xf32>) outs(%empty : tensor<4x8xf32>) {
+  ^bb0(%c: i1, %new: f32, %old: f32, %out: f32):
+    %s = arith.select %c, %new, %old : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %keptP, %keptM : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#scalar = affine_map<(d0, d1) -> ()>
+
+// Left alone: an updated tensor that is also read unselected (here returned),
+// and selects on two different flags.
+
+// CHECK-LABEL: func.func @update_read_unselected
+// CHECK-COUNT-3: linalg.generic
+// CHECK-LABEL: func.func @selects_on_two_flags
+// CHECK-COUNT-3: linalg.generic
+func.func @update_read_unselected(%p: tensor<4x8xf32>, %g: tensor<4x8xf32>, %flag: i1) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  %empty = tensor.empty() : tensor<4x8xf32>
+  %update:2 = linalg.generic {indexing_maps = [#id, #id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %g : tensor<4x8xf32>, tensor<4x8xf32>) outs(%empty, %empty : tensor<4x8xf32>, tensor<4x8xf32>) {
+  ^bb0(%pv: f32, %gv: f32, %out0: f32, %out1: f32):
+    %param = arith.subf %pv, %gv : f32
+    %square = arith.mulf %gv, %gv : f32
+    linalg.yield %param, %square : f32, f32
+  } -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  %keptP = linalg.generic {indexing_maps = [#scalar, #id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%flag, %update#0, %p : i1, tensor<4x8xf32>, tensor<4x8xf32>) outs(%empty : tensor<4x8xf32>) {
+  ^bb0(%c: i1, %new: f32, %old: f32, %out: f32):
+    %s = arith.select %c, %new, %old : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %keptS = linalg.generic {indexing_maps = [#scalar, #id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%flag, %update#1, %g : i1, tensor<4x8xf32>, tensor<4x8xf32>) outs(%empty : tensor<4x8xf32>) {
+  ^bb0(%c: i1, %new: f32, %old: f32, %out: f32):
+    %s = arith.select %c, %new, %old : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %keptP, %keptS, %update#0 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+}
+func.func @selects_on_two_flags(%p: tensor<4x8xf32>, %g: tensor<4x8xf32>, %flag: i1, %other: i1) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %empty = tensor.empty() : tensor<4x8xf32>
+  %update:2 = linalg.generic {indexing_maps = [#id, #id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %g : tensor<4x8xf32>, tensor<4x8xf32>) outs(%empty, %empty : tensor<4x8xf32>, tensor<4x8xf32>) {
+  ^bb0(%pv: f32, %gv: f32, %out0: f32, %out1: f32):
+    %param = arith.subf %pv, %gv : f32
+    %square = arith.mulf %gv, %gv : f32
+    linalg.yield %param, %square : f32, f32
+  } -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  %keptP = linalg.generic {indexing_maps = [#scalar, #id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%flag, %update#0, %p : i1, tensor<4x8xf32>, tensor<4x8xf32>) outs(%empty : tensor<4x8xf32>) {
+  ^bb0(%c: i1, %new: f32, %old: f32, %out: f32):
+    %s = arith.select %c, %new, %old : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %keptS = linalg.generic {indexing_maps = [#scalar, #id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%other, %update#1, %g : i1, tensor<4x8xf32>, tensor<4x8xf32>) outs(%empty : tensor<4x8xf32>) {
+  ^bb0(%c: i1, %new: f32, %old: f32, %out: f32):
+    %s = arith.select %c, %new, %old : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %keptP, %keptS : tensor<4x8xf32>, tensor<4x8xf32>
+}
