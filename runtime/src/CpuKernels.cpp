@@ -341,6 +341,12 @@ void gemm(const T *a, const int64_t *aSizes, const int64_t *aStrides,
   auto dense = [](const T *src, const int64_t *sizes, const int64_t *strides,
                   std::vector<float> &dst) {
     dst.resize(sizes[0] * sizes[1]);
+    // A contiguous matrix widens in one call: rows of the transformer's
+    // 64-wide matrices cost as much in calls as in conversions.
+    if (strides[1] == 1 && (strides[0] == sizes[1] || sizes[0] == 1)) {
+      widenRow(src, 1, sizes[0] * sizes[1], dst.data());
+      return dst.data();
+    }
     for (int64_t i = 0; i < sizes[0]; ++i)
       widenRow(src + i * strides[0], strides[1], sizes[1],
                dst.data() + i * sizes[1]);
