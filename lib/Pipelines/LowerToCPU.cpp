@@ -52,6 +52,7 @@ void mpt::addLowerToFusedLinalg(OpPassManager &pm) {
 }
 
 void mpt::addBufferizeToOutParams(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createMPTUnshareFills());
   pm.addNestedPass<func::FuncOp>(createMPTDistinctResults());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

@@ -145,6 +145,19 @@ def MPTCheckMixedPrecision : Pass<"mpt-check-mixed-precision", "::mlir::func::Fu
   }];
 }
 
+def MPTUnshareFills : Pass<"mpt-unshare-fills", "::mlir::func::FuncOp"> {
+  let summary = "Gives every op that writes into a filled tensor its own fill";
+  let description = [{
+    CSE merges the identical zero fills that initialize matmul accumulators and reduction
+    results into one `linalg.fill`, whose result several ops then write into. One-shot
+    bufferization can write in place into only one of them and copies the filled buffer for
+    each of the others. Each use of a `linalg.fill` beyond the first gets its own copy of the
+    fill (and of the `tensor.empty` it fills), so that every writer fills its own buffer instead
+    of copying a filled one. Run right before bufferization.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];
+}
+
 def MPTDistinctResults : Pass<"mpt-distinct-results", "::mlir::func::FuncOp"> {
   let summary = "Copies tensors that one return returns more than once";
   let description = [{
