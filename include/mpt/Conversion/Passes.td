@@ -106,8 +106,15 @@ def ConvertLinalgToVectorizableLoops
     row of 14 is one masked iteration), and keeps LLVM from fully unrolling the loop first
     (`unroll.disable`). The runtime asks for width 16 with predication on CPUs with AVX-512
     (F and BW) and width 8 without it elsewhere.
-    Only parallel loops are marked: the hint also permits reordering floating-point reductions,
-    and reductions keep their defined order. Other ops are left for `convert-linalg-to-loops`.
+
+    An innermost reduction over contiguous elements with more than 4 static iterations
+    (softmax's, layer norm's and the losses' rows), whose results are each one add, max or min
+    of the accumulator, has its reduction loop marked the same way, and its sums flagged
+    `reassoc`. Left alone, LLVM may not reorder the sum: it unrolls the row and vectorizes the
+    loop around it with a gather per element. Marked, each sum accumulates in `vector-width`
+    partial sums added by a tree at the end (the pairwise summation of DESIGN 3.6; the low bits
+    depend on the width, so results are deterministic for a given CPU), and max and min are
+    exact in any order. Other ops are left for `convert-linalg-to-loops`.
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "unsigned", /*default=*/"16",

@@ -4,7 +4,9 @@
 // mpt targets: f16/bf16 loops on x86 without AVX512-FP16 (priced as if
 // scalarized, although they lower to vector conversions and f32 vector
 // arithmetic) and the short rows of pooling windows (fully unrolled first,
-// or vectorized with gathers). Marking the loop overrides it.
+// or vectorized with gathers), and the rows of innermost reductions (unrolled,
+// and the loop around them vectorized with gathers). Marking the loop
+// overrides it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +89,47 @@ std::optional<unsigned> vectorDimension(linalg::LinalgOp op) {
   return dim;
 }
 
+/// The combiners of an innermost reduction over contiguous elements (softmax's
+/// and layer norm's rows), if it has more than kUnrolledIterations static
+/// iterations and each of its results is one add, max or min of the
+/// accumulator. Left scalar, LLVM unrolls such a row and vectorizes the loop
+/// around it with a gather per element; vectorized, each sum accumulates in
+/// vector-width partial sums added by a tree at the end (DESIGN 3.6), and max
+/// and min are exact in any order.
+std::optional<SmallVector<Operation *>>
+innerReductionCombiners(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0)
+    return std::nullopt;
+  unsigned dim = op.getNumLoops() - 1;
+  int64_t range = op.getStaticLoopRanges()[dim];
+  if (!linalg::isReductionIterator(op.getIteratorTypesArray()[dim]) ||
+      ShapedType::isDynamic(range) || range <= kUnrolledIterations)
+    return std::nullopt;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [index, result] : llvm::enumerate(map.getResults()))
+      if (result.isFunctionOfDim(dim) &&
+          (index + 1 != map.getNumResults() ||
+           result != getAffineDimExpr(dim, op.getContext())))
+        return std::nullopt;
+  }
+  SmallVector<Operation *> combiners;
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    BlockArgument accumulator = op.getMatchingBlockArgument(&init);
+    Value yielded =
+        yield.getOperand(init.getOperandNumber() - op.getNumDpsInputs());
+    Operation *combiner = yielded.getDefiningOp();
+    if (!accumulator.hasOneUse() || !combiner ||
+        accumulator.getUses().begin()->getOwner() != combiner ||
+        !isa<arith::AddFOp, arith::MaximumFOp, arith::MinimumFOp,
+             arith::MaxNumFOp, arith::MinNumFOp>(combiner))
+      return std::nullopt;
+    combiners.push_back(combiner);
+  }
+  return combiners;
+}
+
 struct ConvertLinalgToVectorizableLoops
     : public mpt::impl::ConvertLinalgToVectorizableLoopsBase<
           ConvertLinalgToVectorizableLoops> {
@@ -111,8 +154,19 @@ struct ConvertLinalgToVectorizableLoops
         /*parallelAccesses=*/{});
     SmallVector<std::pair<linalg::LinalgOp, unsigned>> ops;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (std::optional<unsigned> dim = vectorDimension(op))
+      if (std::optional<unsigned> dim = vectorDimension(op)) {
         ops.emplace_back(op, *dim);
+        return;
+      }
+      std::optional<SmallVector<Operation *>> combiners =
+          innerReductionCombiners(op);
+      if (!combiners)
+        return;
+      // Lets LLVM split each sum into partial sums.
+      for (Operation *combiner : *combiners)
+        if (auto add = dyn_cast<arith::AddFOp>(combiner))
+          add.setFastmath(add.getFastmath() | arith::FastMathFlags::reassoc);
+      ops.emplace_back(op, op.getNumLoops() - 1);
     });
     IRRewriter rewriter(context);
     for (auto [op, dim] : ops) {

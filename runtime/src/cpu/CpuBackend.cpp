@@ -12,12 +12,10 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 
 using namespace mlir;
 
@@ -67,24 +65,6 @@ private:
   std::unique_ptr<ExecutionEngine> jit;
 };
 
-/// Lets LLVM's loop vectorizer vectorize floating-point reductions as
-/// in-order reductions: the additions stay in the scalar loop's order, so
-/// results are bitwise the same, while the work that feeds them (softmax's and
-/// cross-entropy's exp, the squares of a variance) runs in vector registers.
-/// Without fast-math flags, x86 vectorizes such loops only with this option,
-/// which LLVM has as a command-line flag alone. A value the host program set
-/// itself (mpt-run passes LLVM's flags through) is left as it is.
-void enableOrderedReductions() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::DenseMap<llvm::StringRef, llvm::cl::Option *> &options =
-        llvm::cl::getRegisteredOptions();
-    auto option = options.find("force-ordered-reductions");
-    if (option != options.end() && option->second->getNumOccurrences() == 0)
-      option->second->addOccurrence(0, option->first, "true");
-  });
-}
-
 } // namespace
 
 std::unique_ptr<Backend> createCpuBackend(ModuleOp module,
@@ -92,7 +72,6 @@ std::unique_ptr<Backend> createCpuBackend(ModuleOp module,
                                           std::string &error) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  enableOrderedReductions();
   ExecutionEngineOptions engineOptions;
   // LLVM's vectorizers size vectors by the target: without the host machine
   // they see no vector registers and leave every loop scalar.

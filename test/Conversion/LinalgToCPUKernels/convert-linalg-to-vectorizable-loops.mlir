@@ -28,6 +28,29 @@
 // RUN:   | FileCheck %s --check-prefix=LLVM-AVX2
 // LLVM-AVX2: vectorized loop (vectorization width: 8
 
+// A softmax backward row dot (Inputs/reduction-rows.mlir): with the hint and
+// the reassociable sum, each 49-wide row is 4 masked iterations of 16 lanes
+// of partial sums, added by a tree at the end; without them LLVM may not
+// reorder the sum and keeps the row scalar.
+// RUN: mpt-opt %S/Inputs/reduction-rows.mlir --convert-linalg-to-vectorizable-loops \
+// RUN:   --convert-linalg-to-loops --convert-scf-to-cf --convert-to-llvm \
+// RUN:   --reconcile-unrealized-casts | mlir-translate --mlir-to-llvmir \
+// RUN:   | opt -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=skylake-avx512 \
+// RUN:       -pass-remarks=loop-vectorize -S 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ROWS
+// RUN: mpt-opt %S/Inputs/reduction-rows.mlir \
+// RUN:   --convert-linalg-to-loops --convert-scf-to-cf --convert-to-llvm \
+// RUN:   --reconcile-unrealized-casts | mlir-translate --mlir-to-llvmir \
+// RUN:   | opt -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=skylake-avx512 \
+// RUN:       -pass-remarks-missed=loop-vectorize -pass-remarks-analysis=loop-vectorize -S 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ROWS-NO-HINT
+// ROWS: vectorized loop (vectorization width: 16, interleaved count: 1)
+// ROWS: masked.load.v16f32
+// ROWS: fadd reassoc <16 x float>
+// ROWS: llvm.vector.reduce.fadd.v16f32
+// ROWS-NO-HINT: loop not vectorized: cannot prove it is safe to reorder floating-point operations
+// ROWS-NO-HINT-NOT: <16 x float>
+
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
 // An f16 elementwise op: loops as convert-linalg-to-loops makes them, the
@@ -108,25 +131,89 @@ func.func @window_loops_inside(%x: memref<3x2x14x2xf32>, %dx: memref<3x2x14x2xf3
 
 // -----
 
-// Left to convert-linalg-to-loops: an innermost reduction (the hint would let
-// LLVM reorder it), an operand walked along a non-innermost index (a
-// transpose: gathers), a loop nest without floats, and ops on tensors.
+// Innermost reductions over contiguous rows (softmax's and layer norm's): the
+// reduction loop is marked, and each sum may be reassociated into partial
+// sums; max needs no flag (exact in any order). Inputs/reduction-rows.mlir
+// shows what LLVM makes of them.
+
+// CHECK-LABEL: func.func @row_reductions
+// CHECK: scf.for %[[I:[a-z0-9]+]] =
+// CHECK: scf.for %[[J:[a-z0-9]+]] =
+// CHECK: memref.load %{{.*}}[%[[I]], %[[J]]] : memref<4x49xf16>
+// CHECK: memref.load %{{.*}}[%[[I]], %[[J]]] : memref<4x49xf32>
+// CHECK: arith.mulf
+// CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f32
+// CHECK: arith.maximumf %{{.*}}, %{{.*}} : f32
+// CHECK: } {loop_annotation = #{{.*}}}
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+func.func @row_reductions(%h: memref<4x49xf16>, %y: memref<4x49xf32>, %dots: memref<4xf32>,
+                          %maxima: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%h, %y : memref<4x49xf16>, memref<4x49xf32>) outs(%dots, %maxima : memref<4xf32>, memref<4xf32>) {
+  ^bb0(%x: f16, %b: f32, %acc: f32, %max: f32):
+    %e = arith.extf %x : f16 to f32
+    %p = arith.mulf %e, %b : f32
+    %s = arith.addf %acc, %p : f32
+    %m = arith.maximumf %max, %b : f32
+    linalg.yield %s, %m : f32, f32
+  }
+  return
+}
+
+// -----
+
+// Reductions that keep their order: over a row read along a non-innermost
+// index (a transposed operand), over at most 4 elements (a pooling window,
+// which LLVM unrolls), and one whose accumulator feeds more than its combiner.
+
+// CHECK-LABEL: func.func @reductions_left_alone
+// CHECK-NOT: scf.for
+// CHECK-COUNT-3: linalg.generic
+// CHECK-NOT: fastmath
+// CHECK-NOT: loop_annotation
+func.func @reductions_left_alone(%h: memref<4x14xf32>, %t: memref<14x4xf32>, %w: memref<14x4xf32>,
+                                 %rows: memref<4xf32>, %cols: memref<14xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%t : memref<14x4xf32>) outs(%rows : memref<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%w : memref<14x4xf32>) outs(%cols : memref<14xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%h : memref<4x14xf32>) outs(%rows : memref<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    %twice = arith.addf %s, %acc : f32
+    linalg.yield %twice : f32
+  }
+  return
+}
+
+// -----
+
+// Left to convert-linalg-to-loops: an operand walked along a non-innermost
+// index (a transpose: gathers), a loop nest without floats, and ops on
+// tensors.
 
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: scf.for
-// CHECK-COUNT-4: linalg.generic
+// CHECK-COUNT-3: linalg.generic
 // CHECK-NOT: loop_annotation
-func.func @left_alone(%h: memref<4x14xf16>, %rows: memref<4xf32>, %t: memref<14x4xf16>,
+func.func @left_alone(%h: memref<4x14xf16>, %t: memref<14x4xf16>,
                       %i: memref<4x14xi32>, %j: memref<4x14xi32>, %tensor: tensor<4x14xf16>)
     -> tensor<4x14xf16> {
-  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
-                  iterator_types = ["parallel", "reduction"]}
-      ins(%h : memref<4x14xf16>) outs(%rows : memref<4xf32>) {
-  ^bb0(%x: f16, %acc: f32):
-    %e = arith.extf %x : f16 to f32
-    %s = arith.addf %acc, %e : f32
-    linalg.yield %s : f32
-  }
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>],
                   iterator_types = ["parallel", "parallel"]}
       ins(%h : memref<4x14xf16>) outs(%t : memref<14x4xf16>) {
