@@ -19,7 +19,10 @@ using namespace mlir;
 
 void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
                                   const LowerToCPUOptions &options) {
-  addLowerToFusedLinalg(pm);
+  WidenMatmulOperandsOptions widen;
+  widen.f16 = options.cpuKernels;
+  widen.bf16 = options.cpuKernels && options.widenBF16Matmuls;
+  addLowerToFusedLinalg(pm, widen);
   addBufferizeToOutParams(pm);
   if (options.cpuKernels)
     pm.addPass(createConvertLinalgToCPUKernels());
@@ -42,10 +45,13 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   addHostLowerToLLVM(pm);
 }
 
-void mpt::addLowerToFusedLinalg(OpPassManager &pm) {
+void mpt::addLowerToFusedLinalg(OpPassManager &pm,
+                                const WidenMatmulOperandsOptions &widen) {
   pm.addPass(createMPTExportSignature()); // reads the mpt ops: runs first
   pm.addPass(createConvertMPTToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  if (widen.f16 || widen.bf16)
+    pm.addNestedPass<func::FuncOp>(createWidenMatmulOperands(widen));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createFuseElementwiseAroundCPUKernels());

@@ -37,7 +37,10 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
   // per linalg.generic, hence per kernel, and every named matmul and
   // convolution whole for cuBLASLt (upstream's fusion generalizes some into
   // generated loops).
-  addLowerToFusedLinalg(pm);
+  // cuBLASLt multiplies f16 and bf16 itself.
+  WidenMatmulOperandsOptions widen;
+  widen.f16 = false;
+  addLowerToFusedLinalg(pm, widen);
   addBufferizeToOutParams(pm);
   // Math functions compute in f32 and round once, as on the CPU.
   pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes(

@@ -206,6 +206,11 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
         __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
     cpu.vectorWidth = avx512 ? 16 : 8;
     cpu.predicateVectorLoops = avx512;
+    // The bf16 kernel multiplies bf16 pairs only with AVX512-BF16 (and the
+    // BW and VL forms it uses); elsewhere it would widen like f16.
+    cpu.widenBF16Matmuls = !(__builtin_cpu_supports("avx512bf16") &&
+                             __builtin_cpu_supports("avx512bw") &&
+                             __builtin_cpu_supports("avx512vl"));
 #endif
     buildLowerToCPUPipeline(lowering, cpu);
   }

@@ -11,6 +11,8 @@ class OpPassManager;
 
 namespace mpt {
 
+struct WidenMatmulOperandsOptions;
+
 /// Options of `mpt-mixed-precision`, forwarded to the passes it runs.
 struct MixedPrecisionOptions
     : public mlir::PassPipelineOptions<MixedPrecisionOptions> {
@@ -81,6 +83,12 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("Vector width asked of LLVM for the loops "
                      "convert-linalg-to-vectorizable-loops marks"),
       llvm::cl::init(16)};
+  Option<bool> widenBF16Matmuls{
+      *this, "widen-bf16-matmuls",
+      llvm::cl::desc("With cpu-kernels, bf16 matmuls read f32 copies of "
+                     "their operands, as f16 ones do (for CPUs without "
+                     "AVX512-BF16)"),
+      llvm::cl::init(false)};
   Option<bool> predicateVectorLoops{
       *this, "predicate-vector-loops",
       llvm::cl::desc("Predicate the last iteration of those loops (for CPUs "
@@ -137,8 +145,11 @@ void buildLowerToCUDAPipeline(mlir::OpPassManager &pm,
 /// The tensor-level lowering both lowerings share: the step's signature
 /// exported, mpt to linalg, and elementwise chains (casts included) fused into
 /// one linalg.generic each around the named matmuls and convolutions, which
-/// stay whole for the BLAS and cuBLASLt calls.
-void addLowerToFusedLinalg(mlir::OpPassManager &pm);
+/// stay whole for the BLAS and cuBLASLt calls. Matmuls on the 16-bit types
+/// `widen` names read f32 copies made by that fusion (for the CPU's BLAS
+/// kernels, which have no GEMM for them).
+void addLowerToFusedLinalg(mlir::OpPassManager &pm,
+                           const WidenMatmulOperandsOptions &widen);
 
 /// The bufferization both lowerings share: duplicated results copied apart,
 /// one-shot bufferization, and results turned into caller-owned
