@@ -40,9 +40,10 @@ def ConvertMPTToLinalg : Pass<"convert-mpt-to-linalg", "::mlir::ModuleOp"> {
   let summary = "Lowers mpt ops to linalg, tensor, arith and math on tensors";
   let description = [{
     Every mpt op becomes linalg (named ops or linalg.generic), tensor, arith and math ops on
-    tensors, in the element types the op carries: f32, f16 or bf16. Low-precision elementwise
-    arithmetic stays in its type, so the CPU rounds after each op as the hardware does;
-    `lower`-class ops (matmul, convolutions) multiply in the operand type's exact f32 products
+    tensors, in the element types the op carries: f32, f16 or bf16. Simple low-precision
+    elementwise arithmetic (bias_add, relu) stays in its type and rounds once per op; composite
+    ops (gelu and its gradient, the norms, losses and optimizers) compute in f32 and round their
+    result once, as PyTorch's kernels do; `lower`-class ops (matmul, convolutions) multiply in the operand type's exact f32 products
     and accumulate in f32, then round once; reductions and statistics accumulate in f32.
   }];
   let dependentDialects = [
