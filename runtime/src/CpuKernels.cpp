@@ -341,8 +341,8 @@ void gemm(const T *a, const int64_t *aSizes, const int64_t *aStrides,
   auto dense = [](const T *src, const int64_t *sizes, const int64_t *strides,
                   std::vector<float> &dst) {
     dst.resize(sizes[0] * sizes[1]);
-    // A contiguous matrix widens in one call: rows of the transformer's
-    // 64-wide matrices cost as much in calls as in conversions.
+    // A contiguous matrix widens in one call: on 64-wide rows, a call per row
+    // cost as much as the conversions.
     if (strides[1] == 1 && (strides[0] == sizes[1] || sizes[0] == 1)) {
       widenRow(src, 1, sizes[0] * sizes[1], dst.data());
       return dst.data();

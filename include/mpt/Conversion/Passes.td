@@ -43,8 +43,9 @@ def ConvertMPTToLinalg : Pass<"convert-mpt-to-linalg", "::mlir::ModuleOp"> {
     tensors, in the element types the op carries: f32, f16 or bf16. Simple low-precision
     elementwise arithmetic (bias_add, relu) stays in its type and rounds once per op; composite
     ops (gelu and its gradient, the norms, losses and optimizers) compute in f32 and round their
-    result once, as PyTorch's kernels do; `lower`-class ops (matmul, convolutions) multiply in the operand type's exact f32 products
-    and accumulate in f32, then round once; reductions and statistics accumulate in f32.
+    result once, as PyTorch's kernels do; `lower`-class ops (matmul, convolutions) multiply in
+    the operand type's exact f32 products and accumulate in f32, then round once; reductions
+    and statistics accumulate in f32.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -63,8 +64,8 @@ def WidenMatmulOperands
     `linalg.matmul` or `linalg.batch_matmul` on tensors with two inputs of a type to widen
     and an f32 accumulator becomes the same op on f32 inputs, each made by an elementwise
     `arith.extf`: the same products (the op widens every element exactly before it
-    multiplies), computed by sgemm directly. Each tensor is widened once, before the first
-    product that reads it, for all of them (a weight in the forward and in the input
+    multiplies), computed by sgemm directly. Each tensor is widened once, right after its
+    definition, for all products that read it (a weight in the forward and in the input
     gradient; an activation in the forward and in the weight gradient), and
     `fuse-elementwise-around-cpu-kernels` merges the widening into the op that computes the
     tensor when the products are its only readers.

@@ -92,10 +92,11 @@ std::optional<unsigned> vectorDimension(linalg::LinalgOp op) {
 /// The combiners of an innermost reduction over contiguous elements (softmax's
 /// and layer norm's rows), if it has more than kUnrolledIterations static
 /// iterations and each of its results is one add, max or min of the
-/// accumulator. Left scalar, LLVM unrolls such a row and vectorizes the loop
-/// around it with a gather per element; vectorized, each sum accumulates in
-/// vector-width partial sums added by a tree at the end (DESIGN 3.6), and max
-/// and min are exact in any order.
+/// accumulator that nothing else in the body reads (a running sum read by
+/// another result would change with the order). Left scalar, LLVM unrolls such
+/// a row and vectorizes the loop around it with a gather per element;
+/// vectorized, each sum accumulates in vector-width partial sums added by a
+/// tree at the end (DESIGN 3.6), and max and min are exact in any order.
 std::optional<SmallVector<Operation *>>
 innerReductionCombiners(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0)
@@ -120,7 +121,7 @@ innerReductionCombiners(linalg::LinalgOp op) {
     Value yielded =
         yield.getOperand(init.getOperandNumber() - op.getNumDpsInputs());
     Operation *combiner = yielded.getDefiningOp();
-    if (!accumulator.hasOneUse() || !combiner ||
+    if (!accumulator.hasOneUse() || !combiner || !yielded.hasOneUse() ||
         accumulator.getUses().begin()->getOwner() != combiner ||
         !isa<arith::AddFOp, arith::MaximumFOp, arith::MinimumFOp,
              arith::MaxNumFOp, arith::MinNumFOp>(combiner))

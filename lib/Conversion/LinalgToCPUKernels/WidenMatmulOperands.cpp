@@ -26,15 +26,16 @@ using namespace mlir;
 
 namespace {
 
-/// An f32 copy of the 16-bit tensor `half`, made once, before `product`, the
-/// first product (in program order) that reads it, and shared by the others.
-Value widened(RewriterBase &rewriter, Value half, Operation *product,
+/// An f32 copy of the 16-bit tensor `half`, made once, right after `half` is
+/// defined (so that it dominates every product that reads `half`, in any
+/// region), and shared by those products.
+Value widened(RewriterBase &rewriter, Value half,
               DenseMap<Value, Value> &widenedTensors) {
   auto [entry, inserted] = widenedTensors.try_emplace(half);
   if (!inserted)
     return entry->second;
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(product);
+  rewriter.setInsertionPointAfterValue(half);
   Location loc = half.getLoc();
   auto type = cast<RankedTensorType>(half.getType());
   Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
@@ -62,7 +63,7 @@ void widenOperands(RewriterBase &rewriter, OpTy op,
                    DenseMap<Value, Value> &widenedTensors) {
   SmallVector<Value> inputs =
       llvm::map_to_vector(op.getDpsInputs(), [&](Value input) {
-        return widened(rewriter, input, op, widenedTensors);
+        return widened(rewriter, input, widenedTensors);
       });
   rewriter.setInsertionPoint(op);
   Value init = op.getDpsInits()[0];

@@ -167,15 +167,17 @@ func.func @row_reductions(%h: memref<4x49xf16>, %y: memref<4x49xf32>, %dots: mem
 
 // Reductions that keep their order: over a row read along a non-innermost
 // index (a transposed operand), over at most 4 elements (a pooling window,
-// which LLVM unrolls), and one whose accumulator feeds more than its combiner.
+// which LLVM unrolls), one whose accumulator feeds more than its combiner,
+// and one whose running sum another result reads (a running maximum of
+// prefix sums, which reordering the sum would change).
 
 // CHECK-LABEL: func.func @reductions_left_alone
 // CHECK-NOT: scf.for
-// CHECK-COUNT-3: linalg.generic
+// CHECK-COUNT-4: linalg.generic
 // CHECK-NOT: fastmath
 // CHECK-NOT: loop_annotation
 func.func @reductions_left_alone(%h: memref<4x14xf32>, %t: memref<14x4xf32>, %w: memref<14x4xf32>,
-                                 %rows: memref<4xf32>, %cols: memref<14xf32>) {
+                                 %rows: memref<4xf32>, %cols: memref<14xf32>, %peaks: memref<4xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}
       ins(%t : memref<14x4xf32>) outs(%rows : memref<4xf32>) {
@@ -197,6 +199,15 @@ func.func @reductions_left_alone(%h: memref<4x14xf32>, %t: memref<14x4xf32>, %w:
     %s = arith.addf %acc, %x : f32
     %twice = arith.addf %s, %acc : f32
     linalg.yield %twice : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%h : memref<4x14xf32>) outs(%rows, %peaks : memref<4xf32>, memref<4xf32>) {
+  ^bb0(%x: f32, %acc: f32, %peak: f32):
+    %s = arith.addf %acc, %x : f32
+    %m = arith.maximumf %peak, %s : f32
+    linalg.yield %s, %m : f32, f32
   }
   return
 }

@@ -5,18 +5,19 @@
 // RUN:   | FileCheck %s --check-prefix=BF16
 
 // A weight read by two products (as in the forward and the input gradient,
-// transposed there) is widened once, before the first; the maps of both
-// products stay.
+// transposed there) is widened once, right after its definition (for an
+// argument, at the start of the function, where each widening made goes
+// before the earlier ones); the maps of both products stay.
 
 // CHECK-LABEL: func.func @shared_weight
 // CHECK-SAME: (%[[X:.*]]: tensor<4x8xf16>, %[[W:.*]]: tensor<8x6xf16>, %[[DY:.*]]: tensor<4x6xf16>
-// CHECK: %[[X32:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<4x8xf16>) outs(%{{.*}} : tensor<4x8xf32>)
+// CHECK: %[[DY32:.*]] = linalg.generic {{.*}} ins(%[[DY]] : tensor<4x6xf16>) outs(%{{.*}} : tensor<4x6xf32>)
 // CHECK-NEXT: ^bb0(%[[IN:.*]]: f16, %{{.*}}: f32):
 // CHECK-NEXT: %[[E:.*]] = arith.extf %[[IN]] : f16 to f32
 // CHECK-NEXT: linalg.yield %[[E]] : f32
 // CHECK: %[[W32:.*]] = linalg.generic {{.*}} ins(%[[W]] : tensor<8x6xf16>) outs(%{{.*}} : tensor<8x6xf32>)
+// CHECK: %[[X32:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<4x8xf16>) outs(%{{.*}} : tensor<4x8xf32>)
 // CHECK: linalg.matmul ins(%[[X32]], %[[W32]] : tensor<4x8xf32>, tensor<8x6xf32>)
-// CHECK: %[[DY32:.*]] = linalg.generic {{.*}} ins(%[[DY]] : tensor<4x6xf16>) outs(%{{.*}} : tensor<4x6xf32>)
 // CHECK: linalg.matmul indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}] ins(%[[DY32]], %[[W32]] : tensor<4x6xf32>, tensor<8x6xf32>)
 // CHECK-NOT: linalg.generic
 // CHECK: return
@@ -39,8 +40,9 @@ func.func @shared_weight(%x: tensor<4x8xf16>, %w: tensor<8x6xf16>, %dy: tensor<4
 // CHECK-LABEL: func.func @rounded_activation
 // CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<2x4x8xf32>, tensor<2x8x6xf32>)
 // FUSED-LABEL: func.func @rounded_activation
-// FUSED: %[[H:.*]] = linalg.generic
-// FUSED: arith.truncf %{{.*}} : f32 to f16
+// FUSED: %[[H:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<2x4x8xf32>)
+// FUSED-NEXT: ^bb0
+// FUSED-NEXT: arith.truncf %{{.*}} : f32 to f16
 // FUSED-NEXT: arith.extf %{{.*}} : f16 to f32
 // FUSED: } -> tensor<2x4x8xf32>
 // FUSED: linalg.batch_matmul ins(%[[H]], %{{.*}} : tensor<2x4x8xf32>, tensor<2x8x6xf32>)
@@ -59,14 +61,38 @@ func.func @rounded_activation(%h: tensor<2x4x8xf32>, %w: tensor<2x8x6xf16>, %acc
 
 // -----
 
+// The first product that reads the weight is inside a region: the widening
+// still goes where the weight is defined, so that it dominates the product
+// after the region too.
+
+// CHECK-LABEL: func.func @product_in_region
+// CHECK-SAME: (%{{.*}}: i1, %[[X:.*]]: tensor<4x8xf16>, %[[W:.*]]: tensor<8x6xf16>
+// CHECK: %[[W32:.*]] = linalg.generic {{.*}} ins(%[[W]] : tensor<8x6xf16>)
+// CHECK: %[[X32:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<4x8xf16>)
+// CHECK: scf.if
+// CHECK: linalg.matmul ins(%[[X32]], %[[W32]] : tensor<4x8xf32>, tensor<8x6xf32>)
+// CHECK: linalg.matmul ins(%[[X32]], %[[W32]] : tensor<4x8xf32>, tensor<8x6xf32>)
+func.func @product_in_region(%c: i1, %x: tensor<4x8xf16>, %w: tensor<8x6xf16>, %acc: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  %r = scf.if %c -> tensor<4x6xf32> {
+    %y = linalg.matmul ins(%x, %w : tensor<4x8xf16>, tensor<8x6xf16>) outs(%acc : tensor<4x6xf32>) -> tensor<4x6xf32>
+    scf.yield %y : tensor<4x6xf32>
+  } else {
+    scf.yield %acc : tensor<4x6xf32>
+  }
+  %z = linalg.matmul ins(%x, %w : tensor<4x8xf16>, tensor<8x6xf16>) outs(%r : tensor<4x6xf32>) -> tensor<4x6xf32>
+  return %z : tensor<4x6xf32>
+}
+
+// -----
+
 // Left alone: bf16 (by default: the runtime has a bf16 kernel for CPUs with
 // AVX512-BF16), an f16 accumulator, mixed input types, and products on
 // memrefs. Asked to, the pass widens bf16 and leaves f16.
 
 // BF16-LABEL: func.func @left_alone
-// BF16: linalg.generic {{.*}} ins(%{{.*}} : tensor<4x8xbf16>) outs(%{{.*}} : tensor<4x8xf32>)
-// BF16: linalg.generic {{.*}} ins(%{{.*}} : tensor<8x6xbf16>) outs(%{{.*}} : tensor<8x6xf32>)
-// BF16: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x6xf32>)
+// BF16-DAG: %[[B1:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4x8xbf16>) outs(%{{.*}} : tensor<4x8xf32>)
+// BF16-DAG: %[[B2:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<8x6xbf16>) outs(%{{.*}} : tensor<8x6xf32>)
+// BF16: linalg.matmul ins(%[[B1]], %[[B2]] : tensor<4x8xf32>, tensor<8x6xf32>)
 // BF16-NOT: linalg.generic
 // BF16: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf16>, tensor<8x6xf16>) outs(%{{.*}} : tensor<4x6xf16>)
 // BF16: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf16>, tensor<8x6xf32>)
