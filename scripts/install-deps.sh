@@ -7,11 +7,11 @@ packages=(
   cmake ninja-build g++ pkg-config
   llvm-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   zlib1g-dev libzstd-dev libxml2-dev libedit-dev libcurl4-openssl-dev
-  nlohmann-json3-dev libopenblas-dev libgtest-dev
+  nlohmann-json3-dev libopenblas-openmp-dev libgtest-dev
   dataset-fashion-mnist
   gnuplot-nox
   python3
-  clang-22 libclang-rt-22-dev
+  clang-22 libclang-rt-22-dev libomp-22-dev
 )
 
 missing=()

@@ -3,7 +3,7 @@
 #include "CpuKernels.h"
 
 #include "Float16.h"
-#include "WorkerPool.h"
+#include "ParallelFor.h"
 
 #include <algorithm>
 #include <cblas.h>

@@ -1,7 +1,7 @@
 //===- Data.cpp - Training data sources for the runtime ---------*- C++ -*-===//
 
 #include "Data.h"
-#include "WorkerPool.h"
+#include "ParallelFor.h"
 
 #include <zlib.h>
 

@@ -1,6 +1,6 @@
-//===- WorkerPoolTest.cpp - parallelFor -----------------------------------===//
+//===- ParallelForTest.cpp - parallelFor ----------------------------------===//
 
-#include "WorkerPool.h"
+#include "ParallelFor.h"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@ namespace {
 
 /// Every index runs exactly once, on more than one thread when the loop is
 /// long enough to keep them busy, whatever thread count each call asks for.
-TEST(WorkerPool, EveryIndexRunsOnce) {
+TEST(ParallelFor, EveryIndexRunsOnce) {
   for (int threads : {1, 2, 3, 5, 2}) {
     for (int64_t count : {0, 1, 2, 7, 1000}) {
       std::vector<std::atomic<int>> runs(count);
@@ -29,7 +29,7 @@ TEST(WorkerPool, EveryIndexRunsOnce) {
   }
 }
 
-TEST(WorkerPool, UsesTheWorkers) {
+TEST(ParallelFor, UsesSeveralThreads) {
   std::mutex mutex;
   std::set<std::thread::id> ids;
   std::atomic<int> waiting{0};
@@ -47,9 +47,9 @@ TEST(WorkerPool, UsesTheWorkers) {
   EXPECT_EQ(ids.size(), 2u);
 }
 
-/// Calls from two threads at once are serialized, not interleaved into one
-/// loop.
-TEST(WorkerPool, ConcurrentCallsEachRunTheirOwnLoop) {
+/// Calls from two threads at once each run their own loop, not one
+/// interleaved loop.
+TEST(ParallelFor, ConcurrentCallsEachRunTheirOwnLoop) {
   std::vector<std::atomic<int>> first(500), second(700);
   std::thread other(
       [&] { parallelFor(700, 2, [&](int64_t index) { ++second[index]; }); });

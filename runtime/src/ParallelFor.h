@@ -1,0 +1,26 @@
+//===- ParallelFor.h - fork-join loops for the CPU kernels ------*- C++ -*-===//
+//
+// The runtime's parallel loops (the slices of outline-parallel-linalg, the
+// bf16 GEMM, gathering large batches) run on OpenMP, the threads OpenBLAS's
+// OpenMP build runs sgemm on. With a pool of its own, each of a step's
+// parallel loops waited for a worker that OpenBLAS's spinning threads kept off
+// the second core.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPT_RUNTIME_PARALLELFOR_H
+#define MPT_RUNTIME_PARALLELFOR_H
+
+#include <cstdint>
+#include <functional>
+
+namespace mpt::runtime {
+
+/// Calls body(index) for every index in [0, count), spread over up to
+/// `threads` threads (the calling one among them); returns when all are done.
+void parallelFor(int64_t count, int threads,
+                 const std::function<void(int64_t)> &body);
+
+} // namespace mpt::runtime
+
+#endif // MPT_RUNTIME_PARALLELFOR_H
