@@ -30,6 +30,9 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
 
   pm.addNestedPass<func::FuncOp>(createStackScalarAccumulators());
+  if (options.cpuKernels && options.parallelMinIterations > 0)
+    pm.addPass(createOutlineParallelLinalg(
+        OutlineParallelLinalgOptions{options.parallelMinIterations}));
   ConvertLinalgToVectorizableLoopsOptions vectorLoops;
   vectorLoops.vectorWidth = options.vectorWidth;
   vectorLoops.predicate = options.predicateVectorLoops;

@@ -556,6 +556,21 @@ extern "C" _Float16 mpt_truncsfbf2(float value) {
   return result;
 }
 
+/// Runs entry(context, begin, end) over [0, count) in one contiguous slice per
+/// thread, on as many threads as OpenBLAS uses (outline-parallel-linalg).
+extern "C" void mpt_cpu_parallel_for(void (*entry)(void *, int64_t, int64_t),
+                                     void *context, int64_t count) {
+  int64_t threads =
+      std::min<int64_t>(std::max(openblas_get_num_threads(), 1), count);
+  if (threads <= 1) {
+    entry(context, 0, count);
+    return;
+  }
+  mpt::runtime::parallelFor(threads, threads, [&](int64_t slice) {
+    entry(context, count * slice / threads, count * (slice + 1) / threads);
+  });
+}
+
 namespace mpt::runtime {
 const std::vector<CpuKernel> &cpuKernels() {
 #define MPT_KERNEL(NAME)                                                       \
@@ -567,7 +582,9 @@ const std::vector<CpuKernel> &cpuKernels() {
   MPT_KERNEL(mpt_cpu_conv2d_##NAME)
   static const std::vector<CpuKernel> kernels = {
       MPT_FOR_EACH_KERNEL_TYPE(MPT_REGISTER_KERNELS)
-          CpuKernel{"__truncsfbf2", reinterpret_cast<void *>(&mpt_truncsfbf2)}};
+          CpuKernel{"__truncsfbf2", reinterpret_cast<void *>(&mpt_truncsfbf2)},
+      CpuKernel{"mpt_cpu_parallel_for",
+                reinterpret_cast<void *>(&mpt_cpu_parallel_for)}};
 #undef MPT_REGISTER_KERNELS
 #undef MPT_KERNEL
   return kernels;

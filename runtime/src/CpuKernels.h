@@ -20,8 +20,9 @@ struct CpuKernel {
   void *address;
 };
 
-/// Every kernel, plus the float conversion routines compiled code may call
-/// that the host's libgcc lacks, for the JIT's symbol table.
+/// Every kernel, the driver of outlined parallel loops
+/// (mpt_cpu_parallel_for), and the float conversion routines compiled code may
+/// call that the host's libgcc lacks, for the JIT's symbol table.
 const std::vector<CpuKernel> &cpuKernels();
 
 } // namespace mpt::runtime

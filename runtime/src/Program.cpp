@@ -199,6 +199,7 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
   } else {
     LowerToCPUOptions cpu;
     cpu.cpuKernels = options.cpuKernels;
+    cpu.parallelMinIterations = options.parallelMinIterations;
 #if defined(__x86_64__)
     // Masked 16-bit loads and stores need AVX512BW; without AVX-512, LLVM
     // emulates them lane by lane, and 8 f32 lanes fill a register.

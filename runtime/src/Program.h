@@ -28,6 +28,7 @@ struct CompileOptions {
   Device device = Device::CPU;
   std::string dumpPrefix;
   bool cpuKernels = true;
+  int64_t parallelMinIterations = 65536;
 };
 
 struct Program {

@@ -589,6 +589,7 @@ void mpt_compile_options_init(mpt_compile_options_t *options) {
   options->growth_interval = 2000;
   options->dump_prefix = nullptr;
   options->cpu_kernels = 1;
+  options->parallel_min_iterations = 65536;
 }
 
 mpt_status_t mpt_program_compile(const char *mlirPath,
@@ -637,6 +638,12 @@ mpt_status_t mpt_program_compile(const char *mlirPath,
     if (options->dump_prefix)
       compile.dumpPrefix = options->dump_prefix;
     compile.cpuKernels = options->cpu_kernels != 0;
+    if (options->parallel_min_iterations < 0)
+      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                        "mpt_program_compile: parallel_min_iterations must be "
+                        "at least 0, not " +
+                            std::to_string(options->parallel_min_iterations));
+    compile.parallelMinIterations = options->parallel_min_iterations;
 
     std::string error;
     Program::Failure failure = Program::Failure::Invalid;

@@ -79,7 +79,8 @@ static mpt_program_t compileMlp(const char *examples) {
   mpt_compile_options_t options;
   mpt_compile_options_init(&options);
   EXPECT(options.precision == MPT_PRECISION_FP32 &&
-         options.device == MPT_DEVICE_CPU);
+         options.device == MPT_DEVICE_CPU && options.cpu_kernels == 1 &&
+         options.parallel_min_iterations == 65536);
   mpt_program_t program = NULL;
   EXPECT_ERROR(mpt_program_compile(NULL, &options, &program),
                MPT_STATUS_INVALID_ARGUMENT, "mlir_path is NULL");
@@ -98,6 +99,11 @@ static mpt_program_t compileMlp(const char *examples) {
   EXPECT_ERROR(mpt_program_compile(path, &options, &program),
                MPT_STATUS_INVALID_ARGUMENT, "unknown device 3");
   options.device = MPT_DEVICE_CPU;
+  options.parallel_min_iterations = -1;
+  EXPECT_ERROR(mpt_program_compile(path, &options, &program),
+               MPT_STATUS_INVALID_ARGUMENT,
+               "parallel_min_iterations must be at least 0, not -1");
+  options.parallel_min_iterations = 65536;
   EXPECT_OK(mpt_program_compile(path, &options, &program));
   return program;
 }

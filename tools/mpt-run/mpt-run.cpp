@@ -114,6 +114,11 @@ static cl::opt<bool> cpuKernels(
     "cpu-kernels",
     cl::desc("Call the runtime's BLAS kernels (=false: generic loops)"),
     cl::init(true), cl::cat(category));
+static cl::opt<int64_t> parallelMinIterations(
+    "parallel-min-iterations",
+    cl::desc("CPU: ops of at least this many loop iterations run over "
+             "OpenBLAS's threads (0: every op on one thread)"),
+    cl::init(65536), cl::cat(category));
 static cl::opt<bool> noEval("no-eval", cl::desc("Skip test evaluation"),
                             cl::cat(category));
 static cl::list<int64_t>
@@ -474,6 +479,7 @@ int main(int argc, char **argv) {
   if (!dumpPrefix.empty())
     options.dump_prefix = dumpPrefix.c_str();
   options.cpu_kernels = cpuKernels;
+  options.parallel_min_iterations = parallelMinIterations;
 
   if (checkpointEvery > 0 && checkpointPath.empty())
     fail("--checkpoint-every " + llvm::Twine(checkpointEvery) +

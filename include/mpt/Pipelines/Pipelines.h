@@ -94,6 +94,13 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("Predicate the last iteration of those loops (for CPUs "
                      "with AVX-512 masks)"),
       llvm::cl::init(true)};
+  Option<int64_t> parallelMinIterations{
+      *this, "parallel-min-iterations",
+      llvm::cl::desc("With cpu-kernels, linalg ops of at least this many "
+                     "iterations run over the runtime's threads "
+                     "(outline-parallel-linalg); 0 keeps every op on the "
+                     "calling thread"),
+      llvm::cl::init(65536)};
 };
 
 /// mpt -> linalg on tensors -> elementwise fusion -> one-shot bufferization

@@ -123,10 +123,15 @@ typedef struct mpt_compile_options_t {
      kernels; zero, they stay generic loops (the reference the kernels are
      tested against). The CUDA device always runs them on cuBLASLt. */
   int cpu_kernels;
+  /* CPU device, with cpu_kernels: linalg ops of at least this many loop
+     iterations in all run in slices over OpenBLAS's threads
+     (outline-parallel-linalg); 0 keeps every op on the calling thread.
+     Results are the same either way. */
+  int64_t parallel_min_iterations;
 } mpt_compile_options_t;
 
 /* FP32 on the CPU, loss scaling "auto", init scale 65536, growth interval
-   2000, CPU kernels on. NULL is a no-op. */
+   2000, CPU kernels on, parallel ops from 65536 iterations. NULL is a no-op. */
 void mpt_compile_options_init(mpt_compile_options_t *options);
 
 /* A compiled module: its function marked mpt.train_step and, optionally, the
