@@ -25,6 +25,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <set>
 #include <unistd.h>
@@ -667,9 +668,14 @@ int main(int argc, char **argv) {
     check(mpt_session_step_metrics(session, &metrics));
     if (step > firstStep)
       waitingSeconds += secondsSince(waitStart);
+    // A NaN's sign bit depends on which operand the CPU propagated, which
+    // vectorization and threading change: every NaN is reported as "nan".
+    float loss = std::isnan(metrics.loss)
+                     ? std::numeric_limits<float>::quiet_NaN()
+                     : metrics.loss;
     StepRecord record{step,
                       step / stepsPerEpoch,
-                      metrics.loss,
+                      loss,
                       metrics.loss_scale,
                       metrics.skipped != 0,
                       metrics.grad_zero,
