@@ -3,8 +3,8 @@
 // OpenBLAS runs a step's GEMMs on every thread it is given, while the
 // generated loops ran on one: on two threads, the loops' share of the step
 // grew, most of all in mixed precision, which adds loop work. Each large op
-// is moved into a function over a slice of its first (parallel) loop, run by
-// the runtime's worker pool.
+// is moved into a function over a slice of its first (parallel) loop, which
+// the runtime runs on its threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -183,8 +183,7 @@ struct OutlineParallelLinalg
     SymbolTable symbols(module);
     LLVMTypeConverter converter(&getContext());
     for (auto &[op, positions] : candidates)
-      if (failed(outline(op, positions, symbols, converter)))
-        return signalPassFailure();
+      outline(op, positions, symbols, converter);
   }
 
   /// The runtime's `mpt_cpu_parallel_for(entry, context, count)`.
@@ -205,14 +204,13 @@ struct OutlineParallelLinalg
     return declaration;
   }
 
-  LogicalResult outline(linalg::LinalgOp op,
-                        ArrayRef<std::optional<unsigned>> positions,
-                        SymbolTable &symbols, LLVMTypeConverter &converter) {
+  void outline(linalg::LinalgOp op, ArrayRef<std::optional<unsigned>> positions,
+               SymbolTable &symbols, const LLVMTypeConverter &converter) {
     MLIRContext *context = &getContext();
     Location loc = op.getLoc();
     auto parent = op->getParentOfType<func::FuncOp>();
     if (!parent)
-      return success();
+      return;
 
     // What the slice function takes: the operands, and the values the body
     // uses from above; constants are cloned instead.
@@ -233,7 +231,7 @@ struct OutlineParallelLinalg
     for (Value capture : captures) {
       Type type = sliceArgumentType(capture.getType());
       if (!type)
-        return success(); // not a value the context can hold: left in place
+        return; // not a value the context can hold: left in place
       sliceArguments.push_back(type);
       fieldTypes.push_back(fieldType(type, converter));
     }
@@ -353,7 +351,6 @@ struct OutlineParallelLinalg
     func::CallOp::create(builder, loc, parallelFor,
                          ValueRange{entryAddress, contextAddress, count});
     op->erase();
-    return success();
   }
 };
 } // namespace
