@@ -34,6 +34,7 @@ echo "test-sanitizers: build took $((SECONDS - start)) s"
 # poisoning is therefore off; ASan still checks every allocation it makes.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:allow_user_poisoning=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/scripts/lsan.supp}"
 export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-22/bin/llvm-symbolizer
 
 # The sanitized subset: the runtime (unit tests, errors, checkpoints, state

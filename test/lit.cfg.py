@@ -17,7 +17,9 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%mpt_src_root", config.mpt_src_root))
 config.substitutions.append(("%examples", os.path.join(config.mpt_src_root, "examples")))
 
-llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# LSAN_OPTIONS carries scripts/test-sanitizers.sh's leak suppressions (lit
+# passes ASAN_OPTIONS and UBSAN_OPTIONS by itself).
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "LSAN_OPTIONS"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.mpt_tools_dir, config.llvm_tools_dir]
