@@ -212,8 +212,9 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
     // pays only where VDPBF16PS, two products per lane, issues as often as a
     // 512-bit FMA: on AMD's Zen 4 (EPYC: bf16 steps 0.64-0.94x FP32), not on
     // Intel's cores, which issue two FMAs per cycle and one VDPBF16PS (on a
-    // Sapphire Rapids, 1 thread: MLP bf16 3.2-3.5 ms with the kernel, 1.9
-    // widened, FP32 1.7-1.9; ViT 143, 83 and 73 ms).
+    // Sapphire Rapids, 1 thread, medians of 5 alternating runs: MLP bf16 3.02
+    // ms with the kernel, 1.91 widened, FP32 1.70; transformer 3.01, 2.09,
+    // 1.98).
     cpu.widenBF16Matmuls = !(__builtin_cpu_supports("avx512bf16") &&
                              __builtin_cpu_supports("avx512bw") &&
                              __builtin_cpu_supports("avx512vl")) ||
