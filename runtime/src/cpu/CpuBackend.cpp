@@ -3,6 +3,7 @@
 #include "CpuBackend.h"
 
 #include "../CpuKernels.h"
+#include "../JitModule.h"
 #include "../JitSymbols.h"
 #include "../PackedArguments.h"
 #include "StepAllocator.h"
@@ -90,6 +91,7 @@ std::unique_ptr<Backend> createCpuBackend(ModuleOp module,
   }
   auto transformer = makeOptimizingTransformer(3, 0, hostMachine->get());
   engineOptions.transformer = transformer;
+  engineOptions.llvmModuleBuilder = translateForJit;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   engineOptions.enableGDBNotificationListener = false;
   // MPT_PERF=1 writes jit-<pid>.dump for `perf inject --jit`: profiles then

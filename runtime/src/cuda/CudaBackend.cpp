@@ -14,6 +14,7 @@
 
 #include "CudaBackend.h"
 
+#include "../JitModule.h"
 #include "../JitSymbols.h"
 #include "../PackedArguments.h"
 #include "CudaRuntime.h"
@@ -186,6 +187,7 @@ std::unique_ptr<Backend> createCudaBackend(ModuleOp module,
   ExecutionEngineOptions engineOptions;
   auto transformer = makeOptimizingTransformer(2, 0, nullptr);
   engineOptions.transformer = transformer;
+  engineOptions.llvmModuleBuilder = translateForJit;
   engineOptions.enableGDBNotificationListener = false;
   auto jit = ExecutionEngine::create(module, engineOptions);
   if (!jit) {

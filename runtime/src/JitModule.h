@@ -1,0 +1,32 @@
+//===- JitModule.h - LLVM IR of a lowered module for the JIT ----*- C++ -*-===//
+//
+// Both backends hand this to ExecutionEngine as its module builder.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPT_RUNTIME_JITMODULE_H
+#define MPT_RUNTIME_JITMODULE_H
+
+#include "mlir/IR/Operation.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <memory>
+
+namespace mpt::runtime {
+
+/// Translates a lowered module to LLVM IR, with each function `f` that has a
+/// C interface `_mlir_ciface_f` inlined into it and removed.
+///
+/// The runtime calls only the C interfaces. `f` itself takes every field of
+/// every memref descriptor as its own argument: the ViT's step has over 1000,
+/// most passed on the stack, and LLVM's DAG combiner merges such a block of
+/// stores in quadratic time (18 of the 33 s the ViT took to compile on a
+/// Sapphire Rapids Xeon). ExecutionEngine would also wrap `f` in a packed
+/// function making the same call.
+std::unique_ptr<llvm::Module> translateForJit(mlir::Operation *module,
+                                              llvm::LLVMContext &context);
+
+} // namespace mpt::runtime
+
+#endif // MPT_RUNTIME_JITMODULE_H
