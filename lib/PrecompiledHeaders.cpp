@@ -1,0 +1,2 @@
+// The translation unit that compiles PrecompiledHeaders.h (see
+// cmake/PrecompiledHeaders.cmake).
