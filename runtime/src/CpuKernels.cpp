@@ -3,6 +3,7 @@
 #include "CpuKernels.h"
 
 #include "Float16.h"
+#include "GemmBF16.h"
 #include "ParallelFor.h"
 
 #include <algorithm>
@@ -114,195 +115,6 @@ void widenRow(const T *src, int64_t stride, int64_t count, float *dst) {
     dst[i] = widen(src[i]);
 }
 
-#if defined(__x86_64__)
-/// C (m x n, row stride ldc) += A B for bf16 A (m x k) and B (k x n), element
-/// (i, l) of A at a[i * a0 + l * a1] and (l, j) of B at b[l * b0 + j * b1],
-/// with AVX512_BF16's vdpbf16ps: each step adds two exact bf16 products to an
-/// f32 accumulator, rounding to nearest even. That is the f32-accumulated
-/// product the linalg op defines, in another summation order than sgemm's,
-/// except that the instruction treats subnormal inputs and results as zero
-/// (magnitudes below 2^-126, far under any gradient loss scaling keeps).
-/// Against widening to f32 for sgemm, it moves half the bytes and does twice
-/// the multiply-adds per instruction.
-///
-/// B is packed once per call into panels of 32 columns of k pairs (the two
-/// bf16 of a pair share a 32-bit lane); A per block of kRows rows, each pair
-/// broadcast against a panel. The usual layouts pack with vector
-/// instructions: B with unit column stride (two rows interleaved by one
-/// permute) and A with unit row or column stride; the shapes of a training
-/// step are small enough (k of 32 to 256) that scalar packing took as long
-/// as the products.
-constexpr int64_t kRows = 8, kPanel = 32;
-
-#define MPT_BF16_TARGET "avx512f,avx512bw,avx512vl,avx512bf16"
-
-/// Columns [first, first + columns) of B as pairs of rows: for every pair p,
-/// 32 lanes (l = 2p, l = 2p + 1) per column, zero past k and past columns.
-__attribute__((target(MPT_BF16_TARGET))) void
-packPanelB(const uint16_t *b, int64_t b0, int64_t b1, int64_t k, int64_t first,
-           int64_t columns, uint16_t *dst) {
-  const int64_t pairs = (k + 1) / 2;
-  if (b1 == 1) {
-    // Element e of the result takes e/2 from row l and e/2 from row l + 1,
-    // alternately: one two-source permute per 32 outputs.
-    alignas(64) static const uint16_t lowIndices[32] = {
-        0, 32, 1, 33, 2,  34, 3,  35, 4,  36, 5,  37, 6,  38, 7,  39,
-        8, 40, 9, 41, 10, 42, 11, 43, 12, 44, 13, 45, 14, 46, 15, 47};
-    const __m512i low = _mm512_load_si512(lowIndices);
-    const __m512i high = _mm512_add_epi16(low, _mm512_set1_epi16(16));
-    const __mmask32 mask =
-        columns >= 32 ? ~__mmask32(0) : __mmask32((1u << columns) - 1);
-    for (int64_t p = 0; p < pairs; ++p) {
-      const uint16_t *row = b + 2 * p * b0 + first;
-      __m512i even = _mm512_maskz_loadu_epi16(mask, row);
-      __m512i odd = 2 * p + 1 < k ? _mm512_maskz_loadu_epi16(mask, row + b0)
-                                  : _mm512_setzero_si512();
-      _mm512_storeu_si512(dst + p * 64,
-                          _mm512_permutex2var_epi16(even, low, odd));
-      _mm512_storeu_si512(dst + p * 64 + 32,
-                          _mm512_permutex2var_epi16(even, high, odd));
-    }
-    return;
-  }
-  std::fill(dst, dst + pairs * kPanel * 2, 0);
-  for (int64_t l = 0; l < k; ++l)
-    for (int64_t j = 0; j < columns; ++j)
-      dst[(l / 2) * kPanel * 2 + j * 2 + l % 2] = b[l * b0 + (first + j) * b1];
-}
-
-/// Rows [row, row + rows) of A as pairs: dst[p * kRows + i] holds
-/// (A(i, 2p), A(i, 2p + 1)), zero past k and past rows.
-__attribute__((target(MPT_BF16_TARGET))) void
-packRowsA(const uint16_t *a, int64_t a0, int64_t a1, int64_t k, int64_t row,
-          int64_t rows, uint32_t *dst) {
-  const int64_t pairs = (k + 1) / 2;
-  if (a0 == 1 && rows == kRows) {
-    // A transposed in memory: the block's kRows values of one column are
-    // contiguous; two columns interleave into kRows pairs.
-    for (int64_t p = 0; p < pairs; ++p) {
-      __m128i even = _mm_loadu_si128(
-          reinterpret_cast<const __m128i *>(a + row + 2 * p * a1));
-      __m128i odd = 2 * p + 1 < k
-                        ? _mm_loadu_si128(reinterpret_cast<const __m128i *>(
-                              a + row + (2 * p + 1) * a1))
-                        : _mm_setzero_si128();
-      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + p * kRows),
-                       _mm_unpacklo_epi16(even, odd));
-      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + p * kRows + 4),
-                       _mm_unpackhi_epi16(even, odd));
-    }
-    return;
-  }
-  std::fill(dst, dst + pairs * kRows, 0);
-  for (int64_t i = 0; i < rows; ++i) {
-    const uint16_t *source = a + (row + i) * a0;
-    if (a1 == 1) {
-      // A pair is one unaligned 32-bit load.
-      for (int64_t p = 0; p < k / 2; ++p)
-        std::memcpy(dst + p * kRows + i, source + 2 * p, sizeof(uint32_t));
-      if (k % 2)
-        dst[(k / 2) * kRows + i] = source[k - 1];
-      continue;
-    }
-    for (int64_t l = 0; l < k; ++l)
-      dst[(l / 2) * kRows + i] |= uint32_t(source[l * a1]) << (16 * (l % 2));
-  }
-}
-
-/// C rows [row, row + rows) += the packed A rows times one packed panel of B,
-/// whose first 16 (Halves 1) or 32 (Halves 2) columns are in range: a panel
-/// of at most 16 columns (n = 16, or the last of n = 49) skips the half that
-/// would multiply the padding.
-template <int Halves>
-__attribute__((target(MPT_BF16_TARGET), always_inline)) inline void
-multiplyPanel(const int32_t *pairsA, const uint16_t *panelB, int64_t pairs,
-              float *c, int64_t ldc, int64_t rows, int64_t columns) {
-  __m512 acc[kRows][Halves];
-  for (int i = 0; i < kRows; ++i)
-    for (int h = 0; h < Halves; ++h)
-      acc[i][h] = _mm512_setzero_ps();
-  for (int64_t p = 0; p < pairs; ++p) {
-    __m512bh half[Halves];
-    for (int h = 0; h < Halves; ++h)
-      half[h] = (__m512bh)_mm512_loadu_si512(panelB + p * kPanel * 2 + h * 32);
-    for (int i = 0; i < kRows; ++i) {
-      __m512bh pair = (__m512bh)_mm512_set1_epi32(pairsA[p * kRows + i]);
-      for (int h = 0; h < Halves; ++h)
-        acc[i][h] = _mm512_dpbf16_ps(acc[i][h], pair, half[h]);
-    }
-  }
-  __mmask16 masks[Halves];
-  for (int h = 0; h < Halves; ++h) {
-    int64_t inHalf = std::clamp<int64_t>(columns - 16 * h, 0, 16);
-    masks[h] = inHalf == 16 ? 0xffff : __mmask16((1u << inHalf) - 1);
-  }
-  // A constant trip count keeps the accumulators in registers; a loop to
-  // `rows` made GCC spill all of them to the stack.
-  for (int i = 0; i < kRows; ++i) {
-    if (i >= rows)
-      break;
-    for (int h = 0; h < Halves; ++h) {
-      float *out = c + i * ldc + 16 * h;
-      _mm512_mask_storeu_ps(
-          out, masks[h],
-          _mm512_add_ps(_mm512_maskz_loadu_ps(masks[h], out), acc[i][h]));
-    }
-  }
-}
-
-/// C rows [row, row + kRows) += A rows times the packed panels of B.
-__attribute__((target(MPT_BF16_TARGET))) void
-multiplyRowBlock(const uint16_t *a, int64_t a0, int64_t a1,
-                 const uint16_t *packedB, float *c, int64_t ldc, int64_t m,
-                 int64_t n, int64_t k, int64_t row) {
-  const int64_t pairs = (k + 1) / 2, panels = (n + kPanel - 1) / kPanel;
-  const int64_t rows = std::min(kRows, m - row);
-  thread_local std::vector<uint32_t> packedA;
-  packedA.resize(pairs * kRows);
-  packRowsA(a, a0, a1, k, row, rows, packedA.data());
-  const auto *pairsA = reinterpret_cast<const int32_t *>(packedA.data());
-  for (int64_t panel = 0; panel < panels; ++panel) {
-    const uint16_t *panelB = packedB + panel * pairs * kPanel * 2;
-    const int64_t first = panel * kPanel;
-    const int64_t columns = std::min(kPanel, n - first);
-    float *out = c + row * ldc + first;
-    if (columns > 16)
-      multiplyPanel<2>(pairsA, panelB, pairs, out, ldc, rows, columns);
-    else
-      multiplyPanel<1>(pairsA, panelB, pairs, out, ldc, rows, columns);
-  }
-}
-
-/// Products of at least this many multiply-adds (about 80 microseconds on
-/// one core) are split by rows over OpenBLAS's thread count. Waking a worker
-/// costs tens of microseconds here: at 2^22 the transformer's 4M-element
-/// products got slower on two threads.
-constexpr int64_t kParallelProduct = int64_t(1) << 24;
-
-__attribute__((target(MPT_BF16_TARGET))) void
-gemmBF16Dot(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
-            int64_t b0, int64_t b1, float *c, int64_t ldc, int64_t m, int64_t n,
-            int64_t k) {
-  const int64_t pairs = (k + 1) / 2, panels = (n + kPanel - 1) / kPanel;
-  thread_local std::vector<uint16_t> packedB;
-  packedB.resize(panels * pairs * kPanel * 2);
-  for (int64_t panel = 0; panel < panels; ++panel)
-    packPanelB(b, b0, b1, k, panel * kPanel,
-               std::min(kPanel, n - panel * kPanel),
-               packedB.data() + panel * pairs * kPanel * 2);
-  const uint16_t *packed = packedB.data();
-  int threads = m * n * k >= kParallelProduct ? openblas_get_num_threads() : 1;
-  mpt::runtime::parallelFor(
-      (m + kRows - 1) / kRows, threads, [&](int64_t block) {
-        multiplyRowBlock(a, a0, a1, packed, c, ldc, m, n, k, block * kRows);
-      });
-}
-
-const bool hasAVX512BF16 = __builtin_cpu_supports("avx512bf16") &&
-                           __builtin_cpu_supports("avx512bw") &&
-                           __builtin_cpu_supports("avx512vl");
-#endif
-
 /// Scratch reused across calls (no allocation per kernel call): im2col
 /// buffers are megabytes and the kernels run several times a step. Indices:
 /// 0 and 1 the widened operands, 2 the im2col matrix or a product to add in.
@@ -321,21 +133,20 @@ void gemm(const T *a, const int64_t *aSizes, const int64_t *aStrides,
   int64_t k = transposeA ? aSizes[0] : aSizes[1];
   if (m == 0 || n == 0)
     return;
-#if defined(__x86_64__)
   if constexpr (std::is_same_v<T, BF16>) {
-    if (hasAVX512BF16 && cStrides[1] == 1 && cStrides[0] >= n) {
+    static const mpt::runtime::GemmBF16 native =
+        mpt::runtime::preferredGemmBF16();
+    if (native && cStrides[1] == 1 && cStrides[0] >= n) {
       // op(A)(i, l) and op(B)(l, j) as strides over the stored matrices.
-      gemmBF16Dot(reinterpret_cast<const uint16_t *>(a),
-                  transposeA ? aStrides[1] : aStrides[0],
-                  transposeA ? aStrides[0] : aStrides[1],
-                  reinterpret_cast<const uint16_t *>(b),
-                  transposeB ? bStrides[1] : bStrides[0],
-                  transposeB ? bStrides[0] : bStrides[1], c, cStrides[0], m, n,
-                  k);
+      native(reinterpret_cast<const uint16_t *>(a),
+             transposeA ? aStrides[1] : aStrides[0],
+             transposeA ? aStrides[0] : aStrides[1],
+             reinterpret_cast<const uint16_t *>(b),
+             transposeB ? bStrides[1] : bStrides[0],
+             transposeB ? bStrides[0] : bStrides[1], c, cStrides[0], m, n, k);
       return;
     }
   }
-#endif
   // Widen (or gather) each input into a dense row-major f32 matrix; BLAS
   // wants unit column strides.
   auto dense = [](const T *src, const int64_t *sizes, const int64_t *strides,

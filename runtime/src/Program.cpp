@@ -2,6 +2,7 @@
 
 #include "Program.h"
 
+#include "GemmBF16.h"
 #include "cpu/CpuBackend.h"
 #ifdef MPT_ENABLE_CUDA
 #include "cuda/CudaBackend.h"
@@ -207,19 +208,10 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
         __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
     cpu.vectorWidth = avx512 ? 16 : 8;
     cpu.predicateVectorLoops = avx512;
-    // The bf16 kernel multiplies bf16 pairs only with AVX512-BF16 (and the
-    // BW and VL forms it uses); elsewhere it would widen like f16. And it
-    // pays only where VDPBF16PS, two products per lane, issues as often as a
-    // 512-bit FMA: on AMD's Zen 4 (EPYC: bf16 steps 0.64-0.94x FP32), not on
-    // Intel's cores, which issue two FMAs per cycle and one VDPBF16PS (on a
-    // Sapphire Rapids, 1 thread, medians of 5 alternating runs: MLP bf16 3.02
-    // ms with the kernel, 1.91 widened, FP32 1.70; transformer 3.01, 2.09,
-    // 1.98).
-    cpu.widenBF16Matmuls = !(__builtin_cpu_supports("avx512bf16") &&
-                             __builtin_cpu_supports("avx512bw") &&
-                             __builtin_cpu_supports("avx512vl")) ||
-                           __builtin_cpu_is("intel");
 #endif
+    // bf16 matmuls stay bf16 where the runtime multiplies bf16 faster than
+    // sgemm multiplies them widened (GemmBF16.h).
+    cpu.widenBF16Matmuls = preferredGemmBF16() == nullptr;
     buildLowerToCPUPipeline(lowering, cpu);
   }
   if (failed(lowering.run(*module)))

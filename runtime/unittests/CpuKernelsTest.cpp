@@ -11,6 +11,7 @@
 
 #include "CpuKernels.h"
 #include "Float16.h"
+#include "GemmBF16.h"
 
 #include <cblas.h>
 #include <gtest/gtest.h>
@@ -18,6 +19,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -93,13 +95,26 @@ MemRef2d<uint16_t> stridedView(const Matrix &matrix, int64_t pitch,
           {pitch, 1}};
 }
 
-/// Runs C (m x n, starting at 0.5 everywhere) += op(A) op(B) through the
-/// kernel and checks every element against the exact product. The shapes
-/// cover full and partial blocks of rows and columns, odd and even k, and
-/// rows that are not contiguous.
-void checkMatmul(const std::string &name, bool bf16, bool transposeA,
-                 bool transposeB, int64_t m, int64_t n, int64_t k,
-                 int64_t padding) {
+/// Computes C += op(A) op(B) for the memrefs of A, B and C.
+using Multiply =
+    std::function<void(MemRef2d<uint16_t> &, MemRef2d<uint16_t> &,
+                       MemRef2d<float> &, bool transposeA, bool transposeB)>;
+
+/// The kernel `name`, called as compiled code calls it.
+Multiply kernel(const std::string &name) {
+  return [name](MemRef2d<uint16_t> &a, MemRef2d<uint16_t> &b,
+                MemRef2d<float> &c, bool transposeA, bool transposeB) {
+    ASSERT_TRUE(runMatmul(name, &a, &b, &c, transposeA, transposeB)) << name;
+  };
+}
+
+/// Runs C (m x n, starting at 0.5 everywhere) += op(A) op(B) and checks
+/// every element against the exact product. The shapes cover full and
+/// partial blocks of rows and columns, odd and even k, and rows that are not
+/// contiguous.
+void checkMatmul(const std::string &name, const Multiply &multiply, bool bf16,
+                 bool transposeA, bool transposeB, int64_t m, int64_t n,
+                 int64_t k, int64_t padding) {
   std::mt19937 rng(std::hash<std::string>()(name) + transposeA * 2 +
                    transposeB + m);
   Matrix a = transposeA ? randomMatrix(k, m, bf16, rng)
@@ -111,8 +126,7 @@ void checkMatmul(const std::string &name, bool bf16, bool transposeA,
   MemRef2d<uint16_t> aRef = stridedView(a, a.cols + padding, aStorage);
   MemRef2d<uint16_t> bRef = stridedView(b, b.cols + padding, bStorage);
   MemRef2d<float> cRef{c.data(), c.data(), 0, {m, n}, {n, 1}};
-  ASSERT_TRUE(runMatmul(name, &aRef, &bRef, &cRef, transposeA, transposeB))
-      << name;
+  multiply(aRef, bRef, cRef, transposeA, transposeB);
 
   auto opA = [&](int64_t i, int64_t l) {
     return transposeA ? a.values[l * m + i] : a.values[i * k + l];
@@ -153,17 +167,59 @@ TEST(CpuKernelsTest, BF16MatmulIsTheF32AccumulatedProduct) {
   for (MatmulShape shape : kMatmulShapes)
     for (bool transposeA : {false, true})
       for (bool transposeB : {false, true})
-        checkMatmul("mpt_cpu_matmul_bf16_2d", /*bf16=*/true, transposeA,
-                    transposeB, shape.m, shape.n, shape.k, shape.padding);
+        checkMatmul("mpt_cpu_matmul_bf16_2d", kernel("mpt_cpu_matmul_bf16_2d"),
+                    /*bf16=*/true, transposeA, transposeB, shape.m, shape.n,
+                    shape.k, shape.padding);
   openblas_set_num_threads(threads);
 }
+
+#if defined(__x86_64__)
+/// One of GemmBF16.h's products, on the strides the kernel passes.
+Multiply direct(GemmBF16 gemm) {
+  return [gemm](MemRef2d<uint16_t> &a, MemRef2d<uint16_t> &b,
+                MemRef2d<float> &c, bool transposeA, bool transposeB) {
+    gemm(a.aligned, a.strides[transposeA], a.strides[!transposeA], b.aligned,
+         b.strides[transposeB], b.strides[!transposeB], c.aligned, c.strides[0],
+         c.sizes[0], c.sizes[1], transposeA ? a.sizes[0] : a.sizes[1]);
+  };
+}
+
+/// Both bf16 products, whichever the kernel prefers on this CPU; the last
+/// shape splits its rows over two threads in either.
+void checkGemmBF16(const std::string &name, GemmBF16 gemm) {
+  int threads = openblas_get_num_threads();
+  openblas_set_num_threads(2);
+  std::vector<MatmulShape> shapes(std::begin(kMatmulShapes),
+                                  std::end(kMatmulShapes));
+  shapes.push_back({515, 600, 450, 1}); // m n k >= 2^27
+  for (MatmulShape shape : shapes)
+    for (bool transposeA : {false, true})
+      for (bool transposeB : {false, true})
+        checkMatmul(name, direct(gemm), /*bf16=*/true, transposeA, transposeB,
+                    shape.m, shape.n, shape.k, shape.padding);
+  openblas_set_num_threads(threads);
+}
+
+TEST(CpuKernelsTest, BF16DotProductIsTheF32AccumulatedProduct) {
+  if (!hasDotBF16())
+    GTEST_SKIP() << "no AVX512_BF16 on this CPU";
+  checkGemmBF16("gemmBF16Dot", gemmBF16Dot);
+}
+
+TEST(CpuKernelsTest, BF16AmxProductIsTheF32AccumulatedProduct) {
+  if (!hasAmxBF16())
+    GTEST_SKIP() << "no AMX-BF16 tiles on this CPU (or Linux refused them)";
+  checkGemmBF16("gemmBF16Amx", gemmBF16Amx);
+}
+#endif
 
 TEST(CpuKernelsTest, F16MatmulIsTheF32AccumulatedProduct) {
   for (MatmulShape shape : kMatmulShapes)
     for (bool transposeA : {false, true})
       for (bool transposeB : {false, true})
-        checkMatmul("mpt_cpu_matmul_f16_2d", /*bf16=*/false, transposeA,
-                    transposeB, shape.m, shape.n, shape.k, shape.padding);
+        checkMatmul("mpt_cpu_matmul_f16_2d", kernel("mpt_cpu_matmul_f16_2d"),
+                    /*bf16=*/false, transposeA, transposeB, shape.m, shape.n,
+                    shape.k, shape.padding);
 }
 
 /// Infinities and NaN reach the result, so that the loss scaler sees the

@@ -1,0 +1,502 @@
+//===- GemmBF16.cpp - bf16 products accumulated in f32 ----------*- C++ -*-===//
+
+#include "GemmBF16.h"
+
+#include "ParallelFor.h"
+
+#include <algorithm>
+#include <cblas.h>
+#include <cstring>
+#include <vector>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace mpt::runtime {
+namespace {
+
+//===- VDPBF16PS
+//-----------------------------------------------------------===//
+//
+// Against widening to f32 for sgemm, it moves half the bytes and does twice
+// the multiply-adds per instruction.
+//
+// B is packed once per call into panels of 32 columns of k pairs (the two
+// bf16 of a pair share a 32-bit lane); A per block of kRows rows, each pair
+// broadcast against a panel. The usual layouts pack with vector
+// instructions: B with unit column stride (two rows interleaved by one
+// permute) and A with unit row or column stride; the shapes of a training
+// step are small enough (k of 32 to 256) that scalar packing took as long
+// as the products.
+//
+//===----------------------------------------------------------------------===//
+
+constexpr int64_t kRows = 8, kPanel = 32;
+
+#define MPT_BF16_TARGET "avx512f,avx512bw,avx512vl,avx512bf16"
+
+/// Columns [first, first + columns) of B as pairs of rows: for every pair p,
+/// 32 lanes (l = 2p, l = 2p + 1) per column, zero past k and past columns.
+__attribute__((target(MPT_BF16_TARGET))) void
+packPanelB(const uint16_t *b, int64_t b0, int64_t b1, int64_t k, int64_t first,
+           int64_t columns, uint16_t *dst) {
+  const int64_t pairs = (k + 1) / 2;
+  if (b1 == 1) {
+    // Element e of the result takes e/2 from row l and e/2 from row l + 1,
+    // alternately: one two-source permute per 32 outputs.
+    alignas(64) static const uint16_t lowIndices[32] = {
+        0, 32, 1, 33, 2,  34, 3,  35, 4,  36, 5,  37, 6,  38, 7,  39,
+        8, 40, 9, 41, 10, 42, 11, 43, 12, 44, 13, 45, 14, 46, 15, 47};
+    const __m512i low = _mm512_load_si512(lowIndices);
+    const __m512i high = _mm512_add_epi16(low, _mm512_set1_epi16(16));
+    const __mmask32 mask =
+        columns >= 32 ? ~__mmask32(0) : __mmask32((1u << columns) - 1);
+    for (int64_t p = 0; p < pairs; ++p) {
+      const uint16_t *row = b + 2 * p * b0 + first;
+      __m512i even = _mm512_maskz_loadu_epi16(mask, row);
+      __m512i odd = 2 * p + 1 < k ? _mm512_maskz_loadu_epi16(mask, row + b0)
+                                  : _mm512_setzero_si512();
+      _mm512_storeu_si512(dst + p * 64,
+                          _mm512_permutex2var_epi16(even, low, odd));
+      _mm512_storeu_si512(dst + p * 64 + 32,
+                          _mm512_permutex2var_epi16(even, high, odd));
+    }
+    return;
+  }
+  std::fill(dst, dst + pairs * kPanel * 2, 0);
+  for (int64_t l = 0; l < k; ++l)
+    for (int64_t j = 0; j < columns; ++j)
+      dst[(l / 2) * kPanel * 2 + j * 2 + l % 2] = b[l * b0 + (first + j) * b1];
+}
+
+/// Rows [row, row + rows) of A as pairs: dst[p * kRows + i] holds
+/// (A(i, 2p), A(i, 2p + 1)), zero past k and past rows.
+__attribute__((target(MPT_BF16_TARGET))) void
+packRowsA(const uint16_t *a, int64_t a0, int64_t a1, int64_t k, int64_t row,
+          int64_t rows, uint32_t *dst) {
+  const int64_t pairs = (k + 1) / 2;
+  if (a0 == 1 && rows == kRows) {
+    // A transposed in memory: the block's kRows values of one column are
+    // contiguous; two columns interleave into kRows pairs.
+    for (int64_t p = 0; p < pairs; ++p) {
+      __m128i even = _mm_loadu_si128(
+          reinterpret_cast<const __m128i *>(a + row + 2 * p * a1));
+      __m128i odd = 2 * p + 1 < k
+                        ? _mm_loadu_si128(reinterpret_cast<const __m128i *>(
+                              a + row + (2 * p + 1) * a1))
+                        : _mm_setzero_si128();
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + p * kRows),
+                       _mm_unpacklo_epi16(even, odd));
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + p * kRows + 4),
+                       _mm_unpackhi_epi16(even, odd));
+    }
+    return;
+  }
+  std::fill(dst, dst + pairs * kRows, 0);
+  for (int64_t i = 0; i < rows; ++i) {
+    const uint16_t *source = a + (row + i) * a0;
+    if (a1 == 1) {
+      // A pair is one unaligned 32-bit load.
+      for (int64_t p = 0; p < k / 2; ++p)
+        std::memcpy(dst + p * kRows + i, source + 2 * p, sizeof(uint32_t));
+      if (k % 2)
+        dst[(k / 2) * kRows + i] = source[k - 1];
+      continue;
+    }
+    for (int64_t l = 0; l < k; ++l)
+      dst[(l / 2) * kRows + i] |= uint32_t(source[l * a1]) << (16 * (l % 2));
+  }
+}
+
+/// C rows [row, row + rows) += the packed A rows times one packed panel of B,
+/// whose first 16 (Halves 1) or 32 (Halves 2) columns are in range: a panel
+/// of at most 16 columns (n = 16, or the last of n = 49) skips the half that
+/// would multiply the padding.
+template <int Halves>
+__attribute__((target(MPT_BF16_TARGET), always_inline)) inline void
+multiplyPanel(const int32_t *pairsA, const uint16_t *panelB, int64_t pairs,
+              float *c, int64_t ldc, int64_t rows, int64_t columns) {
+  __m512 acc[kRows][Halves];
+  for (int i = 0; i < kRows; ++i)
+    for (int h = 0; h < Halves; ++h)
+      acc[i][h] = _mm512_setzero_ps();
+  for (int64_t p = 0; p < pairs; ++p) {
+    __m512bh half[Halves];
+    for (int h = 0; h < Halves; ++h)
+      half[h] = (__m512bh)_mm512_loadu_si512(panelB + p * kPanel * 2 + h * 32);
+    for (int i = 0; i < kRows; ++i) {
+      __m512bh pair = (__m512bh)_mm512_set1_epi32(pairsA[p * kRows + i]);
+      for (int h = 0; h < Halves; ++h)
+        acc[i][h] = _mm512_dpbf16_ps(acc[i][h], pair, half[h]);
+    }
+  }
+  __mmask16 masks[Halves];
+  for (int h = 0; h < Halves; ++h) {
+    int64_t inHalf = std::clamp<int64_t>(columns - 16 * h, 0, 16);
+    masks[h] = inHalf == 16 ? 0xffff : __mmask16((1u << inHalf) - 1);
+  }
+  // A constant trip count keeps the accumulators in registers; a loop to
+  // `rows` made GCC spill all of them to the stack.
+  for (int i = 0; i < kRows; ++i) {
+    if (i >= rows)
+      break;
+    for (int h = 0; h < Halves; ++h) {
+      float *out = c + i * ldc + 16 * h;
+      _mm512_mask_storeu_ps(
+          out, masks[h],
+          _mm512_add_ps(_mm512_maskz_loadu_ps(masks[h], out), acc[i][h]));
+    }
+  }
+}
+
+/// C rows [row, row + kRows) += A rows times the packed panels of B.
+__attribute__((target(MPT_BF16_TARGET))) void
+multiplyRowBlock(const uint16_t *a, int64_t a0, int64_t a1,
+                 const uint16_t *packedB, float *c, int64_t ldc, int64_t m,
+                 int64_t n, int64_t k, int64_t row) {
+  const int64_t pairs = (k + 1) / 2, panels = (n + kPanel - 1) / kPanel;
+  const int64_t rows = std::min(kRows, m - row);
+  thread_local std::vector<uint32_t> packedA;
+  packedA.resize(pairs * kRows);
+  packRowsA(a, a0, a1, k, row, rows, packedA.data());
+  const auto *pairsA = reinterpret_cast<const int32_t *>(packedA.data());
+  for (int64_t panel = 0; panel < panels; ++panel) {
+    const uint16_t *panelB = packedB + panel * pairs * kPanel * 2;
+    const int64_t first = panel * kPanel;
+    const int64_t columns = std::min(kPanel, n - first);
+    float *out = c + row * ldc + first;
+    if (columns > 16)
+      multiplyPanel<2>(pairsA, panelB, pairs, out, ldc, rows, columns);
+    else
+      multiplyPanel<1>(pairsA, panelB, pairs, out, ldc, rows, columns);
+  }
+}
+
+/// Products of at least this many multiply-adds (about 80 microseconds on
+/// one core) are split by rows over OpenBLAS's thread count. Waking a worker
+/// costs tens of microseconds here: at 2^22 the transformer's 4M-element
+/// products got slower on two threads.
+constexpr int64_t kParallelProduct = int64_t(1) << 24;
+
+} // namespace
+
+__attribute__((target(MPT_BF16_TARGET))) void
+gemmBF16Dot(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
+            int64_t b0, int64_t b1, float *c, int64_t ldc, int64_t m, int64_t n,
+            int64_t k) {
+  const int64_t pairs = (k + 1) / 2, panels = (n + kPanel - 1) / kPanel;
+  thread_local std::vector<uint16_t> packedB;
+  packedB.resize(panels * pairs * kPanel * 2);
+  for (int64_t panel = 0; panel < panels; ++panel)
+    packPanelB(b, b0, b1, k, panel * kPanel,
+               std::min(kPanel, n - panel * kPanel),
+               packedB.data() + panel * pairs * kPanel * 2);
+  const uint16_t *packed = packedB.data();
+  int threads = m * n * k >= kParallelProduct ? openblas_get_num_threads() : 1;
+  mpt::runtime::parallelFor(
+      (m + kRows - 1) / kRows, threads, [&](int64_t block) {
+        multiplyRowBlock(a, a0, a1, packed, c, ldc, m, n, k, block * kRows);
+      });
+}
+
+//===- AMX
+//-----------------------------------------------------------------===//
+//
+// TDPBF16PS multiplies a tile of 16 rows of 32 bf16 of A by a tile of 16
+// pairs of rows of B (16 columns, the two bf16 of a pair in one 32-bit lane)
+// into 16 x 16 f32 accumulators: 8192 multiply-adds per instruction, 16 times
+// the 512-bit FMAs of a cycle. Each thread computes blocks of 32 x 32 of C in
+// four accumulator tiles, from two tiles of A (32 rows) and two of B (one
+// panel of 32 columns, as VDPBF16PS packs it). Packing pads k to a multiple
+// of 32 and the rows of A to 32 with zeros, so every tile is full; the
+// padding adds zero products.
+//
+// A wants its rows with k contiguous, B its pairs of rows with the columns
+// contiguous. The layouts the other way round (a transposed operand, as in
+// every weight and input gradient) pack the other form with vector
+// instructions and transpose it in blocks of 16 x 16 pairs.
+//
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+#define MPT_AMX_TARGET "amx-tile,amx-bf16,avx512f,avx512bw,avx512vl,avx512bf16"
+
+constexpr int64_t kTile = 16, kBlockRows = 32, kPairsPerStep = 16;
+
+/// The operand of LDTILECFG: palette 1, every tile 16 rows of 64 bytes.
+struct alignas(64) TileConfig {
+  uint8_t palette = 1;
+  uint8_t startRow = 0;
+  uint8_t reserved[14] = {};
+  uint16_t bytesPerRow[16] = {64, 64, 64, 64, 64, 64, 64, 64};
+  uint8_t rows[16] = {16, 16, 16, 16, 16, 16, 16, 16};
+};
+
+/// dst (16 rows dstStride apart) = the transpose of src (16 rows srcStride
+/// apart), 32-bit elements.
+__attribute__((target(MPT_AMX_TARGET))) void transpose16x16(const uint32_t *src,
+                                                            int64_t srcStride,
+                                                            uint32_t *dst,
+                                                            int64_t dstStride) {
+  __m512i row[16], mixed[16];
+  for (int i = 0; i < 16; ++i)
+    row[i] = _mm512_loadu_si512(src + i * srcStride);
+  // After these two steps, row[4q + c] holds elements c, c + 4, c + 8 and
+  // c + 12 of source rows 4q..4q+3, one 128-bit lane each.
+  for (int i = 0; i < 16; i += 2) {
+    mixed[i] = _mm512_unpacklo_epi32(row[i], row[i + 1]);
+    mixed[i + 1] = _mm512_unpackhi_epi32(row[i], row[i + 1]);
+  }
+  for (int i = 0; i < 16; i += 4) {
+    row[i] = _mm512_unpacklo_epi64(mixed[i], mixed[i + 2]);
+    row[i + 1] = _mm512_unpackhi_epi64(mixed[i], mixed[i + 2]);
+    row[i + 2] = _mm512_unpacklo_epi64(mixed[i + 1], mixed[i + 3]);
+    row[i + 3] = _mm512_unpackhi_epi64(mixed[i + 1], mixed[i + 3]);
+  }
+  // Gather the lanes: output row c + 4h takes lane h of row[c], row[4 + c],
+  // row[8 + c] and row[12 + c].
+  for (int c = 0; c < 4; ++c) {
+    __m512i even = _mm512_shuffle_i32x4(row[c], row[4 + c], 0x88);
+    __m512i odd = _mm512_shuffle_i32x4(row[c], row[4 + c], 0xdd);
+    __m512i evenHigh = _mm512_shuffle_i32x4(row[8 + c], row[12 + c], 0x88);
+    __m512i oddHigh = _mm512_shuffle_i32x4(row[8 + c], row[12 + c], 0xdd);
+    _mm512_storeu_si512(dst + c * dstStride,
+                        _mm512_shuffle_i32x4(even, evenHigh, 0x88));
+    _mm512_storeu_si512(dst + (c + 8) * dstStride,
+                        _mm512_shuffle_i32x4(even, evenHigh, 0xdd));
+    _mm512_storeu_si512(dst + (c + 4) * dstStride,
+                        _mm512_shuffle_i32x4(odd, oddHigh, 0x88));
+    _mm512_storeu_si512(dst + (c + 12) * dstStride,
+                        _mm512_shuffle_i32x4(odd, oddHigh, 0xdd));
+  }
+}
+
+/// `count` rows of bf16 with k contiguous (row r at src + r * stride) as rows
+/// of `paddedK` (a multiple of 32), zero past k and from row `count` to 32.
+void packRowsWithContiguousK(const uint16_t *src, int64_t stride, int64_t count,
+                             int64_t k, int64_t paddedK, uint16_t *dst) {
+  for (int64_t r = 0; r < count; ++r) {
+    std::memcpy(dst + r * paddedK, src + r * stride, k * sizeof(uint16_t));
+    std::fill(dst + r * paddedK + k, dst + (r + 1) * paddedK, 0);
+  }
+  std::fill(dst + count * paddedK, dst + kBlockRows * paddedK, 0);
+}
+
+/// Rows [row, row + rows) of A, padded to 32 rows of paddedK.
+__attribute__((target(MPT_AMX_TARGET))) void
+packBlockA(const uint16_t *a, int64_t a0, int64_t a1, int64_t k,
+           int64_t paddedK, int64_t row, int64_t rows, uint16_t *dst) {
+  if (a1 == 1) {
+    packRowsWithContiguousK(a + row * a0, a0, rows, k, paddedK, dst);
+    return;
+  }
+  const int64_t paddedPairs = paddedK / 2;
+  if (a0 == 1) {
+    // Rows contiguous: A's columns of this block as pairs of rows over 32
+    // lanes, as the B panels are, then transposed.
+    thread_local std::vector<uint16_t> pairs;
+    pairs.resize(paddedPairs * kPanel * 2);
+    packPanelB(a, a1, 1, k, row, rows, pairs.data());
+    std::fill(pairs.begin() + (k + 1) / 2 * kPanel * 2, pairs.end(), 0);
+    const auto *source = reinterpret_cast<const uint32_t *>(pairs.data());
+    auto *target = reinterpret_cast<uint32_t *>(dst);
+    for (int64_t half = 0; half < 2; ++half)
+      for (int64_t p = 0; p < paddedPairs; p += kTile)
+        transpose16x16(source + p * kPanel + half * kTile, kPanel,
+                       target + half * kTile * paddedPairs + p, paddedPairs);
+    return;
+  }
+  std::fill(dst, dst + kBlockRows * paddedK, 0);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t l = 0; l < k; ++l)
+      dst[i * paddedK + l] = a[(row + i) * a0 + l * a1];
+}
+
+/// Columns [first, first + columns) of B as a panel of paddedK / 2 pairs of
+/// rows over 32 columns.
+__attribute__((target(MPT_AMX_TARGET))) void
+packPanelAmx(const uint16_t *b, int64_t b0, int64_t b1, int64_t k,
+             int64_t paddedK, int64_t first, int64_t columns, uint16_t *dst) {
+  const int64_t paddedPairs = paddedK / 2;
+  if (b0 == 1 && b1 != 1) {
+    // k contiguous in each column: the columns as rows, then transposed.
+    thread_local std::vector<uint16_t> rowsOfK;
+    rowsOfK.resize(kPanel * paddedK);
+    packRowsWithContiguousK(b + first * b1, b1, columns, k, paddedK,
+                            rowsOfK.data());
+    const auto *source = reinterpret_cast<const uint32_t *>(rowsOfK.data());
+    auto *target = reinterpret_cast<uint32_t *>(dst);
+    for (int64_t half = 0; half < 2; ++half)
+      for (int64_t p = 0; p < paddedPairs; p += kTile)
+        transpose16x16(source + half * kTile * paddedPairs + p, paddedPairs,
+                       target + p * kPanel + half * kTile, kPanel);
+    return;
+  }
+  packPanelB(b, b0, b1, k, first, columns, dst);
+  std::fill(dst + (k + 1) / 2 * kPanel * 2, dst + paddedPairs * kPanel * 2, 0);
+}
+
+/// C rows [row, row + rows) += the packed block of A times the packed panels
+/// of B, 32 x 32 at a time. Full blocks of C accumulate in place (the tiles
+/// load and store C); an edge block goes through a scratch tile and masked
+/// adds.
+__attribute__((target(MPT_AMX_TARGET))) void
+multiplyBlockAmx(const uint16_t *packedA, const uint16_t *packedB,
+                 int64_t paddedK, float *c, int64_t ldc, int64_t n, int64_t row,
+                 int64_t rows) {
+  const int64_t panels = (n + kPanel - 1) / kPanel;
+  const int64_t panelSize = paddedK / 2 * kPanel * 2;
+  const int64_t strideA = paddedK * sizeof(uint16_t);
+  const int64_t strideB = kPanel * 2 * sizeof(uint16_t);
+  const int64_t strideC = ldc * sizeof(float);
+  alignas(64) float product[4][kTile * kTile];
+  for (int64_t panel = 0; panel < panels; ++panel) {
+    const uint16_t *panelB = packedB + panel * panelSize;
+    const int64_t first = panel * kPanel;
+    float *block = c + row * ldc + first;
+    const bool full = rows == kBlockRows && first + kPanel <= n;
+    if (full) {
+      _tile_loadd(0, block, strideC);
+      _tile_loadd(1, block + kTile, strideC);
+      _tile_loadd(2, block + kTile * ldc, strideC);
+      _tile_loadd(3, block + kTile * ldc + kTile, strideC);
+    } else {
+      _tile_zero(0);
+      _tile_zero(1);
+      _tile_zero(2);
+      _tile_zero(3);
+    }
+    for (int64_t l = 0; l < paddedK; l += 2 * kPairsPerStep) {
+      _tile_loadd(4, packedA + l, strideA);
+      _tile_loadd(5, packedA + kTile * paddedK + l, strideA);
+      _tile_loadd(6, panelB + l * kPanel, strideB);
+      _tile_loadd(7, panelB + l * kPanel + 2 * kTile, strideB);
+      _tile_dpbf16ps(0, 4, 6);
+      _tile_dpbf16ps(1, 4, 7);
+      _tile_dpbf16ps(2, 5, 6);
+      _tile_dpbf16ps(3, 5, 7);
+    }
+    if (full) {
+      _tile_stored(0, block, strideC);
+      _tile_stored(1, block + kTile, strideC);
+      _tile_stored(2, block + kTile * ldc, strideC);
+      _tile_stored(3, block + kTile * ldc + kTile, strideC);
+      continue;
+    }
+    _tile_stored(0, product[0], kTile * sizeof(float));
+    _tile_stored(1, product[1], kTile * sizeof(float));
+    _tile_stored(2, product[2], kTile * sizeof(float));
+    _tile_stored(3, product[3], kTile * sizeof(float));
+    for (int64_t half = 0; half < 2; ++half) {
+      int64_t inHalf = std::clamp<int64_t>(n - first - kTile * half, 0, kTile);
+      if (inHalf == 0)
+        continue;
+      __mmask16 mask = inHalf == kTile ? 0xffff : __mmask16((1u << inHalf) - 1);
+      for (int64_t i = 0; i < rows; ++i) {
+        float *out = block + i * ldc + kTile * half;
+        const float *sum =
+            product[(i / kTile) * 2 + half] + (i % kTile) * kTile;
+        _mm512_mask_storeu_ps(out, mask,
+                              _mm512_add_ps(_mm512_maskz_loadu_ps(mask, out),
+                                            _mm512_loadu_ps(sum)));
+      }
+    }
+  }
+}
+
+/// Row blocks [firstBlock, endBlock) of C += A times the packed panels of B,
+/// on one thread: its tiles configured once, released at the end (a thread
+/// holding tile state makes every context switch save 8 KB more).
+__attribute__((target(MPT_AMX_TARGET))) void
+multiplyBlocksAmx(const uint16_t *a, int64_t a0, int64_t a1,
+                  const uint16_t *packedB, float *c, int64_t ldc, int64_t m,
+                  int64_t n, int64_t k, int64_t firstBlock, int64_t endBlock) {
+  const int64_t paddedK = (k + 31) / 32 * 32;
+  thread_local std::vector<uint16_t> packedA;
+  packedA.resize(kBlockRows * paddedK);
+  const TileConfig config;
+  _tile_loadconfig(&config);
+  for (int64_t block = firstBlock; block < endBlock; ++block) {
+    const int64_t row = block * kBlockRows;
+    const int64_t rows = std::min(kBlockRows, m - row);
+    packBlockA(a, a0, a1, k, paddedK, row, rows, packedA.data());
+    multiplyBlockAmx(packedA.data(), packedB, paddedK, c, ldc, n, row, rows);
+  }
+  _tile_release();
+}
+
+/// Like kParallelProduct, for the 16 times faster tiles: at 2^24 a product
+/// takes about 40 microseconds here, the cost of waking a worker.
+constexpr int64_t kParallelProductAmx = int64_t(1) << 27;
+
+#define ARCH_REQ_XCOMP_PERM 0x1023
+#define XFEATURE_XTILEDATA 18
+
+/// Linux hands out the 8 KB of tile state only to processes that ask for it
+/// (since 5.16).
+bool requestTiles() {
+  return __builtin_cpu_supports("amx-tile") &&
+         __builtin_cpu_supports("amx-bf16") && hasDotBF16() &&
+         syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) == 0;
+}
+
+} // namespace
+
+void gemmBF16Amx(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
+                 int64_t b0, int64_t b1, float *c, int64_t ldc, int64_t m,
+                 int64_t n, int64_t k) {
+  const int64_t paddedK = (k + 31) / 32 * 32;
+  const int64_t panels = (n + kPanel - 1) / kPanel;
+  const int64_t panelSize = paddedK / 2 * kPanel * 2;
+  thread_local std::vector<uint16_t> packedB;
+  packedB.resize(panels * panelSize);
+  for (int64_t panel = 0; panel < panels; ++panel)
+    packPanelAmx(b, b0, b1, k, paddedK, panel * kPanel,
+                 std::min(kPanel, n - panel * kPanel),
+                 packedB.data() + panel * panelSize);
+  const uint16_t *packed = packedB.data();
+  const int64_t blocks = (m + kBlockRows - 1) / kBlockRows;
+  const int64_t threads = std::min<int64_t>(
+      m * n * k >= kParallelProductAmx ? openblas_get_num_threads() : 1,
+      blocks);
+  if (threads <= 1) {
+    multiplyBlocksAmx(a, a0, a1, packed, c, ldc, m, n, k, 0, blocks);
+    return;
+  }
+  parallelFor(threads, threads, [&](int64_t slice) {
+    multiplyBlocksAmx(a, a0, a1, packed, c, ldc, m, n, k,
+                      blocks * slice / threads, blocks * (slice + 1) / threads);
+  });
+}
+
+bool hasDotBF16() {
+  static const bool available = __builtin_cpu_supports("avx512bf16") &&
+                                __builtin_cpu_supports("avx512bw") &&
+                                __builtin_cpu_supports("avx512vl");
+  return available;
+}
+
+bool hasAmxBF16() {
+  static const bool granted = requestTiles();
+  return granted;
+}
+
+} // namespace mpt::runtime
+#endif
+
+namespace mpt::runtime {
+
+GemmBF16 preferredGemmBF16() {
+#if defined(__x86_64__)
+  if (hasAmxBF16())
+    return gemmBF16Amx;
+  if (hasDotBF16() && !__builtin_cpu_is("intel"))
+    return gemmBF16Dot;
+#endif
+  return nullptr;
+}
+
+} // namespace mpt::runtime
