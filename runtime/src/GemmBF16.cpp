@@ -175,9 +175,10 @@ multiplyRowBlock(const uint16_t *a, int64_t a0, int64_t a1,
 }
 
 /// Products of at least this many multiply-adds (about 80 microseconds on
-/// one core) are split by rows over OpenBLAS's thread count. Waking a worker
-/// costs tens of microseconds here: at 2^22 the transformer's 4M-element
-/// products got slower on two threads.
+/// one core with VDPBF16PS, 150 to 200 with AMX tiles and their packing) are
+/// split by rows over OpenBLAS's thread count. Waking a worker costs tens of
+/// microseconds here: at 2^22 the transformer's 4M-element products got
+/// slower on two threads.
 constexpr int64_t kParallelProduct = int64_t(1) << 24;
 
 } // namespace
@@ -428,10 +429,6 @@ multiplyBlocksAmx(const uint16_t *a, int64_t a0, int64_t a1,
   _tile_release();
 }
 
-/// Like kParallelProduct, for the 16 times faster tiles: at 2^24 a product
-/// takes about 40 microseconds here, the cost of waking a worker.
-constexpr int64_t kParallelProductAmx = int64_t(1) << 27;
-
 #define ARCH_REQ_XCOMP_PERM 0x1023
 #define XFEATURE_XTILEDATA 18
 
@@ -460,8 +457,7 @@ void gemmBF16Amx(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
   const uint16_t *packed = packedB.data();
   const int64_t blocks = (m + kBlockRows - 1) / kBlockRows;
   const int64_t threads = std::min<int64_t>(
-      m * n * k >= kParallelProductAmx ? openblas_get_num_threads() : 1,
-      blocks);
+      m * n * k >= kParallelProduct ? openblas_get_num_threads() : 1, blocks);
   if (threads <= 1) {
     multiplyBlocksAmx(a, a0, a1, packed, c, ldc, m, n, k, 0, blocks);
     return;
