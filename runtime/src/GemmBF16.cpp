@@ -17,8 +17,7 @@
 namespace mpt::runtime {
 namespace {
 
-//===- VDPBF16PS
-//-----------------------------------------------------------===//
+//===- VDPBF16PS ----------------------------------------------------------===//
 //
 // Against widening to f32 for sgemm, it moves half the bytes and does twice
 // the multiply-adds per instruction.
@@ -202,8 +201,7 @@ gemmBF16Dot(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
       });
 }
 
-//===- AMX
-//-----------------------------------------------------------------===//
+//===- AMX ----------------------------------------------------------------===//
 //
 // TDPBF16PS multiplies a tile of 16 rows of 32 bf16 of A by a tile of 16
 // pairs of rows of B (16 columns, the two bf16 of a pair in one 32-bit lane)
