@@ -86,9 +86,8 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
   Option<bool> widenBF16Matmuls{
       *this, "widen-bf16-matmuls",
       llvm::cl::desc("With cpu-kernels, bf16 matmuls read f32 copies of "
-                     "their operands, as f16 ones do (for CPUs without "
-                     "AVX512-BF16, or whose bf16 dot product is slower than "
-                     "sgemm)"),
+                     "their operands, as f16 ones do (for CPUs where the "
+                     "runtime has no bf16 product faster than sgemm)"),
       llvm::cl::init(false)};
   Option<bool> predicateVectorLoops{
       *this, "predicate-vector-loops",
