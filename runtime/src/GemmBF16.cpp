@@ -3,6 +3,7 @@
 #include "GemmBF16.h"
 
 #include "ParallelFor.h"
+#include "Scratch.h"
 
 #include <algorithm>
 #include <cblas.h>
@@ -157,10 +158,10 @@ multiplyRowBlock(const uint16_t *a, int64_t a0, int64_t a1,
                  int64_t n, int64_t k, int64_t row) {
   const int64_t pairs = (k + 1) / 2, panels = (n + kPanel - 1) / kPanel;
   const int64_t rows = std::min(kRows, m - row);
-  thread_local std::vector<uint32_t> packedA;
-  packedA.resize(pairs * kRows);
-  packRowsA(a, a0, a1, k, row, rows, packedA.data());
-  const auto *pairsA = reinterpret_cast<const int32_t *>(packedA.data());
+  thread_local std::vector<uint32_t> packedABuffer;
+  uint32_t *packedA = scratchBuffer(packedABuffer, pairs * kRows);
+  packRowsA(a, a0, a1, k, row, rows, packedA);
+  const auto *pairsA = reinterpret_cast<const int32_t *>(packedA);
   for (int64_t panel = 0; panel < panels; ++panel) {
     const uint16_t *panelB = packedB + panel * pairs * kPanel * 2;
     const int64_t first = panel * kPanel;
@@ -188,12 +189,11 @@ gemmBF16Dot(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
             int64_t k) {
   const int64_t pairs = (k + 1) / 2, panels = (n + kPanel - 1) / kPanel;
   thread_local std::vector<uint16_t> packedB;
-  packedB.resize(panels * pairs * kPanel * 2);
+  uint16_t *packed = scratchBuffer(packedB, panels * pairs * kPanel * 2);
   for (int64_t panel = 0; panel < panels; ++panel)
     packPanelB(b, b0, b1, k, panel * kPanel,
                std::min(kPanel, n - panel * kPanel),
-               packedB.data() + panel * pairs * kPanel * 2);
-  const uint16_t *packed = packedB.data();
+               packed + panel * pairs * kPanel * 2);
   int threads = m * n * k >= kParallelProduct ? openblas_get_num_threads() : 1;
   mpt::runtime::parallelFor(
       (m + kRows - 1) / kRows, threads, [&](int64_t block) {
@@ -209,8 +209,10 @@ gemmBF16Dot(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
 // the 512-bit FMAs of a cycle. Each thread computes blocks of 32 x 32 of C in
 // four accumulator tiles, from two tiles of A (32 rows) and two of B (one
 // panel of 32 columns, as VDPBF16PS packs it). Packing pads k to a multiple
-// of 32 and the rows of A to 32 with zeros, so every tile is full; the
-// padding adds zero products.
+// of 32 with zeros, so every tile is full and the padding adds zero
+// products. The tiles of a block at the edge of C are configured to its rows
+// and columns, so they load and store C in place and never read the rows of
+// A past m or the columns of B past n, which packing leaves as they were.
 //
 // A wants its rows with k contiguous, B its pairs of rows with the columns
 // contiguous. The layouts the other way round (a transposed operand, as in
@@ -225,13 +227,39 @@ namespace {
 
 constexpr int64_t kTile = 16, kBlockRows = 32, kPairsPerStep = 16;
 
-/// The operand of LDTILECFG: palette 1, every tile 16 rows of 64 bytes.
+/// The operand of LDTILECFG (palette 1) for a block of C of `rows` x
+/// `columns` (each at most 32): tiles 0-3 its accumulators, top left, top
+/// right, bottom left, bottom right, with exactly the block's rows and
+/// columns, so that they load and store C in place; tiles 4-5 the rows of A
+/// for the top and bottom halves, tiles 6-7 B's pairs for the left and right
+/// halves. The tiles an edge block does not need keep no rows.
 struct alignas(64) TileConfig {
   uint8_t palette = 1;
   uint8_t startRow = 0;
   uint8_t reserved[14] = {};
-  uint16_t bytesPerRow[16] = {64, 64, 64, 64, 64, 64, 64, 64};
-  uint8_t rows[16] = {16, 16, 16, 16, 16, 16, 16, 16};
+  uint16_t bytesPerRow[16] = {};
+  uint8_t rows[16] = {};
+
+  TileConfig(int64_t blockRows, int64_t blockColumns) {
+    const int64_t top = std::min<int64_t>(blockRows, 16),
+                  bottom = blockRows - top;
+    const int64_t left = std::min<int64_t>(blockColumns, 16),
+                  right = blockColumns - left;
+    auto set = [&](int tile, int64_t tileRows, int64_t bytes) {
+      if (tileRows == 0 || bytes == 0)
+        return;
+      rows[tile] = tileRows;
+      bytesPerRow[tile] = bytes;
+    };
+    set(0, top, left * 4);
+    set(1, top, right * 4);
+    set(2, bottom, left * 4);
+    set(3, bottom, right * 4);
+    set(4, top, 64);
+    set(5, bottom, 64);
+    set(6, 16, left * 4);
+    set(7, 16, right * 4);
+  }
 };
 
 /// dst (16 rows dstStride apart) = the transpose of src (16 rows srcStride
@@ -274,14 +302,15 @@ __attribute__((target(MPT_AMX_TARGET))) void transpose16x16(const uint32_t *src,
 }
 
 /// `count` rows of bf16 with k contiguous (row r at src + r * stride) as rows
-/// of `paddedK` (a multiple of 32), zero past k and from row `count` to 32.
+/// of `paddedK` (a multiple of 32), zero past k. Rows from `count` to 32 keep
+/// what they held (zeroing them took a quarter of a bf16 convolution with 8
+/// filters).
 void packRowsWithContiguousK(const uint16_t *src, int64_t stride, int64_t count,
                              int64_t k, int64_t paddedK, uint16_t *dst) {
   for (int64_t r = 0; r < count; ++r) {
     std::memcpy(dst + r * paddedK, src + r * stride, k * sizeof(uint16_t));
     std::fill(dst + r * paddedK + k, dst + (r + 1) * paddedK, 0);
   }
-  std::fill(dst + count * paddedK, dst + kBlockRows * paddedK, 0);
 }
 
 /// Rows [row, row + rows) of A, padded to 32 rows of paddedK.
@@ -296,13 +325,14 @@ packBlockA(const uint16_t *a, int64_t a0, int64_t a1, int64_t k,
   if (a0 == 1) {
     // Rows contiguous: A's columns of this block as pairs of rows over 32
     // lanes, as the B panels are, then transposed.
-    thread_local std::vector<uint16_t> pairs;
-    pairs.resize(paddedPairs * kPanel * 2);
-    packPanelB(a, a1, 1, k, row, rows, pairs.data());
-    std::fill(pairs.begin() + (k + 1) / 2 * kPanel * 2, pairs.end(), 0);
-    const auto *source = reinterpret_cast<const uint32_t *>(pairs.data());
+    thread_local std::vector<uint16_t> pairsBuffer;
+    uint16_t *pairs = scratchBuffer(pairsBuffer, paddedPairs * kPanel * 2);
+    packPanelB(a, a1, 1, k, row, rows, pairs);
+    std::fill(pairs + (k + 1) / 2 * kPanel * 2,
+              pairs + paddedPairs * kPanel * 2, 0);
+    const auto *source = reinterpret_cast<const uint32_t *>(pairs);
     auto *target = reinterpret_cast<uint32_t *>(dst);
-    for (int64_t half = 0; half < 2; ++half)
+    for (int64_t half = 0; half * kTile < rows; ++half)
       for (int64_t p = 0; p < paddedPairs; p += kTile)
         transpose16x16(source + p * kPanel + half * kTile, kPanel,
                        target + half * kTile * paddedPairs + p, paddedPairs);
@@ -322,13 +352,12 @@ packPanelAmx(const uint16_t *b, int64_t b0, int64_t b1, int64_t k,
   const int64_t paddedPairs = paddedK / 2;
   if (b0 == 1 && b1 != 1) {
     // k contiguous in each column: the columns as rows, then transposed.
-    thread_local std::vector<uint16_t> rowsOfK;
-    rowsOfK.resize(kPanel * paddedK);
-    packRowsWithContiguousK(b + first * b1, b1, columns, k, paddedK,
-                            rowsOfK.data());
-    const auto *source = reinterpret_cast<const uint32_t *>(rowsOfK.data());
+    thread_local std::vector<uint16_t> rowsOfKBuffer;
+    uint16_t *rowsOfK = scratchBuffer(rowsOfKBuffer, kPanel * paddedK);
+    packRowsWithContiguousK(b + first * b1, b1, columns, k, paddedK, rowsOfK);
+    const auto *source = reinterpret_cast<const uint32_t *>(rowsOfK);
     auto *target = reinterpret_cast<uint32_t *>(dst);
-    for (int64_t half = 0; half < 2; ++half)
+    for (int64_t half = 0; half * kTile < columns; ++half)
       for (int64_t p = 0; p < paddedPairs; p += kTile)
         transpose16x16(source + half * kTile * paddedPairs + p, paddedPairs,
                        target + p * kPanel + half * kTile, kPanel);
@@ -338,91 +367,98 @@ packPanelAmx(const uint16_t *b, int64_t b0, int64_t b1, int64_t k,
   std::fill(dst + (k + 1) / 2 * kPanel * 2, dst + paddedPairs * kPanel * 2, 0);
 }
 
-/// C rows [row, row + rows) += the packed block of A times the packed panels
-/// of B, 32 x 32 at a time. Full blocks of C accumulate in place (the tiles
-/// load and store C); an edge block goes through a scratch tile and masked
-/// adds.
-__attribute__((target(MPT_AMX_TARGET))) void
-multiplyBlockAmx(const uint16_t *packedA, const uint16_t *packedB,
-                 int64_t paddedK, float *c, int64_t ldc, int64_t n, int64_t row,
-                 int64_t rows) {
-  const int64_t panels = (n + kPanel - 1) / kPanel;
-  const int64_t panelSize = paddedK / 2 * kPanel * 2;
+/// The block of C at `block` (row stride ldc) += the packed rows of A times
+/// one packed panel of B, in the tiles the configuration loaded for it: the
+/// bottom half of the accumulators only where the block has more than 16
+/// rows, the right half only where it has more than 16 columns (a
+/// TDPBF16PS takes time in proportion to its rows).
+template <bool Bottom, bool Right>
+__attribute__((target(MPT_AMX_TARGET), always_inline)) inline void
+multiplyPanelAmx(const uint16_t *packedA, const uint16_t *panelB,
+                 int64_t paddedK, float *block, int64_t ldc) {
   const int64_t strideA = paddedK * sizeof(uint16_t);
   const int64_t strideB = kPanel * 2 * sizeof(uint16_t);
   const int64_t strideC = ldc * sizeof(float);
-  alignas(64) float product[4][kTile * kTile];
-  for (int64_t panel = 0; panel < panels; ++panel) {
-    const uint16_t *panelB = packedB + panel * panelSize;
-    const int64_t first = panel * kPanel;
-    float *block = c + row * ldc + first;
-    const bool full = rows == kBlockRows && first + kPanel <= n;
-    if (full) {
-      _tile_loadd(0, block, strideC);
-      _tile_loadd(1, block + kTile, strideC);
-      _tile_loadd(2, block + kTile * ldc, strideC);
-      _tile_loadd(3, block + kTile * ldc + kTile, strideC);
-    } else {
-      _tile_zero(0);
-      _tile_zero(1);
-      _tile_zero(2);
-      _tile_zero(3);
-    }
-    for (int64_t l = 0; l < paddedK; l += 2 * kPairsPerStep) {
-      _tile_loadd(4, packedA + l, strideA);
-      _tile_loadd(5, packedA + kTile * paddedK + l, strideA);
-      _tile_loadd(6, panelB + l * kPanel, strideB);
+  _tile_loadd(0, block, strideC);
+  if constexpr (Right)
+    _tile_loadd(1, block + kTile, strideC);
+  if constexpr (Bottom)
+    _tile_loadd(2, block + kTile * ldc, strideC);
+  if constexpr (Bottom && Right)
+    _tile_loadd(3, block + kTile * ldc + kTile, strideC);
+  for (int64_t l = 0; l < paddedK; l += 2 * kPairsPerStep) {
+    _tile_loadd(4, packedA + l, strideA);
+    _tile_loadd(6, panelB + l * kPanel, strideB);
+    _tile_dpbf16ps(0, 4, 6);
+    if constexpr (Right) {
       _tile_loadd(7, panelB + l * kPanel + 2 * kTile, strideB);
-      _tile_dpbf16ps(0, 4, 6);
       _tile_dpbf16ps(1, 4, 7);
+    }
+    if constexpr (Bottom) {
+      _tile_loadd(5, packedA + kTile * paddedK + l, strideA);
       _tile_dpbf16ps(2, 5, 6);
+    }
+    if constexpr (Bottom && Right)
       _tile_dpbf16ps(3, 5, 7);
+  }
+  _tile_stored(0, block, strideC);
+  if constexpr (Right)
+    _tile_stored(1, block + kTile, strideC);
+  if constexpr (Bottom)
+    _tile_stored(2, block + kTile * ldc, strideC);
+  if constexpr (Bottom && Right)
+    _tile_stored(3, block + kTile * ldc + kTile, strideC);
+}
+
+/// C rows [row, row + rows) += the packed block of A times the packed panels
+/// of B, 32 columns at a time, the tiles configured for each shape of block:
+/// full panels, then the last one if it is narrower (a configuration also
+/// clears the tiles, so it is loaded once per shape, not per block).
+__attribute__((target(MPT_AMX_TARGET))) void
+multiplyBlockAmx(const uint16_t *packedA, const uint16_t *packedB,
+                 int64_t paddedK, float *c, int64_t ldc, int64_t n, int64_t row,
+                 int64_t rows, int64_t &configuredRows,
+                 int64_t &configuredColumns) {
+  const int64_t panelSize = paddedK / 2 * kPanel * 2;
+  for (int64_t first = 0; first < n; first += kPanel) {
+    const int64_t columns = std::min(kPanel, n - first);
+    if (rows != configuredRows || columns != configuredColumns) {
+      const TileConfig config(rows, columns);
+      _tile_loadconfig(&config);
+      configuredRows = rows;
+      configuredColumns = columns;
     }
-    if (full) {
-      _tile_stored(0, block, strideC);
-      _tile_stored(1, block + kTile, strideC);
-      _tile_stored(2, block + kTile * ldc, strideC);
-      _tile_stored(3, block + kTile * ldc + kTile, strideC);
-      continue;
-    }
-    _tile_stored(0, product[0], kTile * sizeof(float));
-    _tile_stored(1, product[1], kTile * sizeof(float));
-    _tile_stored(2, product[2], kTile * sizeof(float));
-    _tile_stored(3, product[3], kTile * sizeof(float));
-    for (int64_t half = 0; half < 2; ++half) {
-      int64_t inHalf = std::clamp<int64_t>(n - first - kTile * half, 0, kTile);
-      if (inHalf == 0)
-        continue;
-      __mmask16 mask = inHalf == kTile ? 0xffff : __mmask16((1u << inHalf) - 1);
-      for (int64_t i = 0; i < rows; ++i) {
-        float *out = block + i * ldc + kTile * half;
-        const float *sum =
-            product[(i / kTile) * 2 + half] + (i % kTile) * kTile;
-        _mm512_mask_storeu_ps(out, mask,
-                              _mm512_add_ps(_mm512_maskz_loadu_ps(mask, out),
-                                            _mm512_loadu_ps(sum)));
-      }
-    }
+    const uint16_t *panelB = packedB + first / kPanel * panelSize;
+    float *block = c + row * ldc + first;
+    const bool bottom = rows > kTile, right = columns > kTile;
+    if (bottom && right)
+      multiplyPanelAmx<true, true>(packedA, panelB, paddedK, block, ldc);
+    else if (bottom)
+      multiplyPanelAmx<true, false>(packedA, panelB, paddedK, block, ldc);
+    else if (right)
+      multiplyPanelAmx<false, true>(packedA, panelB, paddedK, block, ldc);
+    else
+      multiplyPanelAmx<false, false>(packedA, panelB, paddedK, block, ldc);
   }
 }
 
 /// Row blocks [firstBlock, endBlock) of C += A times the packed panels of B,
-/// on one thread: its tiles configured once, released at the end (a thread
-/// holding tile state makes every context switch save 8 KB more).
+/// on one thread, which releases its tiles at the end (a thread holding tile
+/// state makes every context switch save 8 KB more).
 __attribute__((target(MPT_AMX_TARGET))) void
 multiplyBlocksAmx(const uint16_t *a, int64_t a0, int64_t a1,
                   const uint16_t *packedB, float *c, int64_t ldc, int64_t m,
                   int64_t n, int64_t k, int64_t firstBlock, int64_t endBlock) {
   const int64_t paddedK = (k + 31) / 32 * 32;
-  thread_local std::vector<uint16_t> packedA;
-  packedA.resize(kBlockRows * paddedK);
-  const TileConfig config;
-  _tile_loadconfig(&config);
+  thread_local std::vector<uint16_t> packedABuffer;
+  uint16_t *packedA = scratchBuffer(packedABuffer, kBlockRows * paddedK);
+  int64_t configuredRows = 0, configuredColumns = 0;
   for (int64_t block = firstBlock; block < endBlock; ++block) {
     const int64_t row = block * kBlockRows;
     const int64_t rows = std::min(kBlockRows, m - row);
-    packBlockA(a, a0, a1, k, paddedK, row, rows, packedA.data());
-    multiplyBlockAmx(packedA.data(), packedB, paddedK, c, ldc, n, row, rows);
+    packBlockA(a, a0, a1, k, paddedK, row, rows, packedA);
+    multiplyBlockAmx(packedA, packedB, paddedK, c, ldc, n, row, rows,
+                     configuredRows, configuredColumns);
   }
   _tile_release();
 }
@@ -447,12 +483,11 @@ void gemmBF16Amx(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
   const int64_t panels = (n + kPanel - 1) / kPanel;
   const int64_t panelSize = paddedK / 2 * kPanel * 2;
   thread_local std::vector<uint16_t> packedB;
-  packedB.resize(panels * panelSize);
+  uint16_t *packed = scratchBuffer(packedB, panels * panelSize);
   for (int64_t panel = 0; panel < panels; ++panel)
     packPanelAmx(b, b0, b1, k, paddedK, panel * kPanel,
                  std::min(kPanel, n - panel * kPanel),
-                 packedB.data() + panel * panelSize);
-  const uint16_t *packed = packedB.data();
+                 packed + panel * panelSize);
   const int64_t blocks = (m + kBlockRows - 1) / kBlockRows;
   const int64_t threads = std::min<int64_t>(
       m * n * k >= kParallelProduct ? openblas_get_num_threads() : 1, blocks);
