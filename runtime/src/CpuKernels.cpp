@@ -5,6 +5,7 @@
 #include "Float16.h"
 #include "GemmBF16.h"
 #include "ParallelFor.h"
+#include "Scratch.h"
 
 #include <algorithm>
 #include <cblas.h>
@@ -16,6 +17,8 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
+
+using mpt::runtime::scratchBuffer;
 
 namespace {
 
@@ -75,6 +78,17 @@ __attribute__((target("avx2"))) void widenBF16AVX2(const BF16 *src,
     __m256i wide = _mm256_cvtepu16_epi32(
         _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i)));
     _mm256_storeu_ps(dst + i, _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16)));
+  }
+  if (i == count)
+    return;
+  // As for f16: rows are short, so redo the last 8 rather than the remainder
+  // one by one.
+  if (count >= 8) {
+    __m256i wide = _mm256_cvtepu16_epi32(
+        _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + count - 8)));
+    _mm256_storeu_ps(dst + count - 8,
+                     _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16)));
+    return;
   }
   for (; i < count; ++i)
     dst[i] = widen(src[i]);
@@ -150,18 +164,17 @@ void gemm(const T *a, const int64_t *aSizes, const int64_t *aStrides,
   // Widen (or gather) each input into a dense row-major f32 matrix; BLAS
   // wants unit column strides.
   auto dense = [](const T *src, const int64_t *sizes, const int64_t *strides,
-                  std::vector<float> &dst) {
-    dst.resize(sizes[0] * sizes[1]);
+                  std::vector<float> &buffer) {
+    float *dst = scratchBuffer(buffer, sizes[0] * sizes[1]);
     // A contiguous matrix widens in one call: on 64-wide rows, a call per row
     // cost as much as the conversions.
     if (strides[1] == 1 && (strides[0] == sizes[1] || sizes[0] == 1)) {
-      widenRow(src, 1, sizes[0] * sizes[1], dst.data());
-      return dst.data();
+      widenRow(src, 1, sizes[0] * sizes[1], dst);
+      return dst;
     }
     for (int64_t i = 0; i < sizes[0]; ++i)
-      widenRow(src + i * strides[0], strides[1], sizes[1],
-               dst.data() + i * sizes[1]);
-    return dst.data();
+      widenRow(src + i * strides[0], strides[1], sizes[1], dst + i * sizes[1]);
+    return dst;
   };
   const float *aData, *bData;
   int64_t lda, ldb;
@@ -178,11 +191,10 @@ void gemm(const T *a, const int64_t *aSizes, const int64_t *aStrides,
   }
   if (cStrides[1] != 1) {
     // A strided accumulator: compute densely, then add in.
-    std::vector<float> &dense = scratch(2);
-    dense.resize(m * n);
+    float *dense = scratchBuffer(scratch(2), m * n);
     cblas_sgemm(CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans,
                 transposeB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, aData,
-                lda ? lda : 1, bData, ldb ? ldb : 1, 0.0f, dense.data(), n);
+                lda ? lda : 1, bData, ldb ? ldb : 1, 0.0f, dense, n);
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j)
         c[i * cStrides[0] + j * cStrides[1]] += dense[i * n + j];
@@ -235,6 +247,122 @@ int64_t leadingDimension(int64_t rows, int64_t cols, int64_t stride) {
   return stride >= cols ? stride : 0;
 }
 
+/// Copies `count` bf16 values `stride` apart to consecutive ones. im2col
+/// copies rows of 14 to 28 (in the CNN example), for which a call to memcpy
+/// costs more than the copy: contiguous rows go as 16-byte moves, the last one
+/// overlapping the one before.
+void copyRow(const BF16 *src, int64_t stride, int64_t count, uint16_t *dst) {
+  constexpr int64_t chunk = 16 / sizeof(uint16_t);
+  if (stride != 1 || count < chunk) {
+    for (int64_t i = 0; i < count; ++i)
+      dst[i] = src[i * stride].bits;
+    return;
+  }
+  if (count > 8 * chunk) {
+    std::memcpy(dst, src, count * sizeof(uint16_t));
+    return;
+  }
+  int64_t i = 0;
+  for (; i + chunk <= count; i += chunk)
+    std::memcpy(dst + i, src + i, 16);
+  if (i < count)
+    std::memcpy(dst + count - chunk, src + count - chunk, 16);
+}
+
+/// The depth (channels x kernel taps) from which conv2dNativeBF16 is faster
+/// than widening for sgemm: AMX pads the depth to 32, and on a Sapphire
+/// Rapids the CNN example's first convolution (depth 9, 8 filters) took 400
+/// us that way against 233 widened, where its depths 72 and 144 took 590 and
+/// 1010 us against 860 and 1470 (fastest of 40 runs each).
+constexpr int64_t kNativeConvMinDepth = 32;
+
+/// conv2d (below) on a CPU with a bf16 product: the filter and the im2col
+/// matrix stay bf16, copies of the bits at half the bytes of widened ones.
+/// The images are independent products, each too small to split (8-16
+/// filters in the CNN example), so they run over the threads sgemm would use;
+/// each is computed as on one thread.
+void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
+                      MemRef<BF16, 4> *filter, MemRef<float, 4> *output,
+                      int64_t strideH, int64_t strideW, int64_t dilationH,
+                      int64_t dilationW) {
+  const int64_t batch = output->sizes[0], numFilters = output->sizes[1],
+                outH = output->sizes[2], outW = output->sizes[3];
+  const int64_t channels = filter->sizes[1], kernelH = filter->sizes[2],
+                kernelW = filter->sizes[3];
+  const int64_t positions = outH * outW, depth = channels * kernelH * kernelW;
+
+  const BF16 *filterData = filter->aligned + filter->offset;
+  const int64_t *fs = filter->strides;
+  const uint16_t *weights;
+  int64_t ldWeights;
+  if (isDenseBlock(filter->sizes, fs, 1, 4)) {
+    weights = reinterpret_cast<const uint16_t *>(filterData);
+    ldWeights = fs[0];
+  } else {
+    thread_local std::vector<uint16_t> denseBuffer;
+    uint16_t *dense = scratchBuffer(denseBuffer, numFilters * depth);
+    uint16_t *dst = dense;
+    for (int64_t f = 0; f < numFilters; ++f)
+      for (int64_t c = 0; c < channels; ++c)
+        for (int64_t kh = 0; kh < kernelH; ++kh, dst += kernelW)
+          copyRow(filterData + f * fs[0] + c * fs[1] + kh * fs[2], fs[3],
+                  kernelW, dst);
+    weights = dense;
+    ldWeights = depth;
+  }
+
+  const int64_t *os = output->strides;
+  const int64_t ldOut = isDenseBlock(output->sizes, os, 2, 4)
+                            ? leadingDimension(numFilters, positions, os[1])
+                            : 0;
+  // The same layouts as conv2d's im2col; the product reads either.
+  const bool transposedCol = kernelW > outW;
+  const int64_t *is = input->strides;
+  const int64_t stepH = strideH * is[2], stepW = strideW * is[3],
+                tapH = dilationH * is[2], tapW = dilationW * is[3];
+  auto convolveImage = [&](int64_t n) {
+    thread_local std::vector<uint16_t> colBuffer;
+    uint16_t *col = scratchBuffer(colBuffer, depth * positions);
+    const BF16 *image = input->aligned + input->offset + n * is[0];
+    uint16_t *dst = col;
+    if (transposedCol) {
+      for (int64_t oh = 0; oh < outH; ++oh)
+        for (int64_t ow = 0; ow < outW; ++ow)
+          for (int64_t c = 0; c < channels; ++c)
+            for (int64_t kh = 0; kh < kernelH; ++kh, dst += kernelW)
+              copyRow(image + oh * stepH + ow * stepW + c * is[1] + kh * tapH,
+                      tapW, kernelW, dst);
+    } else {
+      for (int64_t c = 0; c < channels; ++c)
+        for (int64_t kh = 0; kh < kernelH; ++kh)
+          for (int64_t kw = 0; kw < kernelW; ++kw)
+            for (int64_t oh = 0; oh < outH; ++oh, dst += outW)
+              copyRow(image + c * is[1] + kh * tapH + kw * tapW + oh * stepH,
+                      stepW, outW, dst);
+    }
+    // Element (l, j) of the col matrix, as the product's strides.
+    const int64_t colRow = transposedCol ? 1 : positions,
+                  colColumn = transposedCol ? depth : 1;
+    float *out = output->aligned + output->offset + n * os[0];
+    if (ldOut) {
+      product(weights, ldWeights, 1, col, colRow, colColumn, out, ldOut,
+              numFilters, positions, depth);
+      return;
+    }
+    thread_local std::vector<float> sumBuffer;
+    float *sum = scratchBuffer(sumBuffer, numFilters * positions);
+    std::fill(sum, sum + numFilters * positions, 0.0f);
+    product(weights, ldWeights, 1, col, colRow, colColumn, sum, positions,
+            numFilters, positions, depth);
+    for (int64_t f = 0; f < numFilters; ++f)
+      for (int64_t oh = 0; oh < outH; ++oh)
+        for (int64_t ow = 0; ow < outW; ++ow)
+          out[f * os[1] + oh * os[2] + ow * os[3]] +=
+              sum[f * positions + oh * outW + ow];
+  };
+  mpt::runtime::parallelFor(batch, openblas_get_num_threads(), convolveImage);
+}
+
 /// output[n, f, oh, ow] += sum_{c, kh, kw}
 ///     input[n, c, oh*sh + kh*dh, ow*sw + kw*dw] * filter[f, c, kh, kw]
 /// as one sgemm per image: out_n (F x OH*OW) += W (F x C*KH*KW) * col_n, with
@@ -250,6 +378,13 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
   const int64_t positions = outH * outW, depth = channels * kernelH * kernelW;
   if (batch == 0 || numFilters == 0 || positions == 0 || depth == 0)
     return;
+  if constexpr (std::is_same_v<T, BF16>) {
+    static const mpt::runtime::GemmBF16 native =
+        mpt::runtime::preferredGemmBF16();
+    if (native && depth >= kNativeConvMinDepth)
+      return conv2dNativeBF16(native, input, filter, output, strideH, strideW,
+                              dilationH, dilationW);
+  }
 
   // The filter as a row-major F x depth matrix; f32 filters with contiguous
   // (c, kh, kw) are read in place.
@@ -263,15 +398,14 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
   if (ldWeights) {
     weights = reinterpret_cast<const float *>(filterData);
   } else {
-    std::vector<float> &dense = scratch(0);
-    dense.resize(numFilters * depth);
-    float *dst = dense.data();
+    float *dense = scratchBuffer(scratch(0), numFilters * depth);
+    float *dst = dense;
     for (int64_t f = 0; f < numFilters; ++f)
       for (int64_t c = 0; c < channels; ++c)
         for (int64_t kh = 0; kh < kernelH; ++kh, dst += kernelW)
           widenRow(filterData + f * fs[0] + c * fs[1] + kh * fs[2], fs[3],
                    kernelW, dst);
-    weights = dense.data();
+    weights = dense;
     ldWeights = depth;
   }
 
@@ -281,23 +415,21 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
   int64_t ldOut = isDenseBlock(output->sizes, os, 2, 4)
                       ? leadingDimension(numFilters, positions, os[1])
                       : 0;
-  std::vector<float> &product = scratch(1);
-  if (!ldOut)
-    product.resize(numFilters * positions);
+  float *product =
+      ldOut ? nullptr : scratchBuffer(scratch(1), numFilters * positions);
 
   // Unroll so that the innermost copy loop runs along the longer of the
   // output and kernel rows: col (depth x OH*OW) when the output is wider,
   // its transpose (OH*OW x depth) when the kernel is, as in a filter
   // gradient written as a convolution over the batch.
   const bool transposedCol = kernelW > outW;
-  std::vector<float> &col = scratch(2);
-  col.resize(depth * positions);
+  float *col = scratchBuffer(scratch(2), depth * positions);
   const int64_t *is = input->strides;
   const int64_t stepH = strideH * is[2], stepW = strideW * is[3],
                 tapH = dilationH * is[2], tapW = dilationW * is[3];
   for (int64_t n = 0; n < batch; ++n) {
     const T *image = input->aligned + input->offset + n * is[0];
-    float *dst = col.data();
+    float *dst = col;
     if (transposedCol) {
       for (int64_t oh = 0; oh < outH; ++oh)
         for (int64_t ow = 0; ow < outW; ++ow)
@@ -317,9 +449,9 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
     float *out = output->aligned + output->offset + n * os[0];
     cblas_sgemm(CblasRowMajor, CblasNoTrans,
                 transposedCol ? CblasTrans : CblasNoTrans, numFilters,
-                positions, depth, 1.0f, weights, ldWeights, col.data(),
+                positions, depth, 1.0f, weights, ldWeights, col,
                 transposedCol ? depth : positions, ldOut ? 1.0f : 0.0f,
-                ldOut ? out : product.data(), ldOut ? ldOut : positions);
+                ldOut ? out : product, ldOut ? ldOut : positions);
     if (!ldOut)
       for (int64_t f = 0; f < numFilters; ++f)
         for (int64_t oh = 0; oh < outH; ++oh)

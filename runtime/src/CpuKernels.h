@@ -4,7 +4,9 @@
 // mpt_cpu_matmul_<type>_<rank>d and convolutions into calls to
 // mpt_cpu_conv2d_<type>; these are their implementations, on OpenBLAS's sgemm
 // (convolutions through im2col). f16 and bf16 inputs widen exactly to f32, so
-// the result is the f32-accumulated product the linalg op defines.
+// the result is the f32-accumulated product the linalg op defines; bf16 ones
+// go to the runtime's bf16 product instead where the CPU has one (GemmBF16.h),
+// which accumulates the same products in f32.
 //
 //===----------------------------------------------------------------------===//
 

@@ -238,4 +238,122 @@ TEST(CpuKernelsTest, BF16MatmulPropagatesNonFinite) {
   EXPECT_TRUE(std::isnan(c[2 * n + 16]));
 }
 
+template <typename T> struct MemRef4d {
+  T *allocated;
+  T *aligned;
+  int64_t offset;
+  int64_t sizes[4];
+  int64_t strides[4];
+};
+
+/// A dense NCHW memref over `storage` whose innermost rows are `pitch` >=
+/// sizes[3] apart (the elements in between NaN, never read), filled with
+/// random bf16 values; `values` gets their doubles in dense order.
+MemRef4d<uint16_t> randomBF16Tensor(const int64_t (&sizes)[4], int64_t pitch,
+                                    std::mt19937 &rng,
+                                    std::vector<uint16_t> &storage,
+                                    std::vector<double> &values) {
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  const int64_t rows = sizes[0] * sizes[1] * sizes[2];
+  storage.assign(rows * pitch, 0xFFFF);
+  values.clear();
+  for (int64_t row = 0; row < rows; ++row)
+    for (int64_t x = 0; x < sizes[3]; ++x) {
+      uint16_t bits = floatToBF16(normal(rng));
+      storage[row * pitch + x] = bits;
+      values.push_back(bf16ToFloat(bits));
+    }
+  return {storage.data(),
+          storage.data(),
+          0,
+          {sizes[0], sizes[1], sizes[2], sizes[3]},
+          {sizes[1] * sizes[2] * pitch, sizes[2] * pitch, pitch, 1}};
+}
+
+struct ConvShape {
+  int64_t input[4], filter[4], stride, dilation;
+  int64_t pitch; // > the row length: the filter and output are not dense
+};
+/// The CNN example's convolutions at a smaller batch: forward (depth 72),
+/// input gradient (depth 144), filter gradient (a kernel wider than the
+/// output, depth 500), the first layer's depth of 9 (widened for sgemm on
+/// every CPU); then strides, dilations and non-square kernels, and filters
+/// and outputs with rows that are not contiguous.
+constexpr ConvShape kConvShapes[] = {{{3, 8, 16, 16}, {16, 8, 3, 3}, 1, 1, 0},
+                                     {{3, 16, 16, 16}, {8, 16, 3, 3}, 1, 1, 0},
+                                     {{2, 5, 12, 12}, {6, 5, 10, 10}, 1, 1, 0},
+                                     {{3, 1, 30, 30}, {8, 1, 3, 3}, 1, 1, 0},
+                                     {{2, 6, 13, 11}, {5, 6, 3, 2}, 2, 2, 0},
+                                     {{4, 7, 9, 10}, {33, 7, 2, 3}, 1, 2, 3},
+                                     {{2, 9, 11, 12}, {4, 9, 3, 3}, 2, 1, 2}};
+
+/// The bf16 convolution kernel (output starting at 0.5 everywhere) against
+/// the exact convolution of the same inputs, element by element, within the
+/// error bound of depth f32 additions. Two threads, so that the images may
+/// run on both.
+TEST(CpuKernelsTest, BF16ConvolutionIsTheF32AccumulatedConvolution) {
+  using ConvFn =
+      void (*)(void *, void *, void *, int64_t, int64_t, int64_t, int64_t);
+  ConvFn conv = nullptr;
+  for (const CpuKernel &entry : cpuKernels())
+    if (entry.name == std::string("_mlir_ciface_mpt_cpu_conv2d_bf16"))
+      conv = reinterpret_cast<ConvFn>(entry.address);
+  ASSERT_NE(conv, nullptr);
+  int threads = openblas_get_num_threads();
+  openblas_set_num_threads(2);
+  std::mt19937 rng(7);
+  for (const ConvShape &shape : kConvShapes) {
+    const int64_t *in = shape.input, *f = shape.filter;
+    const int64_t outH =
+                      (in[2] - shape.dilation * (f[2] - 1) - 1) / shape.stride +
+                      1,
+                  outW =
+                      (in[3] - shape.dilation * (f[3] - 1) - 1) / shape.stride +
+                      1;
+    std::vector<uint16_t> inputStorage, filterStorage;
+    std::vector<double> input, filter, unused;
+    MemRef4d<uint16_t> inputRef =
+        randomBF16Tensor(shape.input, in[3], rng, inputStorage, input);
+    MemRef4d<uint16_t> filterRef = randomBF16Tensor(
+        shape.filter, f[3] + shape.pitch, rng, filterStorage, filter);
+    const int64_t outPitch = outW + shape.pitch;
+    std::vector<float> output(in[0] * f[0] * outH * outPitch, 0.5f);
+    MemRef4d<float> outputRef{
+        output.data(),
+        output.data(),
+        0,
+        {in[0], f[0], outH, outW},
+        {f[0] * outH * outPitch, outH * outPitch, outPitch, 1}};
+    conv(&inputRef, &filterRef, &outputRef, shape.stride, shape.stride,
+         shape.dilation, shape.dilation);
+    for (int64_t n = 0; n < in[0]; ++n)
+      for (int64_t k = 0; k < f[0]; ++k)
+        for (int64_t y = 0; y < outH; ++y)
+          for (int64_t x = 0; x < outW; ++x) {
+            double exact = 0.5, magnitude = 0.5;
+            for (int64_t c = 0; c < in[1]; ++c)
+              for (int64_t i = 0; i < f[2]; ++i)
+                for (int64_t j = 0; j < f[3]; ++j) {
+                  double product =
+                      input[((n * in[1] + c) * in[2] + y * shape.stride +
+                             i * shape.dilation) *
+                                in[3] +
+                            x * shape.stride + j * shape.dilation] *
+                      filter[((k * f[1] + c) * f[2] + i) * f[3] + j];
+                  exact += product;
+                  magnitude += std::fabs(product);
+                }
+            double bound =
+                (in[1] * f[2] * f[3] + 1) * std::ldexp(1.0, -24) * magnitude;
+            ASSERT_NEAR(output[((n * f[0] + k) * outH + y) * outPitch + x],
+                        exact, bound)
+                << "input " << in[0] << "x" << in[1] << "x" << in[2] << "x"
+                << in[3] << " filter " << f[0] << "x" << f[1] << "x" << f[2]
+                << "x" << f[3] << " at (" << n << ", " << k << ", " << y << ", "
+                << x << ")";
+          }
+  }
+  openblas_set_num_threads(threads);
+}
+
 } // namespace
