@@ -367,16 +367,18 @@ packPanelAmx(const uint16_t *b, int64_t b0, int64_t b1, int64_t k,
   std::fill(dst + (k + 1) / 2 * kPanel * 2, dst + paddedPairs * kPanel * 2, 0);
 }
 
-/// The block of C at `block` (row stride ldc) += the packed rows of A times
-/// one packed panel of B, in the tiles the configuration loaded for it: the
-/// bottom half of the accumulators only where the block has more than 16
-/// rows, the right half only where it has more than 16 columns (a
-/// TDPBF16PS takes time in proportion to its rows).
+/// The block of C at `block` (row stride ldc) += the rows of A at `rowsA`
+/// (32 bf16 of k per step, rows strideA apart) times one packed panel of B, in
+/// the tiles the configuration loaded for it: the bottom half of the
+/// accumulators only where the block has more than 16 rows, the right half only
+/// where it has more than 16 columns (a TDPBF16PS takes time in proportion to
+/// its rows).
 template <bool Bottom, bool Right>
 __attribute__((target(MPT_AMX_TARGET), always_inline)) inline void
-multiplyPanelAmx(const uint16_t *packedA, const uint16_t *panelB,
-                 int64_t paddedK, float *block, int64_t ldc) {
-  const int64_t strideA = paddedK * sizeof(uint16_t);
+multiplyPanelAmx(const uint16_t *rowsA, int64_t rowStrideA,
+                 const uint16_t *panelB, int64_t paddedK, float *block,
+                 int64_t ldc) {
+  const int64_t strideA = rowStrideA * sizeof(uint16_t);
   const int64_t strideB = kPanel * 2 * sizeof(uint16_t);
   const int64_t strideC = ldc * sizeof(float);
   _tile_loadd(0, block, strideC);
@@ -387,7 +389,7 @@ multiplyPanelAmx(const uint16_t *packedA, const uint16_t *panelB,
   if constexpr (Bottom && Right)
     _tile_loadd(3, block + kTile * ldc + kTile, strideC);
   for (int64_t l = 0; l < paddedK; l += 2 * kPairsPerStep) {
-    _tile_loadd(4, packedA + l, strideA);
+    _tile_loadd(4, rowsA + l, strideA);
     _tile_loadd(6, panelB + l * kPanel, strideB);
     _tile_dpbf16ps(0, 4, 6);
     if constexpr (Right) {
@@ -395,7 +397,7 @@ multiplyPanelAmx(const uint16_t *packedA, const uint16_t *panelB,
       _tile_dpbf16ps(1, 4, 7);
     }
     if constexpr (Bottom) {
-      _tile_loadd(5, packedA + kTile * paddedK + l, strideA);
+      _tile_loadd(5, rowsA + kTile * rowStrideA + l, strideA);
       _tile_dpbf16ps(2, 5, 6);
     }
     if constexpr (Bottom && Right)
@@ -410,15 +412,16 @@ multiplyPanelAmx(const uint16_t *packedA, const uint16_t *panelB,
     _tile_stored(3, block + kTile * ldc + kTile, strideC);
 }
 
-/// C rows [row, row + rows) += the packed block of A times the packed panels
-/// of B, 32 columns at a time, the tiles configured for each shape of block:
-/// full panels, then the last one if it is narrower (a configuration also
-/// clears the tiles, so it is loaded once per shape, not per block).
+/// C rows [row, row + rows) += those rows of A (at `rowsA`, rowStrideA
+/// apart) times the packed panels of B, 32 columns at a time, the tiles
+/// configured for each shape of block: full panels, then the last one if it is
+/// narrower (a configuration also clears the tiles, so it is loaded once per
+/// shape, not per block).
 __attribute__((target(MPT_AMX_TARGET))) void
-multiplyBlockAmx(const uint16_t *packedA, const uint16_t *packedB,
-                 int64_t paddedK, float *c, int64_t ldc, int64_t n, int64_t row,
-                 int64_t rows, int64_t &configuredRows,
-                 int64_t &configuredColumns) {
+multiplyBlockAmx(const uint16_t *rowsA, int64_t rowStrideA,
+                 const uint16_t *packedB, int64_t paddedK, float *c,
+                 int64_t ldc, int64_t n, int64_t row, int64_t rows,
+                 int64_t &configuredRows, int64_t &configuredColumns) {
   const int64_t panelSize = paddedK / 2 * kPanel * 2;
   for (int64_t first = 0; first < n; first += kPanel) {
     const int64_t columns = std::min(kPanel, n - first);
@@ -432,13 +435,17 @@ multiplyBlockAmx(const uint16_t *packedA, const uint16_t *packedB,
     float *block = c + row * ldc + first;
     const bool bottom = rows > kTile, right = columns > kTile;
     if (bottom && right)
-      multiplyPanelAmx<true, true>(packedA, panelB, paddedK, block, ldc);
+      multiplyPanelAmx<true, true>(rowsA, rowStrideA, panelB, paddedK, block,
+                                   ldc);
     else if (bottom)
-      multiplyPanelAmx<true, false>(packedA, panelB, paddedK, block, ldc);
+      multiplyPanelAmx<true, false>(rowsA, rowStrideA, panelB, paddedK, block,
+                                    ldc);
     else if (right)
-      multiplyPanelAmx<false, true>(packedA, panelB, paddedK, block, ldc);
+      multiplyPanelAmx<false, true>(rowsA, rowStrideA, panelB, paddedK, block,
+                                    ldc);
     else
-      multiplyPanelAmx<false, false>(packedA, panelB, paddedK, block, ldc);
+      multiplyPanelAmx<false, false>(rowsA, rowStrideA, panelB, paddedK, block,
+                                     ldc);
   }
 }
 
@@ -450,15 +457,21 @@ multiplyBlocksAmx(const uint16_t *a, int64_t a0, int64_t a1,
                   const uint16_t *packedB, float *c, int64_t ldc, int64_t m,
                   int64_t n, int64_t k, int64_t firstBlock, int64_t endBlock) {
   const int64_t paddedK = (k + 31) / 32 * 32;
+  // Rows of A with k contiguous, k a multiple of 32, load as tiles where they
+  // are (the filters of a convolution, the activations of a forward matmul).
+  const bool inPlace = a1 == 1 && k == paddedK;
   thread_local std::vector<uint16_t> packedABuffer;
-  uint16_t *packedA = scratchBuffer(packedABuffer, kBlockRows * paddedK);
+  uint16_t *packedA =
+      inPlace ? nullptr : scratchBuffer(packedABuffer, kBlockRows * paddedK);
   int64_t configuredRows = 0, configuredColumns = 0;
   for (int64_t block = firstBlock; block < endBlock; ++block) {
     const int64_t row = block * kBlockRows;
     const int64_t rows = std::min(kBlockRows, m - row);
-    packBlockA(a, a0, a1, k, paddedK, row, rows, packedA);
-    multiplyBlockAmx(packedA, packedB, paddedK, c, ldc, n, row, rows,
-                     configuredRows, configuredColumns);
+    if (!inPlace)
+      packBlockA(a, a0, a1, k, paddedK, row, rows, packedA);
+    multiplyBlockAmx(inPlace ? a + row * a0 : packedA, inPlace ? a0 : paddedK,
+                     packedB, paddedK, c, ldc, n, row, rows, configuredRows,
+                     configuredColumns);
   }
   _tile_release();
 }

@@ -152,12 +152,13 @@ struct MatmulShape {
   int64_t m, n, k, padding;
 };
 /// The bf16 kernel's panels of 32 columns end full (64), past 16 (49: 17
-/// left), at 16 (16) and below (37, 70, 5, 300). The last shape is large
-/// enough (m n k >= 2^24) for the bf16 kernel to split its rows over
-/// OpenBLAS's threads.
+/// left), at 16 (16) and below (37, 70, 5, 300). k of 64 and 96 lets AMX read
+/// untransposed rows of A in place, from dense and from padded rows. The last
+/// shape is large enough (m n k >= 2^24) for the bf16 kernel to split its
+/// rows over OpenBLAS's threads.
 constexpr MatmulShape kMatmulShapes[] = {
-    {13, 37, 29, 0}, {16, 64, 64, 0}, {24, 70, 33, 5},   {1, 5, 1, 0},
-    {49, 49, 16, 0}, {49, 16, 49, 2}, {203, 300, 277, 3}};
+    {13, 37, 29, 0}, {16, 64, 64, 0}, {24, 70, 33, 5}, {1, 5, 1, 0},
+    {49, 49, 16, 0}, {49, 16, 49, 2}, {40, 45, 96, 3}, {203, 300, 277, 3}};
 
 TEST(CpuKernelsTest, BF16MatmulIsTheF32AccumulatedProduct) {
   // Two threads whatever the environment says, so that the last shape takes
@@ -277,9 +278,11 @@ struct ConvShape {
 /// The CNN example's convolutions at a smaller batch: forward (depth 72),
 /// input gradient (depth 144), filter gradient (a kernel wider than the
 /// output, depth 500), the first layer's depth of 9 (widened for sgemm on
-/// every CPU); then strides, dilations and non-square kernels, and filters
-/// and outputs with rows that are not contiguous.
+/// every CPU), a depth of 32 (filters read in place); then strides, dilations
+/// and non-square kernels, and filters and outputs with rows that are not
+/// contiguous.
 constexpr ConvShape kConvShapes[] = {{{3, 8, 16, 16}, {16, 8, 3, 3}, 1, 1, 0},
+                                     {{2, 8, 7, 9}, {20, 8, 2, 2}, 1, 1, 0},
                                      {{3, 16, 16, 16}, {8, 16, 3, 3}, 1, 1, 0},
                                      {{2, 5, 12, 12}, {6, 5, 10, 10}, 1, 1, 0},
                                      {{3, 1, 30, 30}, {8, 1, 3, 3}, 1, 1, 0},
