@@ -276,8 +276,9 @@ void copyRow(const BF16 *src, int64_t stride, int64_t count, uint16_t *dst) {
 /// 1010 us against 860 and 1470 (fastest of 40 runs each).
 constexpr int64_t kNativeConvMinDepth = 32;
 
-/// conv2d (below) on a CPU with a bf16 product: the filter and the im2col
-/// matrix stay bf16, copies of the bits at half the bytes of widened ones.
+/// conv2d (below) where the CPU has a bf16 product for convolutions (AMX,
+/// preferredConvolutionGemmBF16): the filter and the im2col matrix stay bf16,
+/// copies of the bits at half the bytes of widened ones.
 /// The images are independent products, each too small to split (8-16
 /// filters in the CNN example), so they run over the threads sgemm would use;
 /// each is computed as on one thread.
@@ -380,7 +381,7 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
     return;
   if constexpr (std::is_same_v<T, BF16>) {
     static const mpt::runtime::GemmBF16 native =
-        mpt::runtime::preferredGemmBF16();
+        mpt::runtime::preferredConvolutionGemmBF16();
     if (native && depth >= kNativeConvMinDepth)
       return conv2dNativeBF16(native, input, filter, output, strideH, strideW,
                               dilationH, dilationW);

@@ -541,4 +541,12 @@ GemmBF16 preferredGemmBF16() {
   return nullptr;
 }
 
+GemmBF16 preferredConvolutionGemmBF16() {
+#if defined(__x86_64__)
+  if (hasAmxBF16())
+    return gemmBF16Amx;
+#endif
+  return nullptr;
+}
+
 } // namespace mpt::runtime

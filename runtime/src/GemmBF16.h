@@ -34,6 +34,11 @@ using GemmBF16 = void (*)(const uint16_t *a, int64_t a0, int64_t a1,
 /// 1.91 widened, FP32 1.70; transformer 3.01, 2.09, 1.98).
 GemmBF16 preferredGemmBF16();
 
+/// The bf16 product convolutions use on bf16 im2col matrices, or null where
+/// they widen for sgemm: AMX only, the one product measured against widening
+/// on convolutions.
+GemmBF16 preferredConvolutionGemmBF16();
+
 #if defined(__x86_64__)
 /// Whether gemmBF16Dot and gemmBF16Amx may run here.
 bool hasDotBF16();
