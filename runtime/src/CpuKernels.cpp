@@ -270,10 +270,11 @@ void copyRow(const BF16 *src, int64_t stride, int64_t count, uint16_t *dst) {
 }
 
 /// The depth (channels x kernel taps) from which conv2dNativeBF16 is faster
-/// than widening for sgemm: AMX pads the depth to 32, and on a Sapphire
-/// Rapids the CNN example's first convolution (depth 9, 8 filters) took 400
-/// us that way against 233 widened, where its depths 72 and 144 took 590 and
-/// 1010 us against 860 and 1470 (fastest of 40 runs each).
+/// than widening for sgemm: AMX pads the depth to 32. On a Sapphire Rapids,
+/// one thread, the CNN example's first convolution (depth 9, 8 filters) took
+/// 389 us on AMX against 194 widened, where its depths 72 and 144 took 538
+/// and 943 us against 852 and 1455 (fastest of 40 runs, in the best of three
+/// alternated rounds).
 constexpr int64_t kNativeConvMinDepth = 32;
 
 /// conv2d (below) where the CPU has a bf16 product for convolutions (AMX,
