@@ -247,6 +247,64 @@ int64_t leadingDimension(int64_t rows, int64_t cols, int64_t stride) {
   return stride >= cols ? stride : 0;
 }
 
+/// Where the windows of one image of a convolution lie, for im2col. The
+/// innermost copy runs along the longer of the output and kernel rows: col
+/// (depth x OH*OW) when the output is wider, its transpose (OH*OW x depth)
+/// when the kernel is, as in a filter gradient written as a convolution over
+/// the batch.
+struct ConvWindows {
+  int64_t channels, kernelH, kernelW, outH, outW;
+  int64_t channelStride, stepH, stepW, tapH, tapW;
+  bool transposed;
+
+  ConvWindows(const int64_t *inputStrides, const int64_t *filterSizes,
+              const int64_t *outputSizes, int64_t strideH, int64_t strideW,
+              int64_t dilationH, int64_t dilationW)
+      : channels(filterSizes[1]), kernelH(filterSizes[2]),
+        kernelW(filterSizes[3]), outH(outputSizes[2]), outW(outputSizes[3]),
+        channelStride(inputStrides[1]), stepH(strideH * inputStrides[2]),
+        stepW(strideW * inputStrides[3]), tapH(dilationH * inputStrides[2]),
+        tapW(dilationW * inputStrides[3]), transposed(kernelW > outW) {}
+
+  /// Unrolls the windows of `image` into `dst`, each run of a row moved by
+  /// copyRun(source, stride, count, destination).
+  template <typename Source, typename Target, typename CopyRun>
+  void unroll(const Source *image, Target *dst, CopyRun copyRun) const {
+    if (transposed) {
+      for (int64_t oh = 0; oh < outH; ++oh)
+        for (int64_t ow = 0; ow < outW; ++ow)
+          for (int64_t c = 0; c < channels; ++c)
+            for (int64_t kh = 0; kh < kernelH; ++kh, dst += kernelW)
+              copyRun(image + oh * stepH + ow * stepW + c * channelStride +
+                          kh * tapH,
+                      tapW, kernelW, dst);
+      return;
+    }
+    for (int64_t c = 0; c < channels; ++c)
+      for (int64_t kh = 0; kh < kernelH; ++kh)
+        for (int64_t kw = 0; kw < kernelW; ++kw)
+          for (int64_t oh = 0; oh < outH; ++oh, dst += outW)
+            copyRun(image + c * channelStride + kh * tapH + kw * tapW +
+                        oh * stepH,
+                    stepW, outW, dst);
+  }
+};
+
+/// The filter (F x C x KH x KW) as a dense F x (C*KH*KW) matrix in `dst`,
+/// each row of the kernel moved by copyRun(source, stride, count,
+/// destination).
+template <typename Source, typename Target, typename CopyRun>
+void gatherFilter(const MemRef<Source, 4> *filter, Target *dst,
+                  CopyRun copyRun) {
+  const Source *data = filter->aligned + filter->offset;
+  const int64_t *sizes = filter->sizes, *fs = filter->strides;
+  for (int64_t f = 0; f < sizes[0]; ++f)
+    for (int64_t c = 0; c < sizes[1]; ++c)
+      for (int64_t kh = 0; kh < sizes[2]; ++kh, dst += sizes[3])
+        copyRun(data + f * fs[0] + c * fs[1] + kh * fs[2], fs[3], sizes[3],
+                dst);
+}
+
 /// Copies `count` bf16 values `stride` apart to consecutive ones. im2col
 /// copies rows of 14 to 28 (in the CNN example), for which a call to memcpy
 /// costs more than the copy: contiguous rows go as 16-byte moves, the last one
@@ -303,12 +361,7 @@ void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
   } else {
     thread_local std::vector<uint16_t> denseBuffer;
     uint16_t *dense = scratchBuffer(denseBuffer, numFilters * depth);
-    uint16_t *dst = dense;
-    for (int64_t f = 0; f < numFilters; ++f)
-      for (int64_t c = 0; c < channels; ++c)
-        for (int64_t kh = 0; kh < kernelH; ++kh, dst += kernelW)
-          copyRow(filterData + f * fs[0] + c * fs[1] + kh * fs[2], fs[3],
-                  kernelW, dst);
+    gatherFilter(filter, dense, copyRow);
     weights = dense;
     ldWeights = depth;
   }
@@ -317,31 +370,14 @@ void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
   const int64_t ldOut = isDenseBlock(output->sizes, os, 2, 4)
                             ? leadingDimension(numFilters, positions, os[1])
                             : 0;
-  // The same layouts as conv2d's im2col; the product reads either.
-  const bool transposedCol = kernelW > outW;
-  const int64_t *is = input->strides;
-  const int64_t stepH = strideH * is[2], stepW = strideW * is[3],
-                tapH = dilationH * is[2], tapW = dilationW * is[3];
+  const ConvWindows windows(input->strides, filter->sizes, output->sizes,
+                            strideH, strideW, dilationH, dilationW);
+  const bool transposedCol = windows.transposed;
   auto convolveImage = [&](int64_t n) {
     thread_local std::vector<uint16_t> colBuffer;
     uint16_t *col = scratchBuffer(colBuffer, depth * positions);
-    const BF16 *image = input->aligned + input->offset + n * is[0];
-    uint16_t *dst = col;
-    if (transposedCol) {
-      for (int64_t oh = 0; oh < outH; ++oh)
-        for (int64_t ow = 0; ow < outW; ++ow)
-          for (int64_t c = 0; c < channels; ++c)
-            for (int64_t kh = 0; kh < kernelH; ++kh, dst += kernelW)
-              copyRow(image + oh * stepH + ow * stepW + c * is[1] + kh * tapH,
-                      tapW, kernelW, dst);
-    } else {
-      for (int64_t c = 0; c < channels; ++c)
-        for (int64_t kh = 0; kh < kernelH; ++kh)
-          for (int64_t kw = 0; kw < kernelW; ++kw)
-            for (int64_t oh = 0; oh < outH; ++oh, dst += outW)
-              copyRow(image + c * is[1] + kh * tapH + kw * tapW + oh * stepH,
-                      stepW, outW, dst);
-    }
+    windows.unroll(input->aligned + input->offset + n * input->strides[0], col,
+                   copyRow);
     // Element (l, j) of the col matrix, as the product's strides.
     const int64_t colRow = transposedCol ? 1 : positions,
                   colColumn = transposedCol ? depth : 1;
@@ -401,12 +437,7 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
     weights = reinterpret_cast<const float *>(filterData);
   } else {
     float *dense = scratchBuffer(scratch(0), numFilters * depth);
-    float *dst = dense;
-    for (int64_t f = 0; f < numFilters; ++f)
-      for (int64_t c = 0; c < channels; ++c)
-        for (int64_t kh = 0; kh < kernelH; ++kh, dst += kernelW)
-          widenRow(filterData + f * fs[0] + c * fs[1] + kh * fs[2], fs[3],
-                   kernelW, dst);
+    gatherFilter(filter, dense, widenRow<T>);
     weights = dense;
     ldWeights = depth;
   }
@@ -420,33 +451,13 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
   float *product =
       ldOut ? nullptr : scratchBuffer(scratch(1), numFilters * positions);
 
-  // Unroll so that the innermost copy loop runs along the longer of the
-  // output and kernel rows: col (depth x OH*OW) when the output is wider,
-  // its transpose (OH*OW x depth) when the kernel is, as in a filter
-  // gradient written as a convolution over the batch.
-  const bool transposedCol = kernelW > outW;
+  const ConvWindows windows(input->strides, filter->sizes, output->sizes,
+                            strideH, strideW, dilationH, dilationW);
+  const bool transposedCol = windows.transposed;
   float *col = scratchBuffer(scratch(2), depth * positions);
-  const int64_t *is = input->strides;
-  const int64_t stepH = strideH * is[2], stepW = strideW * is[3],
-                tapH = dilationH * is[2], tapW = dilationW * is[3];
   for (int64_t n = 0; n < batch; ++n) {
-    const T *image = input->aligned + input->offset + n * is[0];
-    float *dst = col;
-    if (transposedCol) {
-      for (int64_t oh = 0; oh < outH; ++oh)
-        for (int64_t ow = 0; ow < outW; ++ow)
-          for (int64_t c = 0; c < channels; ++c)
-            for (int64_t kh = 0; kh < kernelH; ++kh, dst += kernelW)
-              widenRow(image + oh * stepH + ow * stepW + c * is[1] + kh * tapH,
-                       tapW, kernelW, dst);
-    } else {
-      for (int64_t c = 0; c < channels; ++c)
-        for (int64_t kh = 0; kh < kernelH; ++kh)
-          for (int64_t kw = 0; kw < kernelW; ++kw)
-            for (int64_t oh = 0; oh < outH; ++oh, dst += outW)
-              widenRow(image + c * is[1] + kh * tapH + kw * tapW + oh * stepH,
-                       stepW, outW, dst);
-    }
+    windows.unroll(input->aligned + input->offset + n * input->strides[0], col,
+                   widenRow<T>);
 
     float *out = output->aligned + output->offset + n * os[0];
     cblas_sgemm(CblasRowMajor, CblasNoTrans,
