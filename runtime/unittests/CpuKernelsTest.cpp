@@ -60,6 +60,22 @@ MPT_CALLS_KERNEL_BY_SYMBOL bool runMatmul(const std::string &name, void *a,
   return false;
 }
 
+/// Calls the convolution kernel `name` as compiled code does, with the same
+/// stride and dilation in both dimensions; false if there is no such kernel.
+MPT_CALLS_KERNEL_BY_SYMBOL bool runConv2d(const std::string &name, void *input,
+                                          void *filter, void *output,
+                                          int64_t stride, int64_t dilation) {
+  using ConvFn =
+      void (*)(void *, void *, void *, int64_t, int64_t, int64_t, int64_t);
+  for (const CpuKernel &entry : cpuKernels())
+    if (entry.name == "_mlir_ciface_" + name) {
+      reinterpret_cast<ConvFn>(entry.address)(input, filter, output, stride,
+                                              stride, dilation, dilation);
+      return true;
+    }
+  return false;
+}
+
 /// A row-major rows x cols matrix of the type's bits with values exactly
 /// representable in it, and their doubles.
 struct Matrix {
@@ -295,13 +311,6 @@ constexpr ConvShape kConvShapes[] = {{{3, 8, 16, 16}, {16, 8, 3, 3}, 1, 1, 0},
 /// error bound of depth f32 additions. Two threads, so that the images may
 /// run on both.
 TEST(CpuKernelsTest, BF16ConvolutionIsTheF32AccumulatedConvolution) {
-  using ConvFn =
-      void (*)(void *, void *, void *, int64_t, int64_t, int64_t, int64_t);
-  ConvFn conv = nullptr;
-  for (const CpuKernel &entry : cpuKernels())
-    if (entry.name == std::string("_mlir_ciface_mpt_cpu_conv2d_bf16"))
-      conv = reinterpret_cast<ConvFn>(entry.address);
-  ASSERT_NE(conv, nullptr);
   int threads = openblas_get_num_threads();
   openblas_set_num_threads(2);
   std::mt19937 rng(7);
@@ -327,8 +336,8 @@ TEST(CpuKernelsTest, BF16ConvolutionIsTheF32AccumulatedConvolution) {
         0,
         {in[0], f[0], outH, outW},
         {f[0] * outH * outPitch, outH * outPitch, outPitch, 1}};
-    conv(&inputRef, &filterRef, &outputRef, shape.stride, shape.stride,
-         shape.dilation, shape.dilation);
+    ASSERT_TRUE(runConv2d("mpt_cpu_conv2d_bf16", &inputRef, &filterRef,
+                          &outputRef, shape.stride, shape.dilation));
     for (int64_t n = 0; n < in[0]; ++n)
       for (int64_t k = 0; k < f[0]; ++k)
         for (int64_t y = 0; y < outH; ++y)
