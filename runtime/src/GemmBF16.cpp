@@ -368,8 +368,8 @@ packPanelAmx(const uint16_t *b, int64_t b0, int64_t b1, int64_t k,
 }
 
 /// The block of C at `block` (row stride ldc) += the rows of A at `rowsA`
-/// (32 bf16 of k per step, rows strideA apart) times one packed panel of B, in
-/// the tiles the configuration loaded for it: the bottom half of the
+/// (32 bf16 of k per step, rows rowStrideA apart) times one packed panel of B,
+/// in the tiles the configuration loaded for it: the bottom half of the
 /// accumulators only where the block has more than 16 rows, the right half only
 /// where it has more than 16 columns (a TDPBF16PS takes time in proportion to
 /// its rows).
