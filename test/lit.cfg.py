@@ -22,6 +22,12 @@ config.substitutions.append(("%examples", os.path.join(config.mpt_src_root, "exa
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "LSAN_OPTIONS"])
 llvm_config.use_default_substitutions()
 
+# One CPU thread per test: lit runs as many tests at once as there are cores,
+# and OpenMP's spinning threads, oversubscribed, make a step up to 20 times
+# slower. Results do not depend on the thread count; the tests of threading
+# set OMP_NUM_THREADS themselves.
+config.environment["OMP_NUM_THREADS"] = "1"
+
 tool_dirs = [config.mpt_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
     ["mpt-opt", "mpt-run", "mpt-runtime-unittests", "mpt-runtime-c-api-test",

@@ -398,7 +398,7 @@ void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
           out[f * os[1] + oh * os[2] + ow * os[3]] +=
               sum[f * positions + oh * outW + ow];
   };
-  mpt::runtime::parallelFor(batch, openblas_get_num_threads(), convolveImage);
+  mpt::runtime::parallelFor(batch, mpt::runtime::cpuThreads(), convolveImage);
 }
 
 /// output[n, f, oh, ow] += sum_{c, kh, kw}
@@ -513,11 +513,10 @@ extern "C" _Float16 mpt_truncsfbf2(float value) {
 }
 
 /// Runs entry(context, begin, end) over [0, count) in one contiguous slice per
-/// thread, on as many threads as OpenBLAS uses (outline-parallel-linalg).
+/// thread, on cpuThreads() threads (outline-parallel-linalg).
 extern "C" void mpt_cpu_parallel_for(void (*entry)(void *, int64_t, int64_t),
                                      void *context, int64_t count) {
-  int64_t threads =
-      std::min<int64_t>(std::max(openblas_get_num_threads(), 1), count);
+  int64_t threads = std::min<int64_t>(mpt::runtime::cpuThreads(), count);
   if (threads <= 1) {
     entry(context, 0, count);
     return;

@@ -13,7 +13,6 @@
 #include <cstring>
 #include <limits>
 #include <random>
-#include <thread>
 
 using namespace mpt::runtime;
 
@@ -372,7 +371,7 @@ bool mpt::runtime::gatherBatch(const Dataset &data,
   int64_t threads =
       bytes < 4 * kBytesPerThread
           ? 1
-          : std::min<int64_t>({int64_t(std::thread::hardware_concurrency()), 8,
+          : std::min<int64_t>({int64_t(cpuThreads()), 8,
                                int64_t(bytes / kBytesPerThread), batchSize});
   int64_t perThread = (batchSize + threads - 1) / threads;
   parallelFor(threads, static_cast<int>(threads), [&](int64_t part) {

@@ -194,7 +194,7 @@ gemmBF16Dot(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
     packPanelB(b, b0, b1, k, panel * kPanel,
                std::min(kPanel, n - panel * kPanel),
                packed + panel * pairs * kPanel * 2);
-  int threads = m * n * k >= kParallelProduct ? openblas_get_num_threads() : 1;
+  int threads = m * n * k >= kParallelProduct ? cpuThreads() : 1;
   mpt::runtime::parallelFor(
       (m + kRows - 1) / kRows, threads, [&](int64_t block) {
         multiplyRowBlock(a, a0, a1, packed, c, ldc, m, n, k, block * kRows);
@@ -503,7 +503,7 @@ void gemmBF16Amx(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
                  packed + panel * panelSize);
   const int64_t blocks = (m + kBlockRows - 1) / kBlockRows;
   const int64_t threads = std::min<int64_t>(
-      m * n * k >= kParallelProduct ? openblas_get_num_threads() : 1, blocks);
+      m * n * k >= kParallelProduct ? cpuThreads() : 1, blocks);
   if (threads <= 1) {
     multiplyBlocksAmx(a, a0, a1, packed, c, ldc, m, n, k, 0, blocks);
     return;

@@ -3,8 +3,11 @@
 #include "ParallelFor.h"
 
 #include <algorithm>
+#include <omp.h>
 
 namespace mpt::runtime {
+
+int cpuThreads() { return std::max(omp_get_max_threads(), 1); }
 
 void parallelFor(int64_t count, int threads,
                  const std::function<void(int64_t)> &body) {

@@ -16,6 +16,13 @@
 
 namespace mpt::runtime {
 
+/// The number of threads the CPU kernels and the generated parallel loops run
+/// on: OpenMP's (OMP_NUM_THREADS, or else every core), which OpenBLAS's OpenMP
+/// build also reads before each call and which openblas_set_num_threads sets.
+/// Not openblas_get_num_threads(): that build reports 1 until its first BLAS
+/// call, so a bf16 step that never calls sgemm ran on one thread.
+int cpuThreads();
+
 /// Calls body(index) for every index in [0, count), spread over up to
 /// `threads` threads (the calling one among them); returns when all are done.
 void parallelFor(int64_t count, int threads,

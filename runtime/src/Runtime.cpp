@@ -10,6 +10,7 @@
 #include "mpt/runtime.h"
 
 #include "Float16.h"
+#include "ParallelFor.h"
 #include "Program.h"
 #include "Safetensors.h"
 
@@ -578,6 +579,8 @@ const char *mpt_dtype_name(mpt_dtype_t dtype) {
   std::optional<ElementKind> kind = toKind(dtype);
   return kind ? elementName(*kind) : "";
 }
+
+int mpt_cpu_threads(void) { return mpt::runtime::cpuThreads(); }
 
 void mpt_compile_options_init(mpt_compile_options_t *options) {
   if (!options)

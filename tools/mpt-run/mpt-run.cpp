@@ -784,8 +784,11 @@ int main(int argc, char **argv) {
                         .count() /
                     (ran - 1)
               : 0.0;
-  llvm::outs() << "trained " << ran << " steps in "
-               << llvm::format("%.2f", seconds) << " s ("
+  llvm::outs() << "trained " << ran << " steps";
+  if (options.device == MPT_DEVICE_CPU)
+    llvm::outs() << " on " << mpt_cpu_threads() << " CPU thread"
+                 << (mpt_cpu_threads() == 1 ? "" : "s");
+  llvm::outs() << " in " << llvm::format("%.2f", seconds) << " s ("
                << llvm::format("%.3f", ran ? 1000.0 * seconds / ran : 0.0)
                << " ms/step";
   if (ran > 1)

@@ -124,7 +124,7 @@ typedef struct mpt_compile_options_t {
      tested against). The CUDA device always runs them on cuBLASLt. */
   int cpu_kernels;
   /* CPU device, with cpu_kernels: linalg ops of at least this many loop
-     iterations in all run in slices over OpenBLAS's threads
+     iterations in all run in slices over mpt_cpu_threads() threads
      (outline-parallel-linalg); 0 keeps every op on the calling thread.
      Results are the same either way. */
   int64_t parallel_min_iterations;
@@ -133,6 +133,11 @@ typedef struct mpt_compile_options_t {
 /* FP32 on the CPU, loss scaling "auto", init scale 65536, growth interval
    2000, CPU kernels on, parallel ops from 65536 iterations. NULL is a no-op. */
 void mpt_compile_options_init(mpt_compile_options_t *options);
+
+/* The threads CPU steps run their kernels and parallel ops on, OpenBLAS's
+   among them: OMP_NUM_THREADS, or else every core (OpenBLAS's OpenMP build,
+   which the runtime links, reads OMP_NUM_THREADS, not OPENBLAS_NUM_THREADS). */
+int mpt_cpu_threads(void);
 
 /* A compiled module: its function marked mpt.train_step and, optionally, the
    one marked mpt.eval_step. */
