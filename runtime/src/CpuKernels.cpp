@@ -448,14 +448,19 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
   int64_t ldOut = isDenseBlock(output->sizes, os, 2, 4)
                       ? leadingDimension(numFilters, positions, os[1])
                       : 0;
-  float *product =
-      ldOut ? nullptr : scratchBuffer(scratch(1), numFilters * positions);
 
   const ConvWindows windows(input->strides, filter->sizes, output->sizes,
                             strideH, strideW, dilationH, dilationW);
   const bool transposedCol = windows.transposed;
-  float *col = scratchBuffer(scratch(2), depth * positions);
-  for (int64_t n = 0; n < batch; ++n) {
+  // Each image on one thread, with its own scratch (the weights stay in the
+  // calling thread's): OpenBLAS's OpenMP build runs an sgemm called inside a
+  // parallel region on its caller, and these products (8-16 filters in the
+  // CNN example) are too small to split well. Each is computed as on one
+  // thread, so results do not depend on the thread count.
+  auto convolveImage = [&](int64_t n) {
+    float *product =
+        ldOut ? nullptr : scratchBuffer(scratch(1), numFilters * positions);
+    float *col = scratchBuffer(scratch(2), depth * positions);
     windows.unroll(input->aligned + input->offset + n * input->strides[0], col,
                    widenRow<T>);
 
@@ -471,7 +476,8 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
           for (int64_t ow = 0; ow < outW; ++ow)
             out[f * os[1] + oh * os[2] + ow * os[3]] +=
                 product[f * positions + oh * outW + ow];
-  }
+  };
+  mpt::runtime::parallelFor(batch, mpt::runtime::cpuThreads(), convolveImage);
 }
 
 } // namespace
