@@ -7,7 +7,9 @@
 
 namespace mpt::runtime {
 
-int cpuThreads() { return std::max(omp_get_max_threads(), 1); }
+int cpuThreads() {
+  return omp_in_parallel() ? 1 : std::max(omp_get_max_threads(), 1);
+}
 
 void parallelFor(int64_t count, int threads,
                  const std::function<void(int64_t)> &body) {

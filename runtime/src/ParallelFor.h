@@ -20,7 +20,9 @@ namespace mpt::runtime {
 /// on: OpenMP's (OMP_NUM_THREADS, or else every core), which OpenBLAS's OpenMP
 /// build also reads before each call and which openblas_set_num_threads sets.
 /// Not openblas_get_num_threads(): that build reports 1 until its first BLAS
-/// call, so a bf16 step that never calls sgemm ran on one thread.
+/// call, so a bf16 step that never calls sgemm ran on one thread. 1 inside a
+/// parallel region (a convolution's image): a nested region would run on one
+/// thread anyway, after setting up a team for nothing.
 int cpuThreads();
 
 /// Calls body(index) for every index in [0, count), spread over up to

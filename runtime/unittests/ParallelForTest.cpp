@@ -3,6 +3,7 @@
 #include "ParallelFor.h"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <atomic>
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+using mpt::runtime::cpuThreads;
 using mpt::runtime::parallelFor;
 
 namespace {
@@ -59,6 +61,20 @@ TEST(ParallelFor, ConcurrentCallsEachRunTheirOwnLoop) {
     EXPECT_EQ(runs.load(), 1);
   for (auto &runs : second)
     EXPECT_EQ(runs.load(), 1);
+}
+
+/// cpuThreads() is OpenMP's count, and 1 inside a parallel loop, whose nested
+/// loops (a convolution image's product) would run on one thread anyway.
+TEST(ParallelFor, CpuThreadsIsOpenMPsCountAndOneInsideALoop) {
+  int saved = omp_get_max_threads();
+  omp_set_num_threads(2);
+  EXPECT_EQ(cpuThreads(), 2);
+  std::vector<int> inside(2, 0);
+  parallelFor(2, 2, [&](int64_t index) { inside[index] = cpuThreads(); });
+  EXPECT_EQ(inside, std::vector<int>({1, 1}));
+  omp_set_num_threads(3);
+  EXPECT_EQ(cpuThreads(), 3);
+  omp_set_num_threads(saved);
 }
 
 } // namespace
