@@ -3,6 +3,7 @@
 #include "mpt/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -45,6 +46,12 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
       math::MathExtendToSupportedTypesOptions{{}, "f32"}));
   if (options.approximateMath)
     pm.addNestedPass<func::FuncOp>(createMPTApproximateMath());
+  if (options.expandBF16Rounding) {
+    arith::ArithEmulateUnsupportedFloatsOptions emulate;
+    emulate.sourceTypeStrs = {"bf16"};
+    pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+    pm.addNestedPass<func::FuncOp>(createMPTExpandBF16Conversions());
+  }
   addHostLowerToLLVM(pm);
 }
 

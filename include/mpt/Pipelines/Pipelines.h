@@ -89,6 +89,12 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
                      "their operands, as f16 ones do (for CPUs where the "
                      "runtime has no bf16 product faster than sgemm)"),
       llvm::cl::init(false)};
+  Option<bool> expandBF16Rounding{
+      *this, "expand-bf16-rounding",
+      llvm::cl::desc("Compute bf16 arithmetic in f32 and round to bf16 with "
+                     "integer operations, which LLVM vectorizes, instead of "
+                     "its call per element (for CPUs without AVX512-BF16)"),
+      llvm::cl::init(false)};
   Option<bool> predicateVectorLoops{
       *this, "predicate-vector-loops",
       llvm::cl::desc("Predicate the last iteration of those loops (for CPUs "

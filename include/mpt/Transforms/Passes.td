@@ -185,6 +185,21 @@ def MPTApproximateMath : Pass<"mpt-approximate-math", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
 }
 
+def MPTExpandBF16Conversions : Pass<"mpt-expand-bf16-conversions", "::mlir::func::FuncOp"> {
+  let summary = "Rewrites f32 <-> bf16 casts into integer operations";
+  let description = [{
+    Rewrites `arith.truncf` to bf16 (round to nearest even; NaN becomes the quiet NaN 0x7fc0) and
+    `arith.extf` from bf16 into integer arithmetic on the bits, with upstream MLIR's patterns.
+    Without AVX512-BF16, LLVM rounds each bf16 value in a library call, which keeps the loop
+    around it scalar; integer operations vectorize. Run after `arith-emulate-unsupported-floats`
+    has moved bf16 arithmetic to f32, so that these casts are all that is left of bf16 but loads
+    and stores. Unlike `arith-expand{include-bf16}`, it leaves the other arith ops alone: that
+    pass also turns `arith.maximumf` into compares and selects, in which LLVM no longer finds
+    the max reduction of a softmax row.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def MPTPrecisionReport : Pass<"mpt-precision-report", "::mlir::ModuleOp"> {
   let summary = "Writes ops per precision, casts, and bytes of state per category as JSON";
   let description = [{
