@@ -153,15 +153,23 @@ struct ConvertLinalgToVectorizableLoops
         /*pipeline=*/{}, /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
         /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
         /*parallelAccesses=*/{});
+    // Unpredicated, a loop shorter than a vector has no vector iteration:
+    // LLVM warns that it could not do the forced transformation.
+    auto shorterThanAVector = [&](linalg::LinalgOp op, unsigned dim) {
+      int64_t range = op.getStaticLoopRanges()[dim];
+      return !predicate && !ShapedType::isDynamic(range) &&
+             range < static_cast<int64_t>(vectorWidth);
+    };
     SmallVector<std::pair<linalg::LinalgOp, unsigned>> ops;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (std::optional<unsigned> dim = vectorDimension(op)) {
-        ops.emplace_back(op, *dim);
+        if (!shorterThanAVector(op, *dim))
+          ops.emplace_back(op, *dim);
         return;
       }
       std::optional<SmallVector<Operation *>> combiners =
           innerReductionCombiners(op);
-      if (!combiners)
+      if (!combiners || shorterThanAVector(op, op.getNumLoops() - 1))
         return;
       // Lets LLVM split each sum into partial sums.
       for (Operation *combiner : *combiners)
