@@ -17,7 +17,8 @@ drop out (see mpt_sample).
 
 PyTorch is a benchmark reference only, never a CI dependency: Debian's python3-torch (run this with
 /usr/bin/python3, `apt install python3-torch libopenblas0-pthread`). OPENBLAS_CORETYPE and
-OPENBLAS_L2_SIZE are unset for this command so that OpenBLAS picks its kernels for this CPU.
+OPENBLAS_L2_SIZE are unset for this command so that OpenBLAS picks its kernels for this CPU, unless
+--max-cpu-isa avx2 limits both sides to AVX2.
 """
 import argparse
 import json
@@ -329,14 +330,22 @@ def main():
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--scale", type=float, default=1.0,
                         help="multiplies the steps per sample")
+    parser.add_argument("--max-cpu-isa", choices=["native", "avx2"], default="native",
+                        help="avx2: both sides keep to AVX2/FMA/F16C on a host with AVX-512 "
+                        "(MPT_MAX_CPU_ISA, OPENBLAS_CORETYPE=Haswell, ATEN_CPU_CAPABILITY, "
+                        "ONEDNN_MAX_CPU_ISA), to time what CPUs without native f16/bf16 run")
     parser.add_argument("--json", help="also write the medians and ratios here")
     parser.add_argument("--torch-worker", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.torch_worker:
         torch_worker(args.torch_worker[0], int(args.torch_worker[1]))
         return 0
-    for variable in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+    for variable in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "MPT_MAX_CPU_ISA"):
         os.environ.pop(variable, None)
+    if args.max_cpu_isa == "avx2":
+        os.environ.update(MPT_MAX_CPU_ISA="avx2", OPENBLAS_CORETYPE="Haswell",
+                          ATEN_CPU_CAPABILITY="avx2", ONEDNN_MAX_CPU_ISA="AVX2",
+                          DNNL_MAX_CPU_ISA="AVX2")
     if "fp32" not in args.precisions:
         args.precisions.insert(0, "fp32")
     try:
@@ -348,7 +357,9 @@ def main():
                  "`apt install python3-torch libopenblas0-pthread`")
     flags = next(line for line in open("/proc/cpuinfo") if line.startswith("flags")).split()
     wanted = ("avx2", "fma", "f16c", "avx512f", "avx512_bf16", "avx512_fp16", "amx_bf16")
-    print("CPU flags: " + " ".join(f for f in wanted if f in flags))
+    print("CPU flags: " + " ".join(f for f in wanted if f in flags)
+          + ("; both sides limited to AVX2 (--max-cpu-isa avx2)"
+             if args.max_cpu_isa == "avx2" else ""))
     print("Load average at start: " + open("/proc/loadavg").read().split(" ", 3)[0])
     results = [bench_model(args, name, threads)
                for threads in args.threads for name in args.models]

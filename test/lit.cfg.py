@@ -42,6 +42,19 @@ config.substitutions.append(
 if os.path.exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"):
     config.available_features.add("fashion-mnist")
 
+# The host CPU's instruction sets, for the tests of MPT_MAX_CPU_ISA.
+# `x86-64-v3`: AVX2, FMA and F16C (what MPT_MAX_CPU_ISA=avx2 keeps to).
+# `openblas-avx512`: OpenBLAS picks AVX-512 kernels here unless told otherwise.
+try:
+    flags = next(line for line in open("/proc/cpuinfo")
+                 if line.startswith("flags")).split()
+except (OSError, StopIteration):
+    flags = []
+if {"avx2", "fma", "f16c", "bmi2", "movbe"} <= set(flags):
+    config.available_features.add("x86-64-v3")
+if {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= set(flags):
+    config.available_features.add("openblas-avx512")
+
 # CUDA. `cuda-runtime`: the runtime's CUDA layer was built (MPT_ENABLE_CUDA).
 # `ptxas`: the toolkit's assembler, to check generated kernels without a GPU.
 # `cuda-driver`: libcuda.so.1 loads. `cuda-device`: the driver answers with at

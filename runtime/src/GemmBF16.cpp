@@ -2,6 +2,7 @@
 
 #include "GemmBF16.h"
 
+#include "CpuIsa.h"
 #include "ParallelFor.h"
 #include "Scratch.h"
 
@@ -515,9 +516,9 @@ void gemmBF16Amx(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
 }
 
 bool hasDotBF16() {
-  static const bool available = __builtin_cpu_supports("avx512bf16") &&
-                                __builtin_cpu_supports("avx512bw") &&
-                                __builtin_cpu_supports("avx512vl");
+  static const bool available =
+      maxCpuIsa() == CpuIsa::Native && __builtin_cpu_supports("avx512bf16") &&
+      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
   return available;
 }
 

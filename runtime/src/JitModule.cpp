@@ -5,12 +5,14 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 namespace mpt::runtime {
 
 std::unique_ptr<llvm::Module> translateForJit(mlir::Operation *module,
-                                              llvm::LLVMContext &context) {
+                                              llvm::LLVMContext &context,
+                                              CpuIsa isa) {
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, context);
   if (!llvmModule)
@@ -32,7 +34,24 @@ std::unique_ptr<llvm::Module> translateForJit(mlir::Operation *module,
   }
   for (llvm::Function *callee : inlined)
     callee->eraseFromParent();
+  // The function's own target overrides the JIT's host machine in both the
+  // vectorizers' cost models and code generation; tuning stays the host's.
+  if (const char *cpu = jitTargetCpu(isa)) {
+    for (llvm::Function &function : *llvmModule) {
+      if (function.isDeclaration())
+        continue;
+      function.addFnAttr("target-cpu", cpu);
+      function.addFnAttr("target-features", "");
+      function.addFnAttr("tune-cpu", llvm::sys::getHostCPUName());
+    }
+  }
   return llvmModule;
+}
+
+std::unique_ptr<llvm::Module>
+translateForJitUnderMaxCpuIsa(mlir::Operation *module,
+                              llvm::LLVMContext &context) {
+  return translateForJit(module, context, maxCpuIsa());
 }
 
 } // namespace mpt::runtime

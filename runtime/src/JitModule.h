@@ -7,6 +7,8 @@
 #ifndef MPT_RUNTIME_JITMODULE_H
 #define MPT_RUNTIME_JITMODULE_H
 
+#include "CpuIsa.h"
+
 #include "mlir/IR/Operation.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -24,8 +26,17 @@ namespace mpt::runtime {
 /// stores in quadratic time (18 of the 33 s the ViT took to compile on a
 /// Sapphire Rapids Xeon). ExecutionEngine would also wrap `f` in a packed
 /// function making the same call.
+///
+/// Under a limited `isa` (CpuIsa.h), every function targets that level.
 std::unique_ptr<llvm::Module> translateForJit(mlir::Operation *module,
-                                              llvm::LLVMContext &context);
+                                              llvm::LLVMContext &context,
+                                              CpuIsa isa);
+
+/// translateForJit under MPT_MAX_CPU_ISA, for ExecutionEngine's module
+/// builder.
+std::unique_ptr<llvm::Module>
+translateForJitUnderMaxCpuIsa(mlir::Operation *module,
+                              llvm::LLVMContext &context);
 
 } // namespace mpt::runtime
 

@@ -2,6 +2,7 @@
 
 #include "Program.h"
 
+#include "CpuIsa.h"
 #include "GemmBF16.h"
 #include "cpu/CpuBackend.h"
 #ifdef MPT_ENABLE_CUDA
@@ -204,10 +205,15 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
 #if defined(__x86_64__)
     // Masked 16-bit loads and stores need AVX512BW; without AVX-512, LLVM
     // emulates them lane by lane, and 8 f32 lanes fill a register.
-    bool avx512 =
-        __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+    bool avx512 = maxCpuIsa() == CpuIsa::Native &&
+                  __builtin_cpu_supports("avx512f") &&
+                  __builtin_cpu_supports("avx512bw");
     cpu.vectorWidth = avx512 ? 16 : 8;
     cpu.predicateVectorLoops = avx512;
+    // Without VCVTNEPS2BF16, LLVM rounds each bf16 result in a library call.
+    cpu.expandBF16Rounding = !hasDotBF16();
+#else
+    cpu.expandBF16Rounding = true;
 #endif
     // bf16 matmuls stay bf16 where the runtime multiplies bf16 faster than
     // sgemm multiplies them widened (GemmBF16.h).

@@ -9,6 +9,7 @@
 
 #include "mpt/runtime.h"
 
+#include "CpuIsa.h"
 #include "Float16.h"
 #include "ParallelFor.h"
 #include "Program.h"
@@ -582,6 +583,11 @@ const char *mpt_dtype_name(mpt_dtype_t dtype) {
 
 int mpt_cpu_threads(void) { return mpt::runtime::cpuThreads(); }
 
+const char *mpt_cpu_isa(void) {
+  return mpt::runtime::maxCpuIsa() == mpt::runtime::CpuIsa::AVX2 ? "avx2"
+                                                                 : "native";
+}
+
 void mpt_compile_options_init(mpt_compile_options_t *options) {
   if (!options)
     return;
@@ -649,6 +655,9 @@ mpt_status_t mpt_program_compile(const char *mlirPath,
     compile.parallelMinIterations = options->parallel_min_iterations;
 
     std::string error;
+    if (compile.device == Device::CPU && !checkMaxCpuIsa(error))
+      return makeStatus(MPT_STATUS_FAILED_PRECONDITION,
+                        "mpt_program_compile: " + error);
     Program::Failure failure = Program::Failure::Invalid;
     auto data = std::make_shared<ProgramData>();
     data->program = Program::compile(mlirPath, compile, error, failure);

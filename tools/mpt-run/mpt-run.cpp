@@ -118,7 +118,7 @@ static cl::opt<bool> cpuKernels(
 static cl::opt<int64_t> parallelMinIterations(
     "parallel-min-iterations",
     cl::desc("CPU: ops of at least this many loop iterations run over "
-             "OpenBLAS's threads (0: every op on one thread)"),
+             "mpt_cpu_threads() threads (0: every op on one thread)"),
     cl::init(65536), cl::cat(category));
 static cl::opt<bool> noEval("no-eval", cl::desc("Skip test evaluation"),
                             cl::cat(category));
@@ -785,9 +785,12 @@ int main(int argc, char **argv) {
                     (ran - 1)
               : 0.0;
   llvm::outs() << "trained " << ran << " steps";
-  if (options.device == MPT_DEVICE_CPU)
+  if (options.device == MPT_DEVICE_CPU) {
     llvm::outs() << " on " << mpt_cpu_threads() << " CPU thread"
                  << (mpt_cpu_threads() == 1 ? "" : "s");
+    if (llvm::StringRef(mpt_cpu_isa()) != "native")
+      llvm::outs() << " (" << mpt_cpu_isa() << " only)";
+  }
   llvm::outs() << " in " << llvm::format("%.2f", seconds) << " s ("
                << llvm::format("%.3f", ran ? 1000.0 * seconds / ran : 0.0)
                << " ms/step";

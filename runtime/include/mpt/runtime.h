@@ -139,6 +139,14 @@ void mpt_compile_options_init(mpt_compile_options_t *options);
    which the runtime links, reads OMP_NUM_THREADS, not OPENBLAS_NUM_THREADS). */
 int mpt_cpu_threads(void);
 
+/* The instruction set CPU steps use: "native", or "avx2" where the environment
+   variable MPT_MAX_CPU_ISA=avx2 keeps them to x86-64-v3 (AVX2, FMA, F16C; no
+   AVX-512, AVX512-BF16 or AMX) on a host that has more. OpenBLAS picks its
+   kernels by itself: with avx2, OPENBLAS_CORETYPE=Haswell must be set too, or
+   compiling for the CPU fails with MPT_STATUS_FAILED_PRECONDITION. Any other
+   value fails compiling the same way. */
+const char *mpt_cpu_isa(void);
+
 /* A compiled module: its function marked mpt.train_step and, optionally, the
    one marked mpt.eval_step. */
 typedef struct mpt_program_s *mpt_program_t;

@@ -91,7 +91,7 @@ std::unique_ptr<Backend> createCpuBackend(ModuleOp module,
   }
   auto transformer = makeOptimizingTransformer(3, 0, hostMachine->get());
   engineOptions.transformer = transformer;
-  engineOptions.llvmModuleBuilder = translateForJit;
+  engineOptions.llvmModuleBuilder = translateForJitUnderMaxCpuIsa;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   engineOptions.enableGDBNotificationListener = false;
   // MPT_PERF=1 writes jit-<pid>.dump for `perf inject --jit`: profiles then

@@ -187,7 +187,7 @@ std::unique_ptr<Backend> createCudaBackend(ModuleOp module,
   ExecutionEngineOptions engineOptions;
   auto transformer = makeOptimizingTransformer(2, 0, nullptr);
   engineOptions.transformer = transformer;
-  engineOptions.llvmModuleBuilder = translateForJit;
+  engineOptions.llvmModuleBuilder = translateForJitUnderMaxCpuIsa;
   engineOptions.enableGDBNotificationListener = false;
   auto jit = ExecutionEngine::create(module, engineOptions);
   if (!jit) {

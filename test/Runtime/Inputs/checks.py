@@ -139,6 +139,26 @@ def write_safetensors(path, tensors, metadata):
         f.write(struct.pack("<Q", len(encoded)) + encoded + body)
 
 
+def read_losses(path):
+    with open(path) as f:
+        return [float(row["loss"]) for row in csv.DictReader(f)]
+
+
+def cmd_closer_than(args):
+    """Run A's losses differ from B's less than B's differ from a reference
+    run (another precision): a change that moves losses less than the
+    precision itself does."""
+    a, b, reference = (read_losses(p) for p in (args.a, args.b, args.reference))
+    if not len(a) == len(b) == len(reference) or not a:
+        fail(f"{len(a)}, {len(b)} and {len(reference)} steps")
+    change = max(abs(x - y) for x, y in zip(a, b))
+    bound = max(abs(y - r) for y, r in zip(b, reference))
+    print(f"{len(a)} steps: losses differ by up to {change:.3g}, "
+          f"against {bound:.3g} from the reference")
+    if not change < bound:
+        fail("the losses differ more than the reference's")
+
+
 def cmd_write_tensor(args):
     """An F32 tensor filled with one value (for --init-state tests)."""
     shape = [int(d) for d in args.shape.split("x")] if args.shape else []
@@ -214,6 +234,11 @@ def main():
     p.add_argument("--at-most", type=int)
     p.add_argument("--learns", action="store_true")
     p.set_defaults(run=cmd_skipped)
+    p = sub.add_parser("closer-than")
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("reference")
+    p.set_defaults(run=cmd_closer_than)
     p = sub.add_parser("write-tensor")
     p.add_argument("path")
     p.add_argument("name")
