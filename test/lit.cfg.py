@@ -32,7 +32,7 @@ tool_dirs = [config.mpt_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
     ["mpt-opt", "mpt-run", "mpt-runtime-unittests", "mpt-runtime-c-api-test",
      "not", "count",
-     "split-file", "mlir-runner", "mlir-translate", "opt"],
+     "split-file", "mlir-runner", "mlir-translate", "opt", "llc"],
     tool_dirs)
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(

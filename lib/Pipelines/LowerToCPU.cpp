@@ -53,6 +53,8 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createMPTExpandBF16Conversions());
   }
   addHostLowerToLLVM(pm);
+  if (options.expandBF16Rounding)
+    pm.addNestedPass<LLVM::LLVMFuncOp>(createMPTStoreBF16AsI16());
 }
 
 void mpt::addLowerToFusedLinalg(OpPassManager &pm,

@@ -200,6 +200,21 @@ def MPTExpandBF16Conversions : Pass<"mpt-expand-bf16-conversions", "::mlir::func
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def MPTStoreBF16AsI16 : Pass<"mpt-store-bf16-as-i16", "::mlir::LLVM::LLVMFuncOp"> {
+  let summary = "Stores and selects bf16 values of the LLVM dialect as their i16 bits";
+  let description = [{
+    Without AVX512-BF16, LLVM's x86 backend stores a bf16 constant (a `linalg.fill`), or the
+    lanes of a vectorized strided store, by widening the value to f32 and rounding it back in
+    a `__truncsfbf2` call per element. What `mpt-expand-bf16-conversions` leaves of bf16 moves
+    bits only, so this rewrites `llvm.load` of bf16, `llvm.store` of a bf16 constant or of an
+    `llvm.bitcast` from i16, and `llvm.select` between bf16 values into the same operations on
+    i16 (scalars and vectors), which need no conversion. A bf16 function argument is left
+    alone: LLVM would fold a bitcast before its store back into a bf16 store, so
+    `outline-parallel-linalg` clones constants into its slices instead of passing them.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def MPTPrecisionReport : Pass<"mpt-precision-report", "::mlir::ModuleOp"> {
   let summary = "Writes ops per precision, casts, and bytes of state per category as JSON";
   let description = [{

@@ -213,20 +213,23 @@ struct OutlineParallelLinalg
       return;
 
     // What the slice function takes: the operands, and the values the body
-    // uses from above; constants are cloned instead.
+    // uses from above; constants (a fill's value among them) are cloned
+    // instead, so that LLVM sees them in the slice.
     SetVector<Value> captures;
-    for (Value operand : op->getOperands())
-      captures.insert(operand);
-    SetVector<Value> usedAbove;
-    getUsedValuesDefinedAbove(op->getRegions(), usedAbove);
-    SmallVector<Operation *> constants;
-    for (Value value : usedAbove) {
+    SetVector<Operation *> constants;
+    auto capture = [&](Value value) {
       Operation *definition = value.getDefiningOp();
       if (definition && definition->hasTrait<OpTrait::ConstantLike>())
-        constants.push_back(definition);
+        constants.insert(definition);
       else
         captures.insert(value);
-    }
+    };
+    for (Value operand : op->getOperands())
+      capture(operand);
+    SetVector<Value> usedAbove;
+    getUsedValuesDefinedAbove(op->getRegions(), usedAbove);
+    for (Value value : usedAbove)
+      capture(value);
     SmallVector<Type> sliceArguments, fieldTypes;
     for (Value capture : captures) {
       Type type = sliceArgumentType(capture.getType());

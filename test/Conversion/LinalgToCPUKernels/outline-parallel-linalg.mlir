@@ -225,3 +225,23 @@ func.func @left_in_place(%small: memref<4x4xf32>, %x: memref<64x8xf32>, %cols: m
   } -> tensor<64x8xf32>
   return %r : tensor<64x8xf32>
 }
+
+// -----
+
+// A fill's value is a constant operand: cloned into the slice, not passed
+// through the context, so that LLVM sees what is stored (a bf16 constant is
+// stored as its bits; a bf16 argument would be rounded per element through
+// f32 on CPUs without AVX512-BF16).
+
+// CHECK-LABEL: func.func private @fill_parallel(
+// CHECK-SAME: %{{[^:]*}}: index, %{{[^:]*}}: index, %{{[^:]*}}: !llvm.ptr {llvm.noalias})
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : bf16
+// CHECK: linalg.fill ins(%[[ZERO]] : bf16)
+// CHECK-LABEL: func.func private @fill_parallel_entry(
+// CHECK: llvm.getelementptr %{{.*}}[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr)>
+func.func @fill() -> memref<64x8xbf16> {
+  %zero = arith.constant 0.0 : bf16
+  %buffer = memref.alloc() : memref<64x8xbf16>
+  linalg.fill ins(%zero : bf16) outs(%buffer : memref<64x8xbf16>)
+  return %buffer : memref<64x8xbf16>
+}
