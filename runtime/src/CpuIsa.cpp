@@ -18,43 +18,45 @@ bool hostHasAVX2Level() {
 #endif
 }
 
+struct MaxCpuIsa {
+  CpuIsa isa = CpuIsa::Native;
+  std::string error; // empty if the value parses
+};
+
+/// MPT_MAX_CPU_ISA, read once: the kernels and the compiler then agree on it.
+const MaxCpuIsa &readMaxCpuIsa() {
+  static const MaxCpuIsa parsed = [] {
+    MaxCpuIsa result;
+    const char *value = std::getenv("MPT_MAX_CPU_ISA");
+    if (!value || !*value || std::strcmp(value, "native") == 0)
+      return result;
+    if (std::strcmp(value, "avx2") != 0) {
+      result.error = std::string("MPT_MAX_CPU_ISA is '") + value +
+                     "'; expected 'avx2' or 'native'";
+      return result;
+    }
+#if defined(__x86_64__)
+    if (hostHasAVX2Level())
+      result.isa = CpuIsa::AVX2;
+#else
+    result.error = "MPT_MAX_CPU_ISA is 'avx2', which needs an x86-64 CPU";
+#endif
+    return result;
+  }();
+  return parsed;
+}
+
 } // namespace
 
-bool parseMaxCpuIsa(const char *value, CpuIsa &isa, std::string &error) {
-  if (!value || !*value || std::strcmp(value, "native") == 0) {
-    isa = CpuIsa::Native;
-    return true;
-  }
-  if (std::strcmp(value, "avx2") == 0) {
-#if defined(__x86_64__)
-    isa = hostHasAVX2Level() ? CpuIsa::AVX2 : CpuIsa::Native;
-    return true;
-#else
-    error = "MPT_MAX_CPU_ISA is 'avx2', which needs an x86-64 CPU";
-    return false;
-#endif
-  }
-  error = std::string("MPT_MAX_CPU_ISA is '") + value +
-          "'; expected 'avx2' or 'native'";
-  return false;
-}
-
-CpuIsa maxCpuIsa() {
-  static const CpuIsa isa = [] {
-    CpuIsa parsed;
-    std::string error;
-    return parseMaxCpuIsa(std::getenv("MPT_MAX_CPU_ISA"), parsed, error)
-               ? parsed
-               : CpuIsa::Native;
-  }();
-  return isa;
-}
+CpuIsa maxCpuIsa() { return readMaxCpuIsa().isa; }
 
 bool checkMaxCpuIsa(std::string &error) {
-  CpuIsa isa;
-  if (!parseMaxCpuIsa(std::getenv("MPT_MAX_CPU_ISA"), isa, error))
+  const MaxCpuIsa &parsed = readMaxCpuIsa();
+  if (!parsed.error.empty()) {
+    error = parsed.error;
     return false;
-  if (isa == CpuIsa::Native)
+  }
+  if (parsed.isa == CpuIsa::Native)
     return true;
   // OpenBLAS's cores with AVX-512 kernels (its names, 0.3.21).
   const char *core = openblas_get_corename();

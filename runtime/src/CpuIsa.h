@@ -20,13 +20,9 @@ enum class CpuIsa {
   AVX2,   // x86-64-v3, on a host that has at least that
 };
 
-/// Reads a value of MPT_MAX_CPU_ISA: null, empty or "native" is the host's
-/// whole instruction set; "avx2" is x86-64-v3, or the host's own where it has
-/// less. Other values: false, with `error` naming the value.
-bool parseMaxCpuIsa(const char *value, CpuIsa &isa, std::string &error);
-
-/// MPT_MAX_CPU_ISA, read once; Native where it does not parse
-/// (checkMaxCpuIsa reports that).
+/// MPT_MAX_CPU_ISA, read once: unset, empty or "native" is the host's whole
+/// instruction set; "avx2" is x86-64-v3, or the host's own where it has less.
+/// Native for any other value, which checkMaxCpuIsa reports.
 CpuIsa maxCpuIsa();
 
 /// Whether MPT_MAX_CPU_ISA parses and the BLAS library keeps to it: OpenBLAS
