@@ -63,18 +63,30 @@ std::string compileForHost(CpuIsa isa, std::string &targetCpu) {
   mlir::MLIRContext context(registry);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(kRoundingLoop, &context);
-  EXPECT_TRUE(module);
+  if (!module) {
+    ADD_FAILURE() << "the loop does not parse";
+    return {};
+  }
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateForJit(*module, llvmContext, isa);
-  EXPECT_TRUE(llvmModule);
+  if (!llvmModule) {
+    ADD_FAILURE() << "the loop does not translate";
+    return {};
+  }
   llvm::Function *function = llvmModule->getFunction("round");
   targetCpu = function->getFnAttribute("target-cpu").getValueAsString().str();
 
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  EXPECT_TRUE(bool(builder));
+  if (!builder) {
+    ADD_FAILURE() << llvm::toString(builder.takeError());
+    return {};
+  }
   auto machine = builder->createTargetMachine();
-  EXPECT_TRUE(bool(machine));
+  if (!machine) {
+    ADD_FAILURE() << llvm::toString(machine.takeError());
+    return {};
+  }
   llvmModule->setDataLayout((*machine)->createDataLayout());
   llvmModule->setTargetTriple((*machine)->getTargetTriple());
   llvm::Error optimized =
