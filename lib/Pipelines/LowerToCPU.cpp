@@ -46,12 +46,17 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
       math::MathExtendToSupportedTypesOptions{{}, "f32"}));
   if (options.approximateMath)
     pm.addNestedPass<func::FuncOp>(createMPTApproximateMath());
-  if (options.expandBF16Rounding) {
-    arith::ArithEmulateUnsupportedFloatsOptions emulate;
-    emulate.sourceTypeStrs = {"bf16"};
+  // Each op computed in f32 and rounded once gives the f16/bf16 result
+  // exactly, as LLVM's own scalar promotion does.
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  if (options.expandBF16Rounding)
+    emulate.sourceTypeStrs.push_back("bf16");
+  if (options.computeF16InF32)
+    emulate.sourceTypeStrs.push_back("f16");
+  if (!emulate.sourceTypeStrs.empty())
     pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  if (options.expandBF16Rounding)
     pm.addNestedPass<func::FuncOp>(createMPTExpandBF16Conversions());
-  }
   addHostLowerToLLVM(pm);
   if (options.expandBF16Rounding)
     pm.addNestedPass<LLVM::LLVMFuncOp>(createMPTStoreBF16AsI16());

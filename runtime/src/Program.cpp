@@ -212,8 +212,11 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
     cpu.predicateVectorLoops = avx512;
     // Without VCVTNEPS2BF16, LLVM rounds each bf16 result in a library call.
     cpu.expandBF16Rounding = !hasDotBF16();
+    cpu.computeF16InF32 =
+        maxCpuIsa() != CpuIsa::Native || !__builtin_cpu_supports("avx512fp16");
 #else
     cpu.expandBF16Rounding = true;
+    cpu.computeF16InF32 = true;
 #endif
     // bf16 matmuls stay bf16 where the runtime multiplies bf16 faster than
     // sgemm multiplies them widened (GemmBF16.h).

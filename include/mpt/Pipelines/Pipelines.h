@@ -95,6 +95,13 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
                      "integer operations, which LLVM vectorizes, instead of "
                      "its call per element (for CPUs without AVX512-BF16)"),
       llvm::cl::init(false)};
+  Option<bool> computeF16InF32{
+      *this, "compute-f16-in-f32",
+      llvm::cl::desc("Compute f16 arithmetic in f32 and round each result to "
+                     "f16, which LLVM vectorizes with F16C conversions (for "
+                     "CPUs without AVX512-FP16, where LLVM's cost model "
+                     "leaves f16 vector arithmetic scalar)"),
+      llvm::cl::init(false)};
   Option<bool> predicateVectorLoops{
       *this, "predicate-vector-loops",
       llvm::cl::desc("Predicate the last iteration of those loops (for CPUs "
