@@ -131,28 +131,72 @@ innerReductionCombiners(linalg::LinalgOp op) {
   return combiners;
 }
 
+/// Unpredicated, the last `tripCount % width` iterations of a vectorized loop
+/// run scalar: most of the short rows of pooling and normalization (7, 14 and
+/// 28 wide for 8 lanes), and in f16 or bf16 each scalar element costs its
+/// conversions as well. Splits the loop into consecutive loops of halving
+/// widths, each running a multiple of its width (14 is 8 + 4 + 2), so that
+/// at most one iteration stays scalar, and marks each with
+/// `annotationFor(width)`. Loops other than 0 to a constant, step 1, are
+/// marked whole.
+void markInPieces(
+    RewriterBase &rewriter, scf::ForOp loop, unsigned width,
+    function_ref<LLVM::LoopAnnotationAttr(unsigned)> annotationFor) {
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lower || *lower != 0 || !upper || !step || *step != 1) {
+    loop->setAttr("loop_annotation", annotationFor(width));
+    return;
+  }
+  Location loc = loop.getLoc();
+  scf::ForOp piece = loop;
+  int64_t begin = 0;
+  for (unsigned pieceWidth = width; begin < *upper; pieceWidth /= 2) {
+    int64_t end = pieceWidth <= 1
+                      ? *upper
+                      : begin + (*upper - begin) / pieceWidth * pieceWidth;
+    if (end == begin)
+      continue;
+    if (begin != 0) {
+      rewriter.setInsertionPointAfter(piece);
+      piece = cast<scf::ForOp>(rewriter.clone(*loop));
+      piece.setLowerBound(arith::ConstantIndexOp::create(rewriter, loc, begin));
+    }
+    rewriter.setInsertionPoint(piece);
+    piece.setUpperBound(arith::ConstantIndexOp::create(rewriter, loc, end));
+    if (pieceWidth > 1)
+      piece->setAttr("loop_annotation", annotationFor(pieceWidth));
+    else
+      piece->removeAttr("loop_annotation");
+    begin = end;
+  }
+}
+
 struct ConvertLinalgToVectorizableLoops
     : public mpt::impl::ConvertLinalgToVectorizableLoopsBase<
           ConvertLinalgToVectorizableLoops> {
   using Base::Base;
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    auto vectorize = LLVM::LoopVectorizeAttr::get(
-        context, /*disable=*/BoolAttr::get(context, false),
-        /*predicateEnable=*/BoolAttr::get(context, predicate),
-        /*scalableEnable=*/{},
-        IntegerAttr::get(IntegerType::get(context, 32), vectorWidth),
-        /*followupVectorized=*/{}, /*followupEpilogue=*/{},
-        /*followupAll=*/{});
-    auto annotation = LLVM::LoopAnnotationAttr::get(
-        context, /*disableNonforced=*/{}, vectorize, /*interleave=*/{},
-        /*unroll=*/
-        LLVM::LoopUnrollAttr::get(context, BoolAttr::get(context, true), {}, {},
-                                  {}, {}, {}, {}),
-        /*unrollAndJam=*/{}, /*licm=*/{}, /*distribute=*/{},
-        /*pipeline=*/{}, /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
-        /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
-        /*parallelAccesses=*/{});
+    auto annotationFor = [&](unsigned width) {
+      auto vectorize = LLVM::LoopVectorizeAttr::get(
+          context, /*disable=*/BoolAttr::get(context, false),
+          /*predicateEnable=*/BoolAttr::get(context, predicate),
+          /*scalableEnable=*/{},
+          IntegerAttr::get(IntegerType::get(context, 32), width),
+          /*followupVectorized=*/{}, /*followupEpilogue=*/{},
+          /*followupAll=*/{});
+      return LLVM::LoopAnnotationAttr::get(
+          context, /*disableNonforced=*/{}, vectorize, /*interleave=*/{},
+          /*unroll=*/
+          LLVM::LoopUnrollAttr::get(context, BoolAttr::get(context, true), {},
+                                    {}, {}, {}, {}, {}),
+          /*unrollAndJam=*/{}, /*licm=*/{}, /*distribute=*/{},
+          /*pipeline=*/{}, /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
+          /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
+          /*parallelAccesses=*/{});
+    };
     // Unpredicated, a loop shorter than a vector has no vector iteration:
     // LLVM warns that it could not do the forced transformation.
     auto shorterThanAVector = [&](linalg::LinalgOp op, unsigned dim) {
@@ -160,11 +204,10 @@ struct ConvertLinalgToVectorizableLoops
       return !predicate && !ShapedType::isDynamic(range) &&
              range < static_cast<int64_t>(vectorWidth);
     };
-    SmallVector<std::pair<linalg::LinalgOp, unsigned>> ops;
+    SmallVector<std::tuple<linalg::LinalgOp, unsigned, bool>> ops;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (std::optional<unsigned> dim = vectorDimension(op)) {
-        if (!shorterThanAVector(op, *dim))
-          ops.emplace_back(op, *dim);
+        ops.emplace_back(op, *dim, /*reduction=*/false);
         return;
       }
       std::optional<SmallVector<Operation *>> combiners =
@@ -175,18 +218,25 @@ struct ConvertLinalgToVectorizableLoops
       for (Operation *combiner : *combiners)
         if (auto add = dyn_cast<arith::AddFOp>(combiner))
           add.setFastmath(add.getFastmath() | arith::FastMathFlags::reassoc);
-      ops.emplace_back(op, op.getNumLoops() - 1);
+      ops.emplace_back(op, op.getNumLoops() - 1, /*reduction=*/true);
     });
     IRRewriter rewriter(context);
-    for (auto [op, dim] : ops) {
+    for (auto [op, dim, reduction] : ops) {
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::LinalgLoops> loops =
           linalg::linalgOpToLoops(rewriter, op);
       if (failed(loops))
         continue;
-      if (loops->size() == op.getNumLoops())
-        (*loops)[dim]->setAttr("loop_annotation", annotation);
+      bool complete = loops->size() == op.getNumLoops();
       rewriter.eraseOp(op);
+      if (!complete)
+        continue;
+      auto loop = cast<scf::ForOp>((*loops)[dim]);
+      // Split reductions would sum in a different order than whole ones.
+      if (predicate || reduction)
+        loop->setAttr("loop_annotation", annotationFor(vectorWidth));
+      else
+        markInPieces(rewriter, loop, vectorWidth, annotationFor);
     }
     // The loops index through identity affine.apply ops, which
     // convert-linalg-to-loops folds away too.

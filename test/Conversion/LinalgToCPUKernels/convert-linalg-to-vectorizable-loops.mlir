@@ -18,7 +18,8 @@
 // RUN:   | FileCheck %s --check-prefix=NO-HINT --allow-empty
 // LLVM: vectorized loop (vectorization width: 16
 // NO-HINT-NOT: vectorized loop
-// What the runtime asks for without AVX-512: 8 lanes, a scalar remainder.
+// What the runtime asks for without AVX-512: each 14-wide row in loops of 8,
+// 4 and 2 lanes, which LLVM vectorizes whole, leaving no scalar remainder.
 // RUN: mpt-opt %S/Inputs/f16-rows.mlir \
 // RUN:   --convert-linalg-to-vectorizable-loops="vector-width=8 predicate=false" \
 // RUN:   --convert-linalg-to-loops --convert-scf-to-cf --convert-to-llvm \
@@ -26,7 +27,9 @@
 // RUN:   | opt -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=haswell \
 // RUN:       -pass-remarks=loop-vectorize -disable-output 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=LLVM-AVX2
-// LLVM-AVX2: vectorized loop (vectorization width: 8
+// LLVM-AVX2-DAG: vectorized loop (vectorization width: 8
+// LLVM-AVX2-DAG: vectorized loop (vectorization width: 4
+// LLVM-AVX2-DAG: vectorized loop (vectorization width: 2
 
 // A softmax backward row dot (Inputs/reduction-rows.mlir): with the hint and
 // the reassociable sum, each 49-wide row is 4 masked iterations of 16 lanes
@@ -69,7 +72,33 @@
 // CHECK: } {loop_annotation = #[[$HINT]]}
 // CHECK-NOT: loop_annotation
 // CHECK: return
-// AVX2: #llvm.loop_vectorize<disable = false, predicateEnable = false, width = 8 : i32>
+// Unpredicated, the row is split into loops of 8, 4 and 2 iterations, each
+// vectorized as wide as it is long, instead of a vector iteration and 6
+// scalar ones.
+// AVX2-DAG: #[[$VEC8:.*]] = #llvm.loop_vectorize<disable = false, predicateEnable = false, width = 8 : i32>
+// AVX2-DAG: #[[$VEC4:.*]] = #llvm.loop_vectorize<disable = false, predicateEnable = false, width = 4 : i32>
+// AVX2-DAG: #[[$VEC2:.*]] = #llvm.loop_vectorize<disable = false, predicateEnable = false, width = 2 : i32>
+// AVX2-DAG: #[[$HINT8:.*]] = #llvm.loop_annotation<vectorize = #[[$VEC8]], unroll = #{{.*}}>
+// AVX2-DAG: #[[$HINT4:.*]] = #llvm.loop_annotation<vectorize = #[[$VEC4]], unroll = #{{.*}}>
+// AVX2-DAG: #[[$HINT2:.*]] = #llvm.loop_annotation<vectorize = #[[$VEC2]], unroll = #{{.*}}>
+// AVX2-LABEL: func.func @f16_elementwise
+// AVX2-DAG: %[[C0:.*]] = arith.constant 0 : index
+// AVX2-DAG: %[[C8:.*]] = arith.constant 8 : index
+// AVX2-DAG: %[[C12:.*]] = arith.constant 12 : index
+// AVX2-DAG: %[[C14:.*]] = arith.constant 14 : index
+// AVX2: scf.for %[[I:[a-z0-9]+]] =
+// AVX2-NEXT: scf.for %[[J:[a-z0-9]+]] = %[[C0]] to %[[C8]]
+// AVX2: memref.load %{{.*}}[%[[I]], %[[J]]] : memref<4x14xf16>
+// AVX2: memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]] : memref<4x14xf16>
+// AVX2-NEXT: } {loop_annotation = #[[$HINT8]]}
+// AVX2-NEXT: scf.for %[[J:[a-z0-9]+]] = %[[C8]] to %[[C12]]
+// AVX2: memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]] : memref<4x14xf16>
+// AVX2-NEXT: } {loop_annotation = #[[$HINT4]]}
+// AVX2-NEXT: scf.for %[[J:[a-z0-9]+]] = %[[C12]] to %[[C14]]
+// AVX2: memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]] : memref<4x14xf16>
+// AVX2-NEXT: } {loop_annotation = #[[$HINT2]]}
+// AVX2-NEXT: }
+// AVX2-NEXT: return
 func.func @f16_elementwise(%x: memref<4x14xf16>, %y: memref<4x14xf16>) {
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%x : memref<4x14xf16>) outs(%y : memref<4x14xf16>) {
@@ -85,16 +114,31 @@ func.func @f16_elementwise(%x: memref<4x14xf16>, %y: memref<4x14xf16>) {
 // bf16 read at a constant stride: the innermost dimension is followed only by
 // constant indices (a pooling window's position), which LLVM vectorizes as
 // interleaved loads. f32 loops are marked too. Unpredicated 8 wide, its 7
-// iterations make no vector iteration: left unmarked, since LLVM would warn
-// that it could not vectorize it.
+// iterations are loops of 4 and 2 lanes and one scalar iteration, left
+// unmarked (no loop of 8 iterations, which LLVM would warn it could not
+// vectorize).
 
 // CHECK-LABEL: func.func @bf16_windowed
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: } {loop_annotation = #{{.*}}}
+// AVX2-DAG: #[[$WIN4:.*]] = #llvm.loop_vectorize<disable = false, predicateEnable = false, width = 4 : i32>
+// AVX2-DAG: #[[$WIN2:.*]] = #llvm.loop_vectorize<disable = false, predicateEnable = false, width = 2 : i32>
+// AVX2-DAG: #[[$WINHINT4:.*]] = #llvm.loop_annotation<vectorize = #[[$WIN4]], unroll = #{{.*}}>
+// AVX2-DAG: #[[$WINHINT2:.*]] = #llvm.loop_annotation<vectorize = #[[$WIN2]], unroll = #{{.*}}>
 // AVX2-LABEL: func.func @bf16_windowed
-// AVX2-NOT: loop_annotation
-// AVX2: return
+// AVX2-DAG: %[[C0:.*]] = arith.constant 0 : index
+// AVX2-DAG: %[[C4:.*]] = arith.constant 4 : index
+// AVX2-DAG: %[[C6:.*]] = arith.constant 6 : index
+// AVX2-DAG: %[[C7:.*]] = arith.constant 7 : index
+// AVX2: scf.for %{{.*}} = %[[C0]] to %[[C4]]
+// AVX2: } {loop_annotation = #[[$WINHINT4]]}
+// AVX2-NEXT: scf.for %{{.*}} = %[[C4]] to %[[C6]]
+// AVX2: } {loop_annotation = #[[$WINHINT2]]}
+// AVX2-NEXT: scf.for %{{.*}} = %[[C6]] to %[[C7]]
+// AVX2: }{{$}}
+// AVX2-NEXT: }
+// AVX2-NEXT: return
 func.func @bf16_windowed(%x: memref<4x7x2xbf16>, %y: memref<4x7xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1, 1)>, affine_map<(d0, d1) -> (d0, d1)>],
                   iterator_types = ["parallel", "parallel"]}
