@@ -11,6 +11,7 @@
 #include "mpt/Conversion/Passes.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -20,6 +21,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mpt {
 #define GEN_PASS_DEF_OUTLINEPARALLELLINALG
@@ -32,14 +34,58 @@ namespace {
 
 constexpr StringLiteral kParallelFor = "mpt_cpu_parallel_for";
 
+/// How slices of an op whose first loop is a reduction combine their partial
+/// results: for each result, the atomic operation that adds a slice's into
+/// it. Only 0-d integer accumulators whose combiner is one add, or, and, max
+/// or min of the accumulator, which nothing else reads: integer combiners are
+/// exact in any order, so the result does not depend on the thread count
+/// (the loss-scaling pass's counts of zero and non-finite gradients, over
+/// every gradient, ran on one thread).
+std::optional<SmallVector<arith::AtomicRMWKind>>
+atomicCombiners(linalg::LinalgOp op) {
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  SmallVector<arith::AtomicRMWKind> kinds;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    auto type = dyn_cast<MemRefType>(init.get().getType());
+    if (!type || type.getRank() != 0 || !type.getElementType().isInteger())
+      return std::nullopt;
+    BlockArgument accumulator = op.getMatchingBlockArgument(&init);
+    Value yielded =
+        yield.getOperand(init.getOperandNumber() - op.getNumDpsInputs());
+    Operation *combiner = yielded.getDefiningOp();
+    if (!accumulator.hasOneUse() || !combiner || !yielded.hasOneUse() ||
+        accumulator.getUses().begin()->getOwner() != combiner)
+      return std::nullopt;
+    std::optional<arith::AtomicRMWKind> kind =
+        llvm::TypeSwitch<Operation *, std::optional<arith::AtomicRMWKind>>(
+            combiner)
+            .Case([](arith::AddIOp) { return arith::AtomicRMWKind::addi; })
+            .Case([](arith::OrIOp) { return arith::AtomicRMWKind::ori; })
+            .Case([](arith::AndIOp) { return arith::AtomicRMWKind::andi; })
+            .Case([](arith::MaxSIOp) { return arith::AtomicRMWKind::maxs; })
+            .Case([](arith::MinSIOp) { return arith::AtomicRMWKind::mins; })
+            .Case([](arith::MaxUIOp) { return arith::AtomicRMWKind::maxu; })
+            .Case([](arith::MinUIOp) { return arith::AtomicRMWKind::minu; })
+            .Default([](Operation *) { return std::nullopt; });
+    if (!kind)
+      return std::nullopt;
+    kinds.push_back(*kind);
+  }
+  return kinds;
+}
+
 /// For each operand, the index of its map's result that is the first loop,
-/// if any; nothing if the op cannot be split along its first loop: it must be
-/// parallel, appear in each map at most once and only as itself, and index
-/// every result (or slices would write the same elements).
+/// if any; nothing if the op cannot be split along its first loop: it must
+/// appear in each map at most once and only as itself, and be parallel and
+/// index every result (or slices would write the same elements), or be a
+/// reduction whose results slices combine atomically (atomicCombiners).
 std::optional<SmallVector<std::optional<unsigned>>>
 slicedResults(linalg::LinalgOp op, int64_t minIterations) {
-  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
-      !linalg::isParallelIterator(op.getIteratorTypesArray().front()))
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0)
+    return std::nullopt;
+  bool reduction =
+      !linalg::isParallelIterator(op.getIteratorTypesArray().front());
+  if (reduction && !atomicCombiners(op))
     return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t iterations = 1;
@@ -62,7 +108,7 @@ slicedResults(linalg::LinalgOp op, int64_t minIterations) {
         return std::nullopt;
       position = index;
     }
-    if (!position && op.isDpsInit(&operand))
+    if (!position && op.isDpsInit(&operand) && !reduction)
       return std::nullopt;
     positions.push_back(position);
   }
@@ -260,6 +306,14 @@ struct OutlineParallelLinalg
     for (Value capture : captures)
       if (isa<MemRefType>(capture.getType()))
         ++pointersToBuffer[viewedBuffer(capture)];
+    // Slices update the results of a split reduction together, atomically:
+    // not noalias.
+    std::optional<SmallVector<arith::AtomicRMWKind>> combiners;
+    if (!linalg::isParallelIterator(op.getIteratorTypesArray().front())) {
+      combiners = atomicCombiners(op);
+      for (Value init : op.getDpsInits())
+        ++pointersToBuffer[viewedBuffer(init)];
+    }
     for (auto [position, capture] : llvm::enumerate(captures)) {
       Value buffer =
           isStaticMemRef(capture.getType()) ? viewedBuffer(capture) : Value();
@@ -296,6 +350,28 @@ struct OutlineParallelLinalg
       sizes[*position] = size;
       operand.set(
           memref::SubViewOp::create(body, loc, whole, offsets, sizes, strides));
+    }
+    // A split reduction accumulates its slice from the identity into a local
+    // result, then combines that into the shared one.
+    if (combiners) {
+      auto slicedOp = cast<linalg::LinalgOp>(sliced);
+      for (auto [init, kind] :
+           llvm::zip_equal(slicedOp.getDpsInitsMutable(), *combiners)) {
+        Value shared = init.get();
+        auto type = cast<MemRefType>(shared.getType());
+        Value local = memref::AllocaOp::create(
+            body, loc, MemRefType::get({}, type.getElementType()));
+        memref::StoreOp::create(
+            body, loc,
+            arith::getIdentityValue(kind, type.getElementType(), body, loc),
+            local);
+        init.set(local);
+        OpBuilder after(sliced->getContext());
+        after.setInsertionPointAfter(sliced);
+        Value partial = memref::LoadOp::create(after, loc, local);
+        memref::AtomicRMWOp::create(after, loc, kind, partial, shared,
+                                    ValueRange{});
+      }
     }
     // The body sees slice-relative indices of the first loop.
     sliced->walk([&](linalg::IndexOp indexOp) {

@@ -172,14 +172,72 @@ func.func @views(%dyn: memref<?x8xf32>, %n: index) {
 
 // -----
 
+// Integer counts over every element into 0-d results (the loss-scaling
+// pass's zero and non-finite counts): the reduction's first loop is split
+// too. Each slice counts from 0 into its own accumulator and adds that into
+// the shared result atomically; integer sums are exact in any order. The
+// shared results are not noalias: every slice writes them.
+
+// CHECK-LABEL: func.func private @counts_parallel(
+// CHECK-SAME: %[[BEGIN:[^:]*]]: index, %[[END:[^:]*]]: index,
+// CHECK-SAME: %{{[^:]*}}: !llvm.ptr, %{{[^:]*}}: !llvm.ptr, %{{[^:]*}}: !llvm.ptr)
+// CHECK: %[[X:.*]] = builtin.unrealized_conversion_cast %{{.*}} to memref<64x8xf32>
+// CHECK: %[[ZEROS:.*]] = builtin.unrealized_conversion_cast %{{.*}} to memref<i64>
+// CHECK: %[[MASK:.*]] = builtin.unrealized_conversion_cast %{{.*}} to memref<i32>
+// CHECK: %[[ROWS:.*]] = memref.subview %[[X]][%[[BEGIN]], 0]
+// CHECK: %[[LOCAL:.*]] = memref.alloca() : memref<i64>
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: memref.store %[[ZERO]], %[[LOCAL]][]
+// CHECK: %[[LOCALMASK:.*]] = memref.alloca() : memref<i32>
+// CHECK: %[[ONES:.*]] = arith.constant -1 : i32
+// CHECK: memref.store %[[ONES]], %[[LOCALMASK]][]
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["reduction", "reduction"]
+// CHECK-SAME: ins(%[[ROWS]] : memref<?x8xf32, strided<[8, 1], offset: ?>>) outs(%[[LOCAL]], %[[LOCALMASK]] : memref<i64>, memref<i32>)
+// CHECK: linalg.yield
+// CHECK-NEXT: }
+// CHECK-DAG: %[[PARTIAL:.*]] = memref.load %[[LOCAL]][]
+// CHECK-DAG: memref.atomic_rmw addi %[[PARTIAL]], %[[ZEROS]][] : (i64, memref<i64>) -> i64
+// CHECK-DAG: %[[PARTIALMASK:.*]] = memref.load %[[LOCALMASK]][]
+// CHECK-DAG: memref.atomic_rmw andi %[[PARTIALMASK]], %[[MASK]][] : (i32, memref<i32>) -> i32
+// CHECK: return
+// CHECK-LABEL: func.func @counts(
+// CHECK: call @mpt_cpu_parallel_for
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#none = affine_map<(d0, d1) -> ()>
+func.func @counts(%x: memref<64x8xf32>) -> (memref<i64>, memref<i32>) {
+  %zero = arith.constant 0 : i64
+  %ones = arith.constant -1 : i32
+  %zeros = memref.alloc() : memref<i64>
+  %mask = memref.alloc() : memref<i32>
+  memref.store %zero, %zeros[] : memref<i64>
+  memref.store %ones, %mask[] : memref<i32>
+  linalg.generic {indexing_maps = [#id, #none, #none], iterator_types = ["reduction", "reduction"]}
+      ins(%x : memref<64x8xf32>) outs(%zeros, %mask : memref<i64>, memref<i32>) {
+  ^bb0(%in: f32, %count: i64, %bits: i32):
+    %c0 = arith.constant 0.0 : f32
+    %is = arith.cmpf oeq, %in, %c0 : f32
+    %one = arith.extui %is : i1 to i64
+    %sum = arith.addi %count, %one : i64
+    %b = arith.bitcast %in : f32 to i32
+    %and = arith.andi %bits, %b : i32
+    linalg.yield %sum, %and : i64, i32
+  }
+  return %zeros, %mask : memref<i64>, memref<i32>
+}
+
+// -----
+
 // Left in place: fewer iterations than asked; a reduction first loop (a
 // column sum); a first loop that an output does not index (a sum over rows
-// into a 0-d result); a first loop that an operand reads shifted (d0 + d1, a
-// window); an op on tensors.
+// into a 0-d result: floats would sum in another order); a first loop that an
+// operand reads shifted (d0 + d1, a window); an op on tensors; integer counts
+// into a vector, and a count that another result reads.
 
 // CHECK-LABEL: func.func @left_in_place(
 // CHECK-NOT: call @mpt_cpu_parallel_for
-// CHECK-COUNT-5: linalg.generic
+// CHECK-COUNT-7: linalg.generic
 // CHECK-NOT: call @mpt_cpu_parallel_for
 // CHECK: return
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -190,8 +248,28 @@ func.func @views(%dyn: memref<?x8xf32>, %n: index) {
 #out1 = affine_map<(d0, d1) -> (d0)>
 func.func @left_in_place(%small: memref<4x4xf32>, %x: memref<64x8xf32>, %cols: memref<8xf32>,
                          %total: memref<f32>, %line: memref<80xf32>, %kernel: memref<17xf32>,
-                         %pooled: memref<64xf32>,
+                         %pooled: memref<64xf32>, %colCounts: memref<8xi64>,
+                         %count: memref<i64>, %largest: memref<i64>,
                          %t: tensor<64x8xf32>) -> tensor<64x8xf32> {
+  linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<64x8xf32>) outs(%colCounts : memref<8xi64>) {
+  ^bb0(%in: f32, %acc: i64):
+    %c0 = arith.constant 0.0 : f32
+    %is = arith.cmpf oeq, %in, %c0 : f32
+    %one = arith.extui %is : i1 to i64
+    %s = arith.addi %acc, %one : i64
+    linalg.yield %s : i64
+  }
+  linalg.generic {indexing_maps = [#id, #none, #none], iterator_types = ["reduction", "reduction"]}
+      ins(%x : memref<64x8xf32>) outs(%count, %largest : memref<i64>, memref<i64>) {
+  ^bb0(%in: f32, %acc: i64, %top: i64):
+    %c0 = arith.constant 0.0 : f32
+    %is = arith.cmpf oeq, %in, %c0 : f32
+    %one = arith.extui %is : i1 to i64
+    %s = arith.addi %acc, %one : i64
+    %m = arith.maxsi %top, %s : i64
+    linalg.yield %s, %m : i64, i64
+  }
   linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]}
       outs(%small : memref<4x4xf32>) {
   ^bb0(%o: f32):
