@@ -23,7 +23,7 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   WidenMatmulOperandsOptions widen;
   widen.f16 = options.cpuKernels;
   widen.bf16 = options.cpuKernels && options.widenBF16Matmuls;
-  addLowerToFusedLinalg(pm, widen);
+  addLowerToFusedLinalg(pm, widen, /*recomputeCheapProducers=*/true);
   addBufferizeToOutParams(pm);
   if (options.cpuKernels)
     pm.addPass(createConvertLinalgToCPUKernels());
@@ -63,7 +63,8 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
 }
 
 void mpt::addLowerToFusedLinalg(OpPassManager &pm,
-                                const WidenMatmulOperandsOptions &widen) {
+                                const WidenMatmulOperandsOptions &widen,
+                                bool recomputeCheapProducers) {
   pm.addPass(createMPTExportSignature()); // reads the mpt ops: runs first
   pm.addPass(createConvertMPTToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
@@ -71,7 +72,8 @@ void mpt::addLowerToFusedLinalg(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createWidenMatmulOperands(widen));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createFuseElementwiseAroundCPUKernels());
+  pm.addPass(createFuseElementwiseAroundCPUKernels(
+      FuseElementwiseAroundCPUKernelsOptions{recomputeCheapProducers}));
 }
 
 void mpt::addBufferizeToOutParams(OpPassManager &pm) {

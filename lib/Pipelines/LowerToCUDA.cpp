@@ -40,7 +40,9 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
   // cuBLASLt multiplies f16 and bf16 itself.
   WidenMatmulOperandsOptions widen;
   widen.f16 = false;
-  addLowerToFusedLinalg(pm, widen);
+  // Producers are not computed again in their readers, as on the CPU: not
+  // timed on a GPU yet.
+  addLowerToFusedLinalg(pm, widen, /*recomputeCheapProducers=*/false);
   addBufferizeToOutParams(pm);
   // Math functions compute in f32 and round once, as on the CPU.
   pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes(

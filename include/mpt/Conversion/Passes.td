@@ -226,7 +226,18 @@ def FuseElementwiseAroundCPUKernels
     It also folds the selects that keep state on a skipped step into the update that computes
     the state (an optimizer's parameter and its buffers): one generic writes the update or the
     old values, which upstream's fusion cannot do for a producer with several results.
+
+    With `recompute-cheap-producers`, an elementwise generic read by several generics, element
+    for element, is fused into each of them when that moves fewer bytes than storing it once:
+    a few cheap arith ops, no input wider than its result, and (readers - 1) * input bits
+    <= (readers + 1) * result bits. Loss scaling's unscale, read by the finite check and the
+    update, is the case. Upstream fuses only a producer with one use.
   }];
+  let options = [
+    Option<"recomputeCheapProducers", "recompute-cheap-producers", "bool",
+           /*default=*/"false",
+           "Fuse a cheap elementwise producer into each of its readers">,
+  ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::linalg::LinalgDialect",

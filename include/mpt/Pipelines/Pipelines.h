@@ -167,9 +167,11 @@ void buildLowerToCUDAPipeline(mlir::OpPassManager &pm,
 /// one linalg.generic each around the named matmuls and convolutions, which
 /// stay whole for the BLAS and cuBLASLt calls. Matmuls on the 16-bit types
 /// `widen` names read f32 copies made by that fusion (for the CPU's BLAS
-/// kernels, which have no GEMM for them).
+/// kernels, which have no GEMM for them). `recomputeCheapProducers` is
+/// fuse-elementwise-around-cpu-kernels' option.
 void addLowerToFusedLinalg(mlir::OpPassManager &pm,
-                           const WidenMatmulOperandsOptions &widen);
+                           const WidenMatmulOperandsOptions &widen,
+                           bool recomputeCheapProducers);
 
 /// The bufferization both lowerings share: duplicated results copied apart,
 /// one-shot bufferization, and results turned into caller-owned

@@ -23,6 +23,67 @@ using namespace mlir;
 
 namespace {
 
+/// Whether computing `producer` again in each of the generics that read it
+/// moves fewer bytes than storing its result once and loading it in each:
+/// (uses - 1) * input bytes <= (uses + 1) * result bytes per element, counting
+/// the inputs read element for element (not broadcast scalars or vectors).
+/// Its body must be a few cheap arith ops, and no input wider than its
+/// result: a truncation to f16 read by several ops (an activation kept for
+/// the backward pass) would keep its f32 source alive instead of its
+/// half-size result. Loss scaling's unscale is the case: its f32 result was
+/// written in full, then read by the finite check and the update.
+static bool isCheapToRecompute(Operation *producer) {
+  constexpr int64_t kMaxBodyOps = 6;
+  auto generic = dyn_cast<linalg::GenericOp>(producer);
+  if (!generic || generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return false;
+  // Each reader reads it once, element for element: read through several
+  // maps (a pooling window's positions), it would be computed again per map.
+  // Readers are elementwise or reduce to scalars (the finite check): fused
+  // into partial reductions (batch norm's gradient sums per channel), it left
+  // loops LLVM could not vectorize.
+  for (OpOperand &use : producer->getUses()) {
+    auto reader = dyn_cast<linalg::GenericOp>(use.getOwner());
+    if (!reader || !reader.getMatchingIndexingMap(&use).isIdentity() ||
+        llvm::count(reader->getOperands(), use.get()) != 1)
+      return false;
+    bool elementwise = reader.getNumParallelLoops() == reader.getNumLoops();
+    bool toScalars = llvm::all_of(reader.getDpsInits(), [](Value init) {
+      return cast<ShapedType>(init.getType()).getRank() == 0;
+    });
+    if (!elementwise && !toScalars)
+      return false;
+  }
+  int64_t bodyOps = 0;
+  for (Operation &op : generic.getBlock()->without_terminator()) {
+    if (op.getDialect()->getNamespace() != "arith" ||
+        isa<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::DivUIOp,
+            arith::RemSIOp, arith::RemUIOp>(op) ||
+        ++bodyOps > kMaxBodyOps)
+      return false;
+  }
+  auto bitWidth = [](Value value) -> int64_t {
+    Type element = getElementTypeOrSelf(value);
+    return element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : -1;
+  };
+  int64_t resultBits = bitWidth(generic->getResult(0));
+  if (resultBits < 0)
+    return false;
+  int64_t inputBits = 0;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    if (map.getNumResults() != generic.getNumLoops() || !map.isPermutation())
+      continue;
+    int64_t bits = bitWidth(input->get());
+    if (bits < 0 || bits > resultBits)
+      return false;
+    inputBits += bits;
+  }
+  int64_t uses = llvm::range_size(producer->getUses());
+  return (uses - 1) * inputBits <= (uses + 1) * resultBits;
+}
+
 /// Upstream's rule (the producer has no other use, so nothing is computed
 /// twice), except that named linalg ops take part in no fusion: both the
 /// elementwise and the reshape patterns would turn them into generics.
@@ -44,7 +105,15 @@ struct FuseElementwiseAroundCPUKernels
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
-    linalg::populateElementwiseOpsFusionPatterns(patterns, isFusable);
+    // Elementwise fusion alone may compute a producer again in each of its
+    // readers (generics, which isCheapToRecompute checks).
+    linalg::populateElementwiseOpsFusionPatterns(
+        patterns, [this](OpOperand *fusedOperand) {
+          Operation *producer = fusedOperand->get().getDefiningOp();
+          return isFusable(fusedOperand) ||
+                 (recomputeCheapProducers && producer &&
+                  isCheapToRecompute(producer));
+        });
     mpt::populateFoldSkippedStepSelectsPatterns(patterns);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, isFusable);
     linalg::populateConstantFoldLinalgOperations(patterns, isFusable);

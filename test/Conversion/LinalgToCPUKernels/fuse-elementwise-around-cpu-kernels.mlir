@@ -1,4 +1,5 @@
-// RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels --split-input-file | FileCheck %s
+// RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels="recompute-cheap-producers" --split-input-file | FileCheck %s
+// RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels --split-input-file | FileCheck %s --check-prefix=ONE-USE
 // RUN: mpt-opt %s --linalg-fuse-elementwise-ops --split-input-file | FileCheck %s --check-prefix=UPSTREAM
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -175,4 +176,137 @@ func.func @selects_on_two_flags(%p: tensor<4x8xf32>, %g: tensor<4x8xf32>, %flag:
     linalg.yield %s : f32
   } -> tensor<4x8xf32>
   return %keptP, %keptS : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// With recompute-cheap-producers, loss scaling's unscale,
+// f32(round(g)) * (1 / scale), read by the counts of zero and non-finite
+// gradients and by the update: computed again in both
+// rather than written in full and read twice (f32 in, f32 out, two readers:
+// 1 * 32 <= 3 * 32 bits per element). Upstream keeps it, as it keeps every
+// producer with more than one use.
+
+// CHECK-LABEL: func.func @unscale_read_twice
+// CHECK-SAME: (%[[G:.*]]: tensor<64x8xf32>, %[[INVERSE:.*]]: tensor<f32>, %[[P:.*]]: tensor<64x8xf32>)
+// CHECK: %[[COUNT:.*]] = linalg.generic
+// CHECK-SAME: iterator_types = ["reduction", "reduction"]
+// CHECK-SAME: ins(%[[G]], %[[INVERSE]] : tensor<64x8xf32>, tensor<f32>)
+// CHECK: arith.truncf
+// CHECK: arith.extf
+// CHECK: arith.mulf
+// CHECK: arith.cmpf
+// CHECK: %[[UPDATED:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[P]], %[[G]], %[[INVERSE]] : tensor<64x8xf32>, tensor<64x8xf32>, tensor<f32>)
+// CHECK: arith.truncf
+// CHECK: arith.extf
+// CHECK: arith.mulf
+// CHECK: arith.subf
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[COUNT]], %[[UPDATED]]
+// UPSTREAM-LABEL: func.func @unscale_read_twice
+// UPSTREAM-COUNT-3: linalg.generic
+// ONE-USE-LABEL: func.func @unscale_read_twice
+// ONE-USE-COUNT-3: linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#scalar = affine_map<(d0, d1) -> ()>
+func.func @unscale_read_twice(%g: tensor<64x8xf32>, %inverse: tensor<f32>, %p: tensor<64x8xf32>) -> (tensor<i64>, tensor<64x8xf32>) {
+  %empty = tensor.empty() : tensor<64x8xf32>
+  %unscaled = linalg.generic {indexing_maps = [#id, #scalar, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%g, %inverse : tensor<64x8xf32>, tensor<f32>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f32, %s: f32, %out: f32):
+    %r = arith.truncf %a : f32 to f16
+    %e = arith.extf %r : f16 to f32
+    %m = arith.mulf %e, %s : f32
+    linalg.yield %m : f32
+  } -> tensor<64x8xf32>
+  %zero = arith.constant 0 : i64
+  %init = tensor.empty() : tensor<i64>
+  %acc = linalg.fill ins(%zero : i64) outs(%init : tensor<i64>) -> tensor<i64>
+  %count = linalg.generic {indexing_maps = [#id, #scalar], iterator_types = ["reduction", "reduction"]}
+      ins(%unscaled : tensor<64x8xf32>) outs(%acc : tensor<i64>) {
+  ^bb0(%a: f32, %c: i64):
+    %f0 = arith.constant 0.0 : f32
+    %is = arith.cmpf oeq, %a, %f0 : f32
+    %one = arith.extui %is : i1 to i64
+    %s = arith.addi %c, %one : i64
+    linalg.yield %s : i64
+  } -> tensor<i64>
+  %updated = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %unscaled : tensor<64x8xf32>, tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %d = arith.subf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<64x8xf32>
+  return %count, %updated : tensor<i64>, tensor<64x8xf32>
+}
+
+// -----
+
+// Not computed again: an f16 rounding read twice (each reader would read the
+// f32 source, which would stay alive instead of the half-size result), an
+// unscale also returned (stored anyway), and one read by a sum per row (a
+// partial reduction, as batch norm's gradient sums per channel).
+
+// CHECK-LABEL: func.func @kept_producers
+// CHECK-COUNT-8: linalg.generic
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#scalar = affine_map<(d0, d1) -> ()>
+func.func @kept_producers(%x: tensor<64x8xf32>, %g: tensor<64x8xf32>, %inverse: tensor<f32>)
+    -> (tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64xf32>, tensor<64x8xf32>) {
+  %empty = tensor.empty() : tensor<64x8xf32>
+  %empty16 = tensor.empty() : tensor<64x8xf16>
+  %rounded = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<64x8xf32>) outs(%empty16 : tensor<64x8xf16>) {
+  ^bb0(%a: f32, %out: f16):
+    %r = arith.truncf %a : f32 to f16
+    linalg.yield %r : f16
+  } -> tensor<64x8xf16>
+  %twice = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%rounded : tensor<64x8xf16>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f16, %out: f32):
+    %e = arith.extf %a : f16 to f32
+    %s = arith.addf %e, %e : f32
+    linalg.yield %s : f32
+  } -> tensor<64x8xf32>
+  %square = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%rounded : tensor<64x8xf16>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f16, %out: f32):
+    %e = arith.extf %a : f16 to f32
+    %s = arith.mulf %e, %e : f32
+    linalg.yield %s : f32
+  } -> tensor<64x8xf32>
+  %unscaled = linalg.generic {indexing_maps = [#id, #scalar, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%g, %inverse : tensor<64x8xf32>, tensor<f32>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f32, %s: f32, %out: f32):
+    %m = arith.mulf %a, %s : f32
+    linalg.yield %m : f32
+  } -> tensor<64x8xf32>
+  %negated = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%unscaled : tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<64x8xf32>
+  %scaled = linalg.generic {indexing_maps = [#id, #scalar, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %inverse : tensor<64x8xf32>, tensor<f32>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f32, %s: f32, %out: f32):
+    %m = arith.mulf %a, %s : f32
+    linalg.yield %m : f32
+  } -> tensor<64x8xf32>
+  %zeros = arith.constant dense<0.0> : tensor<64xf32>
+  %rows = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%scaled : tensor<64x8xf32>) outs(%zeros : tensor<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  %halved = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%scaled : tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %h = arith.mulf %a, %a : f32
+    linalg.yield %h : f32
+  } -> tensor<64x8xf32>
+  return %twice, %square, %unscaled, %negated, %rows, %halved : tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64xf32>, tensor<64x8xf32>
 }
