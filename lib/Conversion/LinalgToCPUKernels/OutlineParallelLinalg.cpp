@@ -74,19 +74,30 @@ atomicCombiners(linalg::LinalgOp op) {
   return kinds;
 }
 
-/// For each operand, the index of its map's result that is the first loop,
-/// if any; nothing if the op cannot be split along its first loop: it must
-/// appear in each map at most once and only as itself, and be parallel and
-/// index every result (or slices would write the same elements), or be a
-/// reduction whose results slices combine atomically (atomicCombiners).
-std::optional<SmallVector<std::optional<unsigned>>>
-slicedResults(linalg::LinalgOp op, int64_t minIterations) {
+/// How an op is split along its first loop.
+struct SlicePlan {
+  /// For each operand, the index of its map's result that is the first loop.
+  SmallVector<std::optional<unsigned>> positions;
+  /// For a reduction first loop, how slices combine each result.
+  std::optional<SmallVector<arith::AtomicRMWKind>> combiners;
+};
+
+/// Nothing if the op cannot be split along its first loop: it must appear in
+/// each map at most once and only as itself, and be parallel and index every
+/// result (or slices would write the same elements), or be a reduction whose
+/// results slices combine atomically (atomicCombiners).
+std::optional<SlicePlan> planSlices(linalg::LinalgOp op,
+                                    int64_t minIterations) {
   if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0)
     return std::nullopt;
+  SlicePlan plan;
   bool reduction =
       !linalg::isParallelIterator(op.getIteratorTypesArray().front());
-  if (reduction && !atomicCombiners(op))
-    return std::nullopt;
+  if (reduction) {
+    plan.combiners = atomicCombiners(op);
+    if (!plan.combiners)
+      return std::nullopt;
+  }
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t iterations = 1;
   for (int64_t range : ranges) {
@@ -97,7 +108,6 @@ slicedResults(linalg::LinalgOp op, int64_t minIterations) {
   if (iterations < minIterations || ranges.front() < 2)
     return std::nullopt;
   AffineExpr first = getAffineDimExpr(0, op.getContext());
-  SmallVector<std::optional<unsigned>> positions;
   for (OpOperand &operand : op->getOpOperands()) {
     std::optional<unsigned> position;
     for (auto [index, result] :
@@ -110,9 +120,9 @@ slicedResults(linalg::LinalgOp op, int64_t minIterations) {
     }
     if (!position && op.isDpsInit(&operand) && !reduction)
       return std::nullopt;
-    positions.push_back(position);
+    plan.positions.push_back(position);
   }
-  return positions;
+  return plan;
 }
 
 /// A memref whose shape, strides and offset are all static travels as its
@@ -217,19 +227,17 @@ struct OutlineParallelLinalg
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<
-        std::pair<linalg::LinalgOp, SmallVector<std::optional<unsigned>>>>
-        candidates;
+    SmallVector<std::pair<linalg::LinalgOp, SlicePlan>> candidates;
     module.walk([&](linalg::LinalgOp op) {
-      if (auto positions = slicedResults(op, minIterations))
-        candidates.emplace_back(op, std::move(*positions));
+      if (std::optional<SlicePlan> plan = planSlices(op, minIterations))
+        candidates.emplace_back(op, std::move(*plan));
     });
     if (candidates.empty())
       return;
     SymbolTable symbols(module);
     LLVMTypeConverter converter(&getContext());
-    for (auto &[op, positions] : candidates)
-      outline(op, positions, symbols, converter);
+    for (auto &[op, plan] : candidates)
+      outline(op, plan, symbols, converter);
   }
 
   /// The runtime's `mpt_cpu_parallel_for(entry, context, count)`.
@@ -250,8 +258,8 @@ struct OutlineParallelLinalg
     return declaration;
   }
 
-  void outline(linalg::LinalgOp op, ArrayRef<std::optional<unsigned>> positions,
-               SymbolTable &symbols, const LLVMTypeConverter &converter) {
+  void outline(linalg::LinalgOp op, const SlicePlan &plan, SymbolTable &symbols,
+               const LLVMTypeConverter &converter) {
     MLIRContext *context = &getContext();
     Location loc = op.getLoc();
     auto parent = op->getParentOfType<func::FuncOp>();
@@ -308,12 +316,9 @@ struct OutlineParallelLinalg
         ++pointersToBuffer[viewedBuffer(capture)];
     // Slices update the results of a split reduction together, atomically:
     // not noalias.
-    std::optional<SmallVector<arith::AtomicRMWKind>> combiners;
-    if (!linalg::isParallelIterator(op.getIteratorTypesArray().front())) {
-      combiners = atomicCombiners(op);
+    if (plan.combiners)
       for (Value init : op.getDpsInits())
         ++pointersToBuffer[viewedBuffer(init)];
-    }
     for (auto [position, capture] : llvm::enumerate(captures)) {
       Value buffer =
           isStaticMemRef(capture.getType()) ? viewedBuffer(capture) : Value();
@@ -338,7 +343,7 @@ struct OutlineParallelLinalg
     Operation *sliced = body.clone(*op, mapping);
     body.setInsertionPoint(sliced);
     for (auto [operand, position] :
-         llvm::zip_equal(sliced->getOpOperands(), positions)) {
+         llvm::zip_equal(sliced->getOpOperands(), plan.positions)) {
       if (!position)
         continue;
       Value whole = operand.get();
@@ -353,10 +358,10 @@ struct OutlineParallelLinalg
     }
     // A split reduction accumulates its slice from the identity into a local
     // result, then combines that into the shared one.
-    if (combiners) {
+    if (plan.combiners) {
       auto slicedOp = cast<linalg::LinalgOp>(sliced);
       for (auto [init, kind] :
-           llvm::zip_equal(slicedOp.getDpsInitsMutable(), *combiners)) {
+           llvm::zip_equal(slicedOp.getDpsInitsMutable(), *plan.combiners)) {
         Value shared = init.get();
         auto type = cast<MemRefType>(shared.getType());
         Value local = memref::AllocaOp::create(
