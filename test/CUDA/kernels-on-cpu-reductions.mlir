@@ -1,19 +1,22 @@
 // The generated reduction kernels, in their mapped scf.parallel form
 // (mpt-lower-to-cuda stop-at=cpu-loops: a block per output, 256 threads each
 // folding a strided slice, then a block-wide tree; a two-pass split when
-// there are few outputs), run on the CPU against the CPU lowering's
-// sequential loops.
+// there are few outputs; column sums one thread per column, the rows split
+// into parts over a second kernel), run on the CPU against the CPU
+// lowering's sequential loops.
 //
 // Integer-valued data sum exactly in f32 in any order, so there the two must
 // agree bitwise, and the closed forms hold: x[i][j] = (i + 2j) mod 5 cycles
 // through 0..4 along both dimensions, so every row of 1000 sums to 2000,
-// every column of 1000 to 2000, and all 300x1000 to 600000.
+// every column of 1000 to 2000 (37 and 300 columns), and all 300x1000 to
+// 600000.
 //
 // On irrational data the order changes the rounding. Tolerance: every term
 // is positive, so the relative error of either sum is at most n·eps (eps =
 // 2^-24 after rounding to nearest) and about sqrt(n)·eps for independent
 // roundings; for the largest reduction (n = 300000, the full sum) that is
-// 3.3e-5, so rtol = 1e-4. Softmax adds one f16 rounding of its f32 result
+// 3.3e-5, so rtol = 1e-4 (the column sums fold 31 parts of at most 33 rows
+// each, then the parts, a smaller error than one sequential fold). Softmax adds one f16 rounding of its f32 result
 // (an f16 half-ulp, 4.9e-4 relative, can flip), so its outputs get rtol 1e-3.
 // The all-finite flag and the gradient statistics are counts: exact.
 // (printMemrefF32 prints 6 significant digits, the resolution of these
@@ -28,9 +31,9 @@
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils.so,%mlir_lib_dir/libmlir_c_runner_utils.so > %t.gpu
 // RUN: FileCheck %s --check-prefix=EXACT < %t.gpu
 // RUN: split-file %t.cpu %t.cpu.d && split-file %t.gpu %t.gpu.d
-// RUN: %python %S/Inputs/compare.py %t.cpu.d/exact %t.gpu.d/exact --rtol 0 --atol 0 --min-count 338 \
+// RUN: %python %S/Inputs/compare.py %t.cpu.d/exact %t.gpu.d/exact --rtol 0 --atol 0 --min-count 638 \
 // RUN:   | FileCheck %s --check-prefix=SAME
-// RUN: %python %S/Inputs/compare.py %t.cpu.d/sums %t.gpu.d/sums --rtol 1e-4 --atol 0 --min-count 338 \
+// RUN: %python %S/Inputs/compare.py %t.cpu.d/sums %t.gpu.d/sums --rtol 1e-4 --atol 0 --min-count 638 \
 // RUN:   | FileCheck %s --check-prefix=CLOSE
 // RUN: %python %S/Inputs/compare.py %t.cpu.d/softmax %t.gpu.d/softmax --rtol 1e-3 --atol 0 --min-count 2000 \
 // RUN:   | FileCheck %s --check-prefix=CLOSE
@@ -45,6 +48,8 @@
 // EXACT: data =
 // EXACT-NEXT: [2000,  2000,
 // EXACT: data =
+// EXACT-NEXT: [2000,  2000,
+// EXACT: data =
 // EXACT-NEXT: [600000]
 // EXACT-LABEL: //--- counts
 // EXACT: data =
@@ -54,30 +59,40 @@
 // EXACT: data =
 // EXACT-NEXT: [1]
 //
-// Every block reduction is one launch of 256 threads: rows and columns one
-// block per output; the full sum 146 blocks then one.
+// The launches: rows one block of 256 threads per row; columns one thread
+// per column (37 threads, or 256 in 2 blocks for 300 columns, the last
+// guarded), each block_y folding one of 31 parts of the 1000 rows, then one
+// kernel folding the parts; the full sum 146 blocks then one. Only the row
+// and full sums are block trees (gpu.all_reduce). Each reduction's first
+// launch before these fills its outputs with zeros.
 // RUN: mpt-opt %s --mpt-lower-to-cuda="stop-at=gpu" | FileCheck %s --check-prefix=GPU
 // GPU-LABEL: func.func @sums(
 // GPU: gpu.launch_func {{.*}} blocks in (%c300, %c1, %c1) threads in (%c256, %c1, %c1)
-// GPU: gpu.launch_func {{.*}} blocks in (%c37, %c1, %c1) threads in (%c256, %c1, %c1)
+// GPU: gpu.launch_func {{.*}} blocks in (%c1, %c31, %c1) threads in (%c37, %c1, %c1)
+// GPU: gpu.launch_func {{.*}} blocks in (%c1, %c1, %c1) threads in (%c37, %c1, %c1)
+// GPU: gpu.launch_func {{.*}} blocks in (%c2, %c31, %c1) threads in (%c256, %c1, %c1)
+// GPU: gpu.launch_func {{.*}} blocks in (%c2, %c1, %c1) threads in (%c256, %c1, %c1)
 // GPU: gpu.launch_func {{.*}} blocks in (%c1, %c146, %c1) threads in (%c256, %c1, %c1)
 // GPU: gpu.launch_func {{.*}} blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1)
 // GPU-NOT: gpu.launch_func
 // GPU: return
 // GPU-LABEL: gpu.module
-// GPU-COUNT-4: gpu.all_reduce {{.*}} uniform
+// GPU-COUNT-3: gpu.all_reduce {{.*}} uniform
+// GPU-NOT: gpu.all_reduce
+// GPU: gpu.func @softmax_kernel(
 
 func.func private @printMemrefF32(tensor<*xf32>)
 func.func private @printMemrefI32(tensor<*xi32>)
 func.func private @printMemrefI64(tensor<*xi64>)
 func.func private @printString(!llvm.ptr)
 
-func.func @sums(%x: tensor<300x1000xf32>, %c: tensor<1000x37xf32>)
-    -> (tensor<300xf32>, tensor<37xf32>, tensor<f32>) {
+func.func @sums(%x: tensor<300x1000xf32>, %c: tensor<1000x37xf32>, %w: tensor<1000x300xf32>)
+    -> (tensor<300xf32>, tensor<37xf32>, tensor<300xf32>, tensor<f32>) {
   %rows = mpt.reduce_sum %x [1] : tensor<300x1000xf32> -> tensor<300xf32>
   %cols = mpt.reduce_sum %c [0] : tensor<1000x37xf32> -> tensor<37xf32>
+  %wide = mpt.reduce_sum %w [0] : tensor<1000x300xf32> -> tensor<300xf32>
   %all = mpt.reduce_sum %x [0, 1] : tensor<300x1000xf32> -> tensor<f32>
-  return %rows, %cols, %all : tensor<300xf32>, tensor<37xf32>, tensor<f32>
+  return %rows, %cols, %wide, %all : tensor<300xf32>, tensor<37xf32>, tensor<300xf32>, tensor<f32>
 }
 
 func.func @softmax(%x: tensor<20x100xf32>) -> tensor<20x100xf16> {
@@ -126,12 +141,18 @@ func.func @run(%exact: i1) {
   %c = tensor.extract_slice %x[0, 0] [300, 37] [1, 1] : tensor<300x1000xf32> to tensor<300x37xf32>
   %cc = tensor.concat dim(0) %c, %c, %c, %c : (tensor<300x37xf32>, tensor<300x37xf32>, tensor<300x37xf32>, tensor<300x37xf32>) -> tensor<1200x37xf32>
   %c1000 = tensor.extract_slice %cc[0, 0] [1000, 37] [1, 1] : tensor<1200x37xf32> to tensor<1000x37xf32>
-  %rows, %cols, %all = call @sums(%x, %c1000)
-      : (tensor<300x1000xf32>, tensor<1000x37xf32>) -> (tensor<300xf32>, tensor<37xf32>, tensor<f32>)
+  %w = tensor.extract_slice %x[0, 0] [300, 300] [1, 1] : tensor<300x1000xf32> to tensor<300x300xf32>
+  %ww = tensor.concat dim(0) %w, %w, %w, %w : (tensor<300x300xf32>, tensor<300x300xf32>, tensor<300x300xf32>, tensor<300x300xf32>) -> tensor<1200x300xf32>
+  %w1000 = tensor.extract_slice %ww[0, 0] [1000, 300] [1, 1] : tensor<1200x300xf32> to tensor<1000x300xf32>
+  %rows, %cols, %wide, %all = call @sums(%x, %c1000, %w1000)
+      : (tensor<300x1000xf32>, tensor<1000x37xf32>, tensor<1000x300xf32>)
+      -> (tensor<300xf32>, tensor<37xf32>, tensor<300xf32>, tensor<f32>)
   %ru = tensor.cast %rows : tensor<300xf32> to tensor<*xf32>
   call @printMemrefF32(%ru) : (tensor<*xf32>) -> ()
   %cu = tensor.cast %cols : tensor<37xf32> to tensor<*xf32>
   call @printMemrefF32(%cu) : (tensor<*xf32>) -> ()
+  %wu = tensor.cast %wide : tensor<300xf32> to tensor<*xf32>
+  call @printMemrefF32(%wu) : (tensor<*xf32>) -> ()
   %au = tensor.cast %all : tensor<f32> to tensor<*xf32>
   call @printMemrefF32(%au) : (tensor<*xf32>) -> ()
   return

@@ -308,6 +308,13 @@ def ConvertLinalgToGPULoops
       parallel points and the reduction is large, it runs in two passes: blocks per point
       write partial values to a temporary buffer, and a second kernel reduces them. Bodies
       whose reduction is not a single combiner op (acc - x counts as one) are rejected.
+    - Column reductions (at least 32 outputs along the innermost loop dimension, which is
+      parallel, every input read contiguously along it or not at all: bias and norm-weight
+      gradients): one thread per output as for elementwise ops, so that a warp reads
+      consecutive addresses, every output of the op folded in one kernel. When that gives
+      fewer than `16 * min-blocks` blocks, `block_y` splits the rows into consecutive parts
+      of at least 32, folded from the neutral element into a part-major buffer that a second
+      kernel folds, in order, into the outputs.
     - `memref.copy` between views that are not contiguous becomes a copy kernel (contiguous
       copies stay, for `gpu.memcpy`).
   }];

@@ -236,6 +236,17 @@ static FailureOr<SmallVector<Reduction>> matchReductions(linalg::GenericOp op) {
   return reductions;
 }
 
+/// matchReductions, with an error on `op` when it fails.
+static FailureOr<SmallVector<Reduction>>
+matchReductionsOrReport(linalg::GenericOp op) {
+  FailureOr<SmallVector<Reduction>> reductions = matchReductions(op);
+  if (failed(reductions))
+    op.emitOpError("has a reduction that is not a single combiner op with a "
+                   "neutral element; cannot map it to a parallel GPU "
+                   "reduction");
+  return reductions;
+}
+
 /// Folds the combiners of `reductions` into `accumulators` with `elements`,
 /// or, with `partials`, merges partial results.
 static SmallVector<Value> combine(OpBuilder &b, ArrayRef<Reduction> reductions,
@@ -388,11 +399,9 @@ static SmallVector<Value> buildStridedFold(
 static LogicalResult lowerReduction(OpBuilder &b, linalg::GenericOp op,
                                     ArrayRef<int64_t> ranges, int64_t blockSize,
                                     int64_t minBlocks) {
-  FailureOr<SmallVector<Reduction>> reductions = matchReductions(op);
+  FailureOr<SmallVector<Reduction>> reductions = matchReductionsOrReport(op);
   if (failed(reductions))
-    return op.emitOpError("has a reduction that is not a single combiner op "
-                          "with a neutral element; cannot map it to a "
-                          "parallel GPU reduction");
+    return failure();
   Location loc = op.getLoc();
   SmallVector<unsigned> parallelDims, reductionDims;
   op.getParallelDims(parallelDims);
@@ -539,6 +548,194 @@ static LogicalResult lowerReduction(OpBuilder &b, linalg::GenericOp op,
       memref::DeallocOp::create(b, loc, partialBuffer);
     }
   }
+  return success();
+}
+
+/// Whether `op` reduces over outer dimensions into outputs indexed by its
+/// innermost loop dimension (a column sum: a bias gradient, a norm's weight
+/// gradient), with every input read contiguously along that dimension or
+/// not at all. One thread per output then reads the rows of consecutive
+/// columns, and a warp reads consecutive addresses; a block per output would
+/// read down one column, a row apart per thread.
+static bool isColumnReduction(linalg::GenericOp op,
+                              ArrayRef<utils::IteratorType> iterators) {
+  unsigned innermost = iterators.size() - 1;
+  if (iterators.empty() ||
+      iterators[innermost] != utils::IteratorType::parallel)
+    return false;
+  Block *body = op.getBody();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (body->getArgument(input->getOperandNumber()).use_empty())
+      continue;
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    if (!type)
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(input);
+    bool readsInnermost =
+        map.getNumResults() > 0 &&
+        map.getResults().back() == getAffineDimExpr(innermost, op.getContext());
+    int64_t uses = llvm::count_if(map.getResults(), [&](AffineExpr result) {
+      return result.isFunctionOfDim(innermost);
+    });
+    if (uses == 0)
+      continue; // the same element for a whole warp: a broadcast
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!readsInnermost || uses != 1 ||
+        failed(type.getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1)
+      return false;
+  }
+  return true;
+}
+
+/// Lowers a column reduction (isColumnReduction) to one thread per output,
+/// `blockSize` threads per block over consecutive outputs, each thread
+/// folding all outputs of `op` at once. A long reduction over few blocks is
+/// split into `split` consecutive parts over block_y, at least 32 rows each:
+/// a first kernel folds each part from the neutral element into a
+/// [split x outputs] buffer, a second folds the parts, in order, into the
+/// outputs. Unsplit, each output folds its rows in the CPU lowering's order.
+static LogicalResult lowerColumnReduction(OpBuilder &b, linalg::GenericOp op,
+                                          ArrayRef<int64_t> ranges,
+                                          int64_t blockSize,
+                                          int64_t minBlocks) {
+  FailureOr<SmallVector<Reduction>> reductions = matchReductionsOrReport(op);
+  if (failed(reductions))
+    return failure();
+  constexpr int64_t kMinPartLength = 32;
+  Location loc = op.getLoc();
+  SmallVector<unsigned> parallelDims, reductionDims;
+  op.getParallelDims(parallelDims);
+  op.getReductionDims(reductionDims);
+  int64_t points = 1, length = 1;
+  for (unsigned dim : parallelDims)
+    points *= ranges[dim];
+  for (unsigned dim : reductionDims)
+    length *= ranges[dim];
+  int64_t threads = std::min(blockSize, points);
+  int64_t blocks = llvm::divideCeil(points, threads);
+  // As lowerReduction: up to about one wave of blocks (16 * minBlocks).
+  int64_t split = std::clamp<int64_t>(length / kMinPartLength, 1,
+                                      llvm::divideCeil(16 * minBlocks, blocks));
+  int64_t partLength = llvm::divideCeil(length, split);
+  split = llvm::divideCeil(length, partLength);
+
+  auto c = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value zero = c(0), one = c(1);
+  llvm::SmallPtrSet<Operation *, 4> combiners;
+  SmallVector<Value> elementsOf; // the value each combiner folds in
+  for (const Reduction &reduction : *reductions) {
+    combiners.insert(reduction.combiner);
+    elementsOf.push_back(
+        reduction.combiner->getOperand(1 - reduction.accumulatorOperand));
+  }
+  // Folds the rows [begin, end) at the output point `ivs` into
+  // `accumulators`, four independent loads in flight per iteration.
+  auto foldRows = [&](OpBuilder &nb, ArrayRef<Value> ivs, Value begin,
+                      Value end, ValueRange accumulators) {
+    return buildStridedFold(
+        nb, loc, begin, end, one, accumulators,
+        [&](OpBuilder &fb, Value r, ValueRange folded) {
+          SmallVector<Value> pointIvs(ivs);
+          delinearize(fb, loc, r, reductionDims, ranges, pointIvs);
+          IRMapping mapping;
+          loadInputs(fb, loc, op, pointIvs, mapping);
+          cloneBody(fb, op, pointIvs, mapping, combiners);
+          SmallVector<Value> elements =
+              llvm::map_to_vector(elementsOf, [&](Value element) {
+                return mapping.lookupOrDefault(element);
+              });
+          return combine(fb, *reductions, folded, elements);
+        });
+  };
+  // Builds grid x threads loops over the outputs (and `parts` over block_y)
+  // and calls `perOutput` in the guarded body with the output's loop
+  // indices and the part.
+  auto forEachOutput =
+      [&](int64_t parts,
+          function_ref<void(OpBuilder &, ArrayRef<Value>, Value, Value)>
+              perOutput) {
+        OpBuilder::InsertionGuard guard(b);
+        auto grid = scf::ParallelOp::create(b, loc, ValueRange{zero, zero},
+                                            ValueRange{c(blocks), c(parts)},
+                                            ValueRange{one, one});
+        mapLoop(b, grid, {Processor::BlockX, Processor::BlockY});
+        b.setInsertionPointToStart(grid.getBody());
+        auto block = scf::ParallelOp::create(b, loc, zero, c(threads), one);
+        mapLoop(b, block, Processor::ThreadX);
+        b.setInsertionPointToStart(block.getBody());
+        Value point = arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, grid.getInductionVars()[0],
+                                  c(threads)),
+            block.getInductionVars()[0]);
+        Value inBounds = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::slt, point, c(points));
+        auto inside = scf::IfOp::create(b, loc, inBounds, false);
+        b.setInsertionPointToStart(&inside.getThenRegion().front());
+        SmallVector<Value> ivs(ranges.size());
+        delinearize(b, loc, point, parallelDims, ranges, ivs);
+        perOutput(b, ivs, point, grid.getInductionVars()[1]);
+      };
+  auto outputIndices = [&](OpBuilder &nb, OpOperand &init,
+                           ArrayRef<Value> ivs) {
+    return applyMap(nb, loc, op.getMatchingIndexingMap(&init), ivs);
+  };
+
+  SmallVector<Value> partials;
+  if (split > 1) {
+    for (const Reduction &reduction : *reductions)
+      partials.push_back(memref::AllocOp::create(
+          b, loc,
+          MemRefType::get({split, points}, reduction.neutral.getType())));
+    forEachOutput(split, [&](OpBuilder &nb, ArrayRef<Value> ivs, Value point,
+                             Value part) {
+      Value begin = arith::MulIOp::create(nb, loc, part, c(partLength));
+      Value end = arith::MinSIOp::create(
+          nb, loc, arith::AddIOp::create(nb, loc, begin, c(partLength)),
+          c(length));
+      SmallVector<Value> neutrals;
+      for (const Reduction &reduction : *reductions)
+        neutrals.push_back(
+            arith::ConstantOp::create(nb, loc, reduction.neutral));
+      for (auto [partial, folded] :
+           llvm::zip(partials, foldRows(nb, ivs, begin, end, neutrals)))
+        memref::StoreOp::create(nb, loc, folded, partial,
+                                ValueRange{part, point});
+    });
+  }
+  forEachOutput(1, [&](OpBuilder &nb, ArrayRef<Value> ivs, Value point, Value) {
+    SmallVector<Value> current;
+    for (OpOperand &init : op.getDpsInitsMutable())
+      current.push_back(memref::LoadOp::create(nb, loc, init.get(),
+                                               outputIndices(nb, init, ivs)));
+    SmallVector<Value> totals;
+    if (partials.empty()) {
+      totals = foldRows(nb, ivs, zero, c(length), current);
+    } else {
+      auto loop = scf::ForOp::create(
+          nb, loc, zero, c(split), one, current,
+          [&](OpBuilder &fb, Location, Value part, ValueRange accumulators) {
+            SmallVector<Value> parts =
+                llvm::map_to_vector(partials, [&](Value partial) -> Value {
+                  return memref::LoadOp::create(fb, loc, partial,
+                                                ValueRange{part, point});
+                });
+            scf::YieldOp::create(fb, loc,
+                                 combine(fb, *reductions, accumulators, parts,
+                                         /*partials=*/true));
+          });
+      totals = SmallVector<Value>(loop.getResults());
+    }
+    for (auto [init, total] : llvm::zip(op.getDpsInitsMutable(), totals))
+      memref::StoreOp::create(nb, loc, total, init.get(),
+                              outputIndices(nb, init, ivs));
+  });
+  for (Value partial : partials)
+    memref::DeallocOp::create(b, loc, partial);
   return success();
 }
 
@@ -828,14 +1025,21 @@ struct ConvertLinalgToGPULoopsPass
         return signalPassFailure();
       }
       OpBuilder b(op);
-      int64_t length = 1;
-      for (auto [range, iterator] :
-           llvm::zip(ranges, op.getIteratorTypesArray()))
-        if (iterator == utils::IteratorType::reduction)
-          length *= range;
+      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      int64_t length = 1, points = 1;
+      for (auto [range, iterator] : llvm::zip(ranges, iterators))
+        (iterator == utils::IteratorType::reduction ? length : points) *= range;
+      // Fewer than a warp's worth of columns: a block tree per column reads
+      // more of each at once.
+      constexpr int64_t kMinColumns = 32;
+      LogicalResult lowered = success();
       if (op.getNumReductionLoops() == 0 || length <= maxThreadReduction)
         lowerPerThread(b, op, ranges, blockSize);
-      else if (failed(lowerReduction(b, op, ranges, blockSize, minBlocks)))
+      else if (points >= kMinColumns && isColumnReduction(op, iterators))
+        lowered = lowerColumnReduction(b, op, ranges, blockSize, minBlocks);
+      else
+        lowered = lowerReduction(b, op, ranges, blockSize, minBlocks);
+      if (failed(lowered))
         return signalPassFailure();
       SmallVector<Value> operands = op->getOperands();
       op.erase();

@@ -253,3 +253,118 @@ func.func @max_of_sums(%x: memref<64x8x28xf32>, %maxima: memref<8xf32>) {
   memref.dealloc %partial : memref<8x28xf32>
   return
 }
+
+// -----
+
+// A column sum (a bias gradient): one thread per column, so that a warp
+// reads 32 consecutive floats of a row, 256 threads in 2 blocks for 300
+// columns (the last guarded). 1000 rows over 2 blocks is too few blocks:
+// block_y splits the rows into 31 parts of 33 (the last 10), each folded
+// from zero into a 31x300 buffer (part-major, so that its writes and the
+// second kernel's reads are consecutive too); the second kernel folds the
+// old value and the 31 parts in order.
+// CHECK-LABEL: func.func @column_sum
+// CHECK-SAME: (%[[X:.*]]: memref<1000x300xf32>, %[[Y:.*]]: memref<300xf32>)
+// CHECK: %[[PARTS:.*]] = memref.alloc() : memref<31x300xf32>
+// CHECK: scf.parallel (%[[B:.*]], %[[PART:.*]]) = (%{{.*}}, %{{.*}}) to (%c2, %c31)
+// CHECK: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%c256)
+// CHECK: %[[M:.*]] = arith.muli %[[B]], %c256
+// CHECK: %[[COL:.*]] = arith.addi %[[M]], %[[T]]
+// CHECK: arith.cmpi slt, %[[COL]], %c300
+// CHECK: %[[BEGIN:.*]] = arith.muli %[[PART]], %c33
+// CHECK: %[[NEXT:.*]] = arith.addi %[[BEGIN]], %c33
+// CHECK: %[[END:.*]] = arith.minsi %[[NEXT]], %c1000
+// CHECK: scf.for %[[R:.*]] = %[[BEGIN]] to
+// CHECK: %[[RI:.*]] = affine.apply #{{.*}}(%[[R]])
+// CHECK: %[[CI:.*]] = affine.apply #{{.*}}(%[[COL]])
+// CHECK: memref.load %[[X]][%[[RI]], %[[CI]]]
+// CHECK: %[[P:.*]] = scf.for %{{.*}} to %[[END]]
+// CHECK: memref.store %[[P]], %[[PARTS]][%[[PART]], %[[COL]]]
+// CHECK: thread_x
+// CHECK: block_x{{.*}}block_y
+// CHECK: scf.parallel (%[[B2:.*]], %{{.*}}) = (%{{.*}}, %{{.*}}) to (%c2{{.*}}, %c1{{.*}})
+// CHECK: scf.parallel (%[[T2:.*]]) = (%{{.*}}) to (%c256)
+// CHECK: %[[COL2:.*]] = arith.addi
+// CHECK: %[[YI:.*]] = affine.apply #{{.*}}(%[[COL2]])
+// CHECK: %[[OLD:.*]] = memref.load %[[Y]][%[[YI]]]
+// CHECK: %[[SUM:.*]] = scf.for %[[K:.*]] = %c0 to %c31{{.*}} iter_args(%[[ACC:.*]] = %[[OLD]])
+// CHECK: %[[V:.*]] = memref.load %[[PARTS]][%[[K]], %[[COL2]]]
+// CHECK: arith.addf %[[V]], %[[ACC]]
+// CHECK: memref.store %[[SUM]], %[[Y]]
+// CHECK: memref.dealloc %[[PARTS]]
+// CHECK-NOT: scf.reduce(
+func.func @column_sum(%x: memref<1000x300xf32>, %y: memref<300xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<1000x300xf32>) outs(%y : memref<300xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A norm's two weight gradients, with a per-row input (read once per row by
+// the whole warp): both columns' sums in one thread, one kernel for both.
+// 48 rows are too few to split (parts of at least 32): each thread folds
+// its rows in order from the old value, as the CPU does.
+// CHECK-LABEL: func.func @two_column_sums
+// CHECK-NOT: memref.alloc
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%c1{{.*}}, %c1{{.*}})
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c64)
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, f32)
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: arith.addf
+// CHECK: memref.store
+// CHECK: memref.store
+// CHECK-NOT: scf.parallel
+// CHECK: return
+func.func @two_column_sums(%x: memref<48x64xf32>, %dy: memref<48x64xf32>, %rstd: memref<48xf32>,
+                           %dgamma: memref<64xf32>, %dbeta: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>,
+                                   affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>,
+                                   affine_map<(i, j) -> (j)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x, %dy, %rstd : memref<48x64xf32>, memref<48x64xf32>, memref<48xf32>)
+      outs(%dgamma, %dbeta : memref<64xf32>, memref<64xf32>) {
+  ^bb0(%a: f32, %g: f32, %r: f32, %accg: f32, %accb: f32):
+    %n = arith.mulf %a, %r : f32
+    %ng = arith.mulf %n, %g : f32
+    %sg = arith.addf %ng, %accg : f32
+    %sb = arith.addf %g, %accb : f32
+    linalg.yield %sg, %sb : f32, f32
+  }
+  return
+}
+
+// -----
+
+// Not column sums: summed across a transposed read (consecutive columns are
+// a row apart in memory), and over 10 columns (fewer than a warp). Both keep
+// a block per output and its tree.
+// CHECK-LABEL: func.func @not_column_sums
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c300)
+// CHECK: scf.reduce(
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c10)
+// CHECK: scf.reduce(
+func.func @not_column_sums(%xt: memref<300x1000xf32>, %y: memref<300xf32>,
+                           %x: memref<1000x10xf32>, %z: memref<10xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (j)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%xt : memref<300x1000xf32>) outs(%y : memref<300xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<1000x10xf32>) outs(%z : memref<10xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
