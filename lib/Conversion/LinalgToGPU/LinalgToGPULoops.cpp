@@ -109,29 +109,48 @@ static void cloneBody(OpBuilder &b, linalg::GenericOp op, ArrayRef<Value> ivs,
   }
 }
 
-/// Lowers a generic with one thread per point of its parallel dimensions,
-/// `blockSize` threads per block, the last block guarded. Reduction
-/// dimensions, if any (small ones: pooling windows, a few classes), are
-/// folded sequentially by each thread in the CPU lowering's order.
-static void lowerPerThread(OpBuilder &b, linalg::GenericOp op,
-                           ArrayRef<int64_t> ranges, int64_t blockSize) {
-  Location loc = op.getLoc();
+/// A generic's parallel and reduction dimensions and their sizes: `points`
+/// outputs of `length` elements each.
+struct IterationSpace {
   SmallVector<unsigned> parallelDims, reductionDims;
-  op.getParallelDims(parallelDims);
-  op.getReductionDims(reductionDims);
-  int64_t total = 1, length = 1;
-  for (unsigned dim : parallelDims)
-    total *= ranges[dim];
-  for (unsigned dim : reductionDims)
-    length *= ranges[dim];
-  int64_t threads = std::min(blockSize, std::max<int64_t>(total, 1));
-  int64_t blocks = llvm::divideCeil(total, threads);
+  int64_t points = 1, length = 1;
+};
+
+static IterationSpace getIterationSpace(linalg::GenericOp op,
+                                        ArrayRef<int64_t> ranges) {
+  IterationSpace space;
+  op.getParallelDims(space.parallelDims);
+  op.getReductionDims(space.reductionDims);
+  for (unsigned dim : space.parallelDims)
+    space.points *= ranges[dim];
+  for (unsigned dim : space.reductionDims)
+    space.length *= ranges[dim];
+  return space;
+}
+
+/// Builds a grid of `blocks` blocks (times `parts` over block_y when given)
+/// of `threads` threads, one per index below `total` (the last block
+/// guarded), and leaves `b` inside the guard. Returns the thread's index and
+/// its block_y index (null without `parts`).
+static std::pair<Value, Value> buildGuardedThreads(OpBuilder &b, Location loc,
+                                                   int64_t blocks,
+                                                   std::optional<int64_t> parts,
+                                                   int64_t threads,
+                                                   int64_t total) {
   auto c = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
   Value zero = c(0), one = c(1);
-  auto grid = scf::ParallelOp::create(b, loc, zero, c(blocks), one);
-  mapLoop(b, grid, Processor::BlockX);
+  scf::ParallelOp grid;
+  if (parts) {
+    grid = scf::ParallelOp::create(b, loc, ValueRange{zero, zero},
+                                   ValueRange{c(blocks), c(*parts)},
+                                   ValueRange{one, one});
+    mapLoop(b, grid, {Processor::BlockX, Processor::BlockY});
+  } else {
+    grid = scf::ParallelOp::create(b, loc, zero, c(blocks), one);
+    mapLoop(b, grid, Processor::BlockX);
+  }
   b.setInsertionPointToStart(grid.getBody());
   auto block = scf::ParallelOp::create(b, loc, zero, c(threads), one);
   mapLoop(b, block, Processor::ThreadX);
@@ -144,6 +163,28 @@ static void lowerPerThread(OpBuilder &b, linalg::GenericOp op,
                                          linear, c(total));
   auto guard = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
   b.setInsertionPointToStart(&guard.getThenRegion().front());
+  return {linear, parts ? grid.getInductionVars()[1] : Value()};
+}
+
+/// Lowers a generic with one thread per point of its parallel dimensions,
+/// `blockSize` threads per block, the last block guarded. Reduction
+/// dimensions, if any (small ones: pooling windows, a few classes), are
+/// folded sequentially by each thread in the CPU lowering's order.
+static void lowerPerThread(OpBuilder &b, linalg::GenericOp op,
+                           ArrayRef<int64_t> ranges, int64_t blockSize) {
+  Location loc = op.getLoc();
+  IterationSpace space = getIterationSpace(op, ranges);
+  const SmallVector<unsigned> &parallelDims = space.parallelDims;
+  const SmallVector<unsigned> &reductionDims = space.reductionDims;
+  int64_t total = space.points, length = space.length;
+  int64_t threads = std::min(blockSize, std::max<int64_t>(total, 1));
+  int64_t blocks = llvm::divideCeil(total, threads);
+  auto c = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value zero = c(0), one = c(1);
+  Value linear =
+      buildGuardedThreads(b, loc, blocks, std::nullopt, threads, total).first;
 
   SmallVector<Value> ivs(ranges.size());
   delinearize(b, loc, linear, parallelDims, ranges, ivs);
@@ -403,14 +444,10 @@ static LogicalResult lowerReduction(OpBuilder &b, linalg::GenericOp op,
   if (failed(reductions))
     return failure();
   Location loc = op.getLoc();
-  SmallVector<unsigned> parallelDims, reductionDims;
-  op.getParallelDims(parallelDims);
-  op.getReductionDims(reductionDims);
-  int64_t points = 1, length = 1;
-  for (unsigned dim : parallelDims)
-    points *= ranges[dim];
-  for (unsigned dim : reductionDims)
-    length *= ranges[dim];
+  IterationSpace space = getIterationSpace(op, ranges);
+  const SmallVector<unsigned> &parallelDims = space.parallelDims;
+  const SmallVector<unsigned> &reductionDims = space.reductionDims;
+  int64_t points = space.points, length = space.length;
   int64_t threads = std::min<int64_t>(
       blockSize, llvm::PowerOf2Ceil(std::max<int64_t>(length, 32)));
   // Few outputs and a long reduction: spread each over `split` blocks so
@@ -605,14 +642,10 @@ static LogicalResult lowerColumnReduction(OpBuilder &b, linalg::GenericOp op,
     return failure();
   constexpr int64_t kMinPartLength = 32;
   Location loc = op.getLoc();
-  SmallVector<unsigned> parallelDims, reductionDims;
-  op.getParallelDims(parallelDims);
-  op.getReductionDims(reductionDims);
-  int64_t points = 1, length = 1;
-  for (unsigned dim : parallelDims)
-    points *= ranges[dim];
-  for (unsigned dim : reductionDims)
-    length *= ranges[dim];
+  IterationSpace space = getIterationSpace(op, ranges);
+  const SmallVector<unsigned> &parallelDims = space.parallelDims;
+  const SmallVector<unsigned> &reductionDims = space.reductionDims;
+  int64_t points = space.points, length = space.length;
   int64_t threads = std::min(blockSize, points);
   int64_t blocks = llvm::divideCeil(points, threads);
   // As lowerReduction: up to about one wave of blocks (16 * minBlocks).
@@ -651,34 +684,19 @@ static LogicalResult lowerColumnReduction(OpBuilder &b, linalg::GenericOp op,
           return combine(fb, *reductions, folded, elements);
         });
   };
-  // Builds grid x threads loops over the outputs (and `parts` over block_y)
-  // and calls `perOutput` in the guarded body with the output's loop
-  // indices and the part.
+  // Builds a thread per output (and `parts` over block_y) and calls
+  // `perOutput` in the guarded body with the output's loop indices, its
+  // linear index and the part.
   auto forEachOutput =
       [&](int64_t parts,
           function_ref<void(OpBuilder &, ArrayRef<Value>, Value, Value)>
               perOutput) {
         OpBuilder::InsertionGuard guard(b);
-        auto grid = scf::ParallelOp::create(b, loc, ValueRange{zero, zero},
-                                            ValueRange{c(blocks), c(parts)},
-                                            ValueRange{one, one});
-        mapLoop(b, grid, {Processor::BlockX, Processor::BlockY});
-        b.setInsertionPointToStart(grid.getBody());
-        auto block = scf::ParallelOp::create(b, loc, zero, c(threads), one);
-        mapLoop(b, block, Processor::ThreadX);
-        b.setInsertionPointToStart(block.getBody());
-        Value point = arith::AddIOp::create(
-            b, loc,
-            arith::MulIOp::create(b, loc, grid.getInductionVars()[0],
-                                  c(threads)),
-            block.getInductionVars()[0]);
-        Value inBounds = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::slt, point, c(points));
-        auto inside = scf::IfOp::create(b, loc, inBounds, false);
-        b.setInsertionPointToStart(&inside.getThenRegion().front());
+        auto [point, part] =
+            buildGuardedThreads(b, loc, blocks, parts, threads, points);
         SmallVector<Value> ivs(ranges.size());
         delinearize(b, loc, point, parallelDims, ranges, ivs);
-        perOutput(b, ivs, point, grid.getInductionVars()[1]);
+        perOutput(b, ivs, point, part);
       };
   auto outputIndices = [&](OpBuilder &nb, OpOperand &init,
                            ArrayRef<Value> ivs) {
