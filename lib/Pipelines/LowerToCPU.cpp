@@ -23,7 +23,8 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   WidenMatmulOperandsOptions widen;
   widen.f16 = options.cpuKernels;
   widen.bf16 = options.cpuKernels && options.widenBF16Matmuls;
-  addLowerToFusedLinalg(pm, widen, /*recomputeCheapProducers=*/true);
+  addLowerToFusedLinalg(pm, widen, /*recomputeCheapProducers=*/true,
+                        /*fuseTransposes=*/false);
   addBufferizeToOutParams(pm);
   if (options.cpuKernels)
     pm.addPass(createConvertLinalgToCPUKernels());
@@ -64,7 +65,8 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
 
 void mpt::addLowerToFusedLinalg(OpPassManager &pm,
                                 const WidenMatmulOperandsOptions &widen,
-                                bool recomputeCheapProducers) {
+                                bool recomputeCheapProducers,
+                                bool fuseTransposes) {
   pm.addPass(createMPTExportSignature()); // reads the mpt ops: runs first
   pm.addPass(createConvertMPTToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
@@ -73,7 +75,8 @@ void mpt::addLowerToFusedLinalg(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createFuseElementwiseAroundCPUKernels(
-      FuseElementwiseAroundCPUKernelsOptions{recomputeCheapProducers}));
+      FuseElementwiseAroundCPUKernelsOptions{recomputeCheapProducers,
+                                             fuseTransposes}));
 }
 
 void mpt::addBufferizeToOutParams(OpPassManager &pm) {

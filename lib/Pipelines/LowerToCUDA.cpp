@@ -41,8 +41,10 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
   WidenMatmulOperandsOptions widen;
   widen.f16 = false;
   // Producers are not computed again in their readers, as on the CPU: not
-  // timed on a GPU yet.
-  addLowerToFusedLinalg(pm, widen, /*recomputeCheapProducers=*/false);
+  // timed on a GPU yet. Transposes are generated kernels here, so the casts
+  // ahead of them fuse into them.
+  addLowerToFusedLinalg(pm, widen, /*recomputeCheapProducers=*/false,
+                        /*fuseTransposes=*/true);
   addBufferizeToOutParams(pm);
   // Math functions compute in f32 and round once, as on the CPU.
   pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes(

@@ -232,11 +232,19 @@ def FuseElementwiseAroundCPUKernels
     a few cheap arith ops, no input wider than its result, and (readers - 1) * input bits
     <= (readers + 1) * result bits. Loss scaling's unscale, read by the finite check and the
     update, is the case. Upstream fuses only a producer with one use.
+
+    With `fuse-transposes`, `linalg.transpose` ops become generics first and fuse like any
+    elementwise op: on the GPU a transpose is a generated kernel either way, and the cast that
+    rounds a product to f16 ahead of it (attention heads moved between [B, S, H, D] and
+    [B, H, S, D]) is then computed in it, not in a kernel of its own.
   }];
   let options = [
     Option<"recomputeCheapProducers", "recompute-cheap-producers", "bool",
            /*default=*/"false",
            "Fuse a cheap elementwise producer into each of its readers">,
+    Option<"fuseTransposes", "fuse-transposes", "bool", /*default=*/"false",
+           "Generalize linalg.transpose ops so that they fuse with elementwise producers "
+           "and consumers">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -1,5 +1,4 @@
-//===- FuseElementwise.cpp - fuse-elementwise-around-cpu-kernels -*- C++
-//-*-===//
+//===- FuseElementwise.cpp - fuse-elementwise-around-cpu-kernels --------===//
 //
 // Elementwise fusion that keeps the operands of convert-linalg-to-cpu-kernels
 // intact: a matmul or convolution that became a linalg.generic would run as
@@ -104,6 +103,17 @@ struct FuseElementwiseAroundCPUKernels
   using Base::Base;
   void runOnOperation() override {
     MLIRContext *context = &getContext();
+    if (fuseTransposes) {
+      SmallVector<linalg::TransposeOp> transposes;
+      getOperation().walk(
+          [&](linalg::TransposeOp op) { transposes.push_back(op); });
+      IRRewriter rewriter(context);
+      for (linalg::TransposeOp op : transposes) {
+        rewriter.setInsertionPoint(op);
+        // A transpose is a generic with a known body: this cannot fail.
+        (void)linalg::generalizeNamedOp(rewriter, op);
+      }
+    }
     RewritePatternSet patterns(context);
     // Elementwise fusion alone may compute a producer again in each of its
     // readers (generics, which isCheapToRecompute checks).

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Lists the standalone cast kernels of @train_step in mpt-lower-to-cuda's
 stop-at=gpu output: kernels whose only floating-point operations are
-arith.truncf/arith.extf. Prints one line per kernel (its memref operands),
-then "<launched> kernels launched by @train_step, <casts> standalone casts".
+arith.truncf/arith.extf and whose memrefs all have one shape. A kernel that
+also moves the data into another shape (a transpose that rounds as it goes)
+is the transpose, with the cast fused into it. Prints one line per
+standalone cast kernel (its memref operands), then "<launched> kernels
+launched by @train_step, <casts> standalone casts, <moved> casts in
+transposes".
 """
 import re
 import sys
@@ -13,7 +17,7 @@ train = train[: train.index("\n  }\n")]
 launched = re.findall(r"gpu\.launch_func\b[^@\n]*@\w+::@(\w+)", train)
 bodies = dict((name, (args, body)) for name, args, body in re.findall(
     r"gpu\.func @(\w+)\((.*?)\) kernel \{(.*?)\n      gpu\.return", text, re.S))
-casts = 0
+casts = moved = 0
 for name in launched:
     args, body = bodies[name]
     float_ops = set()
@@ -21,7 +25,14 @@ for name in launched:
         op = re.search(r"= (?:arith|math)\.(\w+)", line)
         if op and op.group(1) != "constant" and re.search(r"\b(f16|bf16|f32|f64)\b", line.split("=", 1)[1]):
             float_ops.add(op.group(1))
-    if float_ops and float_ops <= {"truncf", "extf"}:
-        casts += 1
-        print("cast kernel: " + " -> ".join(re.findall(r"memref<[^>]*>", args)))
-print(f"{len(launched)} kernels launched by @train_step, {casts} standalone casts")
+    memrefs = re.findall(r"memref<[^>]*>", args)
+    shapes = set(re.sub(r"x?[a-z]+\d+>$", "", m) for m in memrefs)
+    if not float_ops or not float_ops <= {"truncf", "extf"}:
+        continue
+    if len(shapes) > 1:
+        moved += 1
+        continue
+    casts += 1
+    print("cast kernel: " + " -> ".join(memrefs))
+print(f"{len(launched)} kernels launched by @train_step, {casts} standalone casts, "
+      f"{moved} casts in transposes")

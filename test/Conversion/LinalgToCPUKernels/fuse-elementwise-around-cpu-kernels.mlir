@@ -1,6 +1,7 @@
 // RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels="recompute-cheap-producers" --split-input-file | FileCheck %s
 // RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels --split-input-file | FileCheck %s --check-prefix=ONE-USE
 // RUN: mpt-opt %s --linalg-fuse-elementwise-ops --split-input-file | FileCheck %s --check-prefix=UPSTREAM
+// RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels="fuse-transposes" --split-input-file | FileCheck %s --check-prefix=TRANSPOSES
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
@@ -309,4 +310,41 @@ func.func @kept_producers(%x: tensor<64x8xf32>, %g: tensor<64x8xf32>, %inverse: 
     linalg.yield %h : f32
   } -> tensor<64x8xf32>
   return %twice, %square, %unscaled, %negated, %rows, %halved : tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64xf32>, tensor<64x8xf32>
+}
+
+// -----
+
+// A product rounded to f16, then its heads moved from [B, S, H, D] to
+// [B, H, S, D]. By default the transpose stays a named op and the cast a
+// generic of its own; with fuse-transposes the transpose is a generic that
+// reads the f32 product through the permutation and rounds as it writes.
+
+// CHECK-LABEL: func.func @cast_then_transpose
+// CHECK: linalg.generic
+// CHECK: arith.truncf
+// CHECK: linalg.transpose
+// CHECK-SAME: permutation = [0, 2, 1, 3]
+// TRANSPOSES-DAG: #[[PERMUTED:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>
+// TRANSPOSES-DAG: #[[IDENTITY:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// TRANSPOSES-LABEL: func.func @cast_then_transpose
+// TRANSPOSES-SAME: (%[[X:.*]]: tensor<8x32x4x16xf32>)
+// TRANSPOSES: %[[R:.*]] = linalg.generic {indexing_maps = [#[[PERMUTED]], #[[IDENTITY]]]
+// TRANSPOSES-SAME: ins(%[[X]] : tensor<8x32x4x16xf32>) outs(%{{.*}} : tensor<8x4x32x16xf16>)
+// TRANSPOSES: arith.truncf
+// TRANSPOSES-NOT: linalg.{{generic|transpose}}
+// TRANSPOSES: return %[[R]]
+func.func @cast_then_transpose(%x: tensor<8x32x4x16xf32>) -> tensor<8x4x32x16xf16> {
+  %empty = tensor.empty() : tensor<8x32x4x16xf16>
+  %h = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>,
+                                        affine_map<(a, b, c, d) -> (a, b, c, d)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<8x32x4x16xf32>) outs(%empty : tensor<8x32x4x16xf16>) {
+  ^bb0(%a: f32, %out: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<8x32x4x16xf16>
+  %init = tensor.empty() : tensor<8x4x32x16xf16>
+  %heads = linalg.transpose ins(%h : tensor<8x32x4x16xf16>) outs(%init : tensor<8x4x32x16xf16>)
+      permutation = [0, 2, 1, 3]
+  return %heads : tensor<8x4x32x16xf16>
 }
