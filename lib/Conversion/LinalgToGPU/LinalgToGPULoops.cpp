@@ -492,7 +492,8 @@ static LogicalResult lowerReduction(OpBuilder &b, linalg::GenericOp op,
   // maps one scf.reduce of one thread loop per block loop to gpu.all_reduce.
   // The body's ops that output `i` does not need are dead in its fold loop
   // and removed later.
-  for (auto [i, reduction] : llvm::enumerate(*reductions)) {
+  for (unsigned i = 0, e = reductions->size(); i < e; ++i) {
+    const Reduction &reduction = (*reductions)[i];
     Type carrier = carrierType(reduction, length);
     if (!carrier)
       return op.emitOpError("reduces ")
@@ -500,8 +501,8 @@ static LogicalResult lowerReduction(OpBuilder &b, linalg::GenericOp op,
              << reduction.combiner->getName()
              << ", which the GPU block reduction cannot exchange exactly "
                 "(warp shuffles carry 32-bit values)";
-    auto foldElements = [&, i = i](OpBuilder &fb, ArrayRef<Value> ivs, Value r,
-                                   ValueRange accumulators) {
+    auto foldElements = [&](OpBuilder &fb, ArrayRef<Value> ivs, Value r,
+                            ValueRange accumulators) {
       SmallVector<Value> pointIvs(ivs);
       delinearize(fb, loc, r, reductionDims, ranges, pointIvs);
       return combine(fb, (*reductions)[i], accumulators,
