@@ -171,9 +171,9 @@ static std::pair<Value, Value> buildGuardedThreads(OpBuilder &b, Location loc,
 /// dimensions, if any (small ones: pooling windows, a few classes), are
 /// folded sequentially by each thread in the CPU lowering's order.
 static void lowerPerThread(OpBuilder &b, linalg::GenericOp op,
-                           ArrayRef<int64_t> ranges, int64_t blockSize) {
+                           ArrayRef<int64_t> ranges,
+                           const IterationSpace &space, int64_t blockSize) {
   Location loc = op.getLoc();
-  IterationSpace space = getIterationSpace(op, ranges);
   const SmallVector<unsigned> &parallelDims = space.parallelDims;
   const SmallVector<unsigned> &reductionDims = space.reductionDims;
   int64_t total = space.points, length = space.length;
@@ -438,13 +438,13 @@ static SmallVector<Value> buildStridedFold(
 /// second kernel through a temporary buffer), threads folding strided slices
 /// of the reduction space, then a block-wide scf.reduce.
 static LogicalResult lowerReduction(OpBuilder &b, linalg::GenericOp op,
-                                    ArrayRef<int64_t> ranges, int64_t blockSize,
-                                    int64_t minBlocks) {
+                                    ArrayRef<int64_t> ranges,
+                                    const IterationSpace &space,
+                                    int64_t blockSize, int64_t minBlocks) {
   FailureOr<SmallVector<Reduction>> reductions = matchReductionsOrReport(op);
   if (failed(reductions))
     return failure();
   Location loc = op.getLoc();
-  IterationSpace space = getIterationSpace(op, ranges);
   const SmallVector<unsigned> &parallelDims = space.parallelDims;
   const SmallVector<unsigned> &reductionDims = space.reductionDims;
   int64_t points = space.points, length = space.length;
@@ -597,10 +597,9 @@ static LogicalResult lowerReduction(OpBuilder &b, linalg::GenericOp op,
 /// read down one column, a row apart per thread.
 static bool isColumnReduction(linalg::GenericOp op,
                               ArrayRef<utils::IteratorType> iterators) {
-  unsigned innermost = iterators.size() - 1;
-  if (iterators.empty() ||
-      iterators[innermost] != utils::IteratorType::parallel)
+  if (iterators.empty() || iterators.back() != utils::IteratorType::parallel)
     return false;
+  unsigned innermost = iterators.size() - 1;
   Block *body = op.getBody();
   for (OpOperand *input : op.getDpsInputOperands()) {
     if (body->getArgument(input->getOperandNumber()).use_empty())
@@ -636,6 +635,7 @@ static bool isColumnReduction(linalg::GenericOp op,
 /// outputs. Unsplit, each output folds its rows in the CPU lowering's order.
 static LogicalResult lowerColumnReduction(OpBuilder &b, linalg::GenericOp op,
                                           ArrayRef<int64_t> ranges,
+                                          const IterationSpace &space,
                                           int64_t blockSize,
                                           int64_t minBlocks) {
   FailureOr<SmallVector<Reduction>> reductions = matchReductionsOrReport(op);
@@ -643,7 +643,6 @@ static LogicalResult lowerColumnReduction(OpBuilder &b, linalg::GenericOp op,
     return failure();
   constexpr int64_t kMinPartLength = 32;
   Location loc = op.getLoc();
-  IterationSpace space = getIterationSpace(op, ranges);
   const SmallVector<unsigned> &parallelDims = space.parallelDims;
   const SmallVector<unsigned> &reductionDims = space.reductionDims;
   int64_t points = space.points, length = space.length;
@@ -1044,20 +1043,19 @@ struct ConvertLinalgToGPULoopsPass
         return signalPassFailure();
       }
       OpBuilder b(op);
-      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-      int64_t length = 1, points = 1;
-      for (auto [range, iterator] : llvm::zip(ranges, iterators))
-        (iterator == utils::IteratorType::reduction ? length : points) *= range;
+      IterationSpace space = getIterationSpace(op, ranges);
       // Fewer than a warp's worth of columns: a block tree per column reads
       // more of each at once.
       constexpr int64_t kMinColumns = 32;
       LogicalResult lowered = success();
-      if (op.getNumReductionLoops() == 0 || length <= maxThreadReduction)
-        lowerPerThread(b, op, ranges, blockSize);
-      else if (points >= kMinColumns && isColumnReduction(op, iterators))
-        lowered = lowerColumnReduction(b, op, ranges, blockSize, minBlocks);
+      if (space.reductionDims.empty() || space.length <= maxThreadReduction)
+        lowerPerThread(b, op, ranges, space, blockSize);
+      else if (space.points >= kMinColumns &&
+               isColumnReduction(op, op.getIteratorTypesArray()))
+        lowered =
+            lowerColumnReduction(b, op, ranges, space, blockSize, minBlocks);
       else
-        lowered = lowerReduction(b, op, ranges, blockSize, minBlocks);
+        lowered = lowerReduction(b, op, ranges, space, blockSize, minBlocks);
       if (failed(lowered))
         return signalPassFailure();
       SmallVector<Value> operands = op->getOperands();

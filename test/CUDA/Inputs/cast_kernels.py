@@ -26,7 +26,9 @@ for name in launched:
         if op and op.group(1) != "constant" and re.search(r"\b(f16|bf16|f32|f64)\b", line.split("=", 1)[1]):
             float_ops.add(op.group(1))
     memrefs = re.findall(r"memref<[^>]*>", args)
-    shapes = set(re.sub(r"x?[a-z]+\d+>$", "", m) for m in memrefs)
+    # The dimensions only (layouts and element types differ between a
+    # cast's operands).
+    shapes = set(re.match(r"memref<((?:[0-9?]+x)*)", m).group(1) for m in memrefs)
     if not float_ops or not float_ops <= {"truncf", "extf"}:
         continue
     if len(shapes) > 1:
