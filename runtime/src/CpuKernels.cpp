@@ -335,8 +335,8 @@ void copyRow(const BF16 *src, int64_t stride, int64_t count, uint16_t *dst) {
 /// alternated rounds).
 constexpr int64_t kNativeConvMinDepth = 32;
 
-/// conv2d (below) where the CPU has a bf16 product for convolutions (AMX,
-/// preferredConvolutionGemmBF16): the filter and the im2col matrix stay bf16,
+/// conv2d (below) where the CPU has a bf16 product for convolutions
+/// (preferredConvolutionGemmBF16): the filter and the im2col matrix stay bf16,
 /// copies of the bits at half the bytes of widened ones.
 /// The images are independent products, each too small to split (8-16
 /// filters in the CNN example), so they run over the threads sgemm would use;

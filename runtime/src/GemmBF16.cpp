@@ -546,6 +546,8 @@ GemmBF16 preferredConvolutionGemmBF16() {
 #if defined(__x86_64__)
   if (hasAmxBF16())
     return gemmBF16Amx;
+  if (hasDotBF16() && !__builtin_cpu_is("intel"))
+    return gemmBF16Dot;
 #endif
   return nullptr;
 }
