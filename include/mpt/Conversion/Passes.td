@@ -136,6 +136,12 @@ def ConvertLinalgToVectorizableLoops
     (`unroll.disable`). The runtime asks for width 16 with predication on CPUs with AVX-512
     (F and BW) and width 8 without it elsewhere.
 
+    First, an all-parallel `linalg.generic` whose trailing loops every operand indexes by
+    dimensions alone, as one contiguous run or not at all, and that `linalg.index` does not
+    read, has those loops collapsed into one (`memref.collapse_shape` on its operands): a
+    batch norm fused with the 2x2 pooling's reshape, [N, C, H/2, 2, W/2, 2], then walks each
+    image as one contiguous row instead of interleaved pairs.
+
     An innermost reduction over contiguous elements with more than 4 static iterations
     (softmax's, layer norm's and the losses' rows), whose results are each one add, max or min
     of the accumulator, has its reduction loop marked the same way, and its sums flagged
@@ -154,6 +160,7 @@ def ConvertLinalgToVectorizableLoops
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
   ];
 }

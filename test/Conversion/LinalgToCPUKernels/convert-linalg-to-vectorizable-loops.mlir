@@ -58,7 +58,8 @@
 
 // An f16 elementwise op: loops as convert-linalg-to-loops makes them, the
 // innermost one asking LLVM to vectorize (overriding its cost model),
-// predicated instead of with a scalar remainder, and not unrolled first.
+// predicated instead of with a scalar remainder, and not unrolled first. The
+// input's rows are 16 apart, so its two loops cannot collapse into one.
 
 // CHECK-DAG: #[[$VEC:.*]] = #llvm.loop_vectorize<disable = false, predicateEnable = true, width = 16 : i32>
 // CHECK-DAG: #[[$UNROLL:.*]] = #llvm.loop_unroll<disable = true>
@@ -66,7 +67,7 @@
 // CHECK-LABEL: func.func @f16_elementwise
 // CHECK: scf.for %[[I:[a-z0-9]+]] =
 // CHECK: scf.for %[[J:[a-z0-9]+]] =
-// CHECK: memref.load %{{.*}}[%[[I]], %[[J]]] : memref<4x14xf16>
+// CHECK: memref.load %{{.*}}[%[[I]], %[[J]]] : memref<4x14xf16, strided<[16, 1]>>
 // CHECK: arith.addf %{{.*}}, %{{.*}} : f16
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]] : memref<4x14xf16>
 // CHECK: } {loop_annotation = #[[$HINT]]}
@@ -88,7 +89,7 @@
 // AVX2-DAG: %[[C14:.*]] = arith.constant 14 : index
 // AVX2: scf.for %[[I:[a-z0-9]+]] =
 // AVX2-NEXT: scf.for %[[J:[a-z0-9]+]] = %[[C0]] to %[[C8]]
-// AVX2: memref.load %{{.*}}[%[[I]], %[[J]]] : memref<4x14xf16>
+// AVX2: memref.load %{{.*}}[%[[I]], %[[J]]] : memref<4x14xf16, strided<[16, 1]>>
 // AVX2: memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]] : memref<4x14xf16>
 // AVX2-NEXT: } {loop_annotation = #[[$HINT8]]}
 // AVX2-NEXT: scf.for %[[J:[a-z0-9]+]] = %[[C8]] to %[[C12]]
@@ -99,12 +100,64 @@
 // AVX2-NEXT: } {loop_annotation = #[[$HINT2]]}
 // AVX2-NEXT: }
 // AVX2-NEXT: return
-func.func @f16_elementwise(%x: memref<4x14xf16>, %y: memref<4x14xf16>) {
+func.func @f16_elementwise(%x: memref<4x14xf16, strided<[16, 1]>>, %y: memref<4x14xf16>) {
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%x : memref<4x14xf16>) outs(%y : memref<4x14xf16>) {
+      ins(%x : memref<4x14xf16, strided<[16, 1]>>) outs(%y : memref<4x14xf16>) {
   ^bb0(%a: f16, %out: f16):
     %s = arith.addf %a, %a : f16
     linalg.yield %s : f16
+  }
+  return
+}
+
+// -----
+
+// A batch norm fused with a 2x2 pooling's reshape, [N, C, H/2, 2, W/2, 2]:
+// its last four loops walk the output and the normalized input as one
+// contiguous run of H x W, and the per-channel operand not at all, so they
+// collapse into one loop of 64, split 16 wide. Where the input's rows are
+// padded (20 apart, not 16), only the last three collapse, into 16.
+
+// CHECK-LABEL: func.func @collapsed_image
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG: %[[X:.*]] = memref.collapse_shape %arg0 {{\[}}[0], [1], [2, 3, 4, 5]] : memref<2x3x4x2x4x2xf16> into memref<2x3x64xf16>
+// CHECK-DAG: %[[Y:.*]] = memref.collapse_shape %arg2 {{\[}}[0], [1], [2, 3, 4, 5]] : memref<2x3x4x2x4x2xf16> into memref<2x3x64xf16>
+// CHECK: scf.for %[[N:[a-z0-9]+]] =
+// CHECK: scf.for %[[C:[a-z0-9]+]] =
+// CHECK: scf.for %[[P:[a-z0-9]+]] = %{{.*}} to %[[C64]]
+// CHECK: memref.load %[[X]][%[[N]], %[[C]], %[[P]]]
+// CHECK: memref.load %arg1[%[[C]]] : memref<3xf32>
+// CHECK: memref.store %{{.*}}, %[[Y]][%[[N]], %[[C]], %[[P]]]
+// CHECK: } {loop_annotation = #{{.*}}}
+// CHECK-LABEL: func.func @collapsed_padded_image
+// CHECK: memref.collapse_shape %arg0 {{\[}}[0], [1], [2], [3, 4, 5]] : memref<2x3x4x2x4x2xf32, strided<[240, 80, 20, 8, 2, 1]>> into memref<2x3x4x16xf32, strided<[240, 80, 20, 1]>>
+// CHECK: memref.collapse_shape %arg1 {{\[}}[0], [1], [2], [3, 4, 5]] : memref<2x3x4x2x4x2xf32> into memref<2x3x4x16xf32>
+// CHECK-COUNT-4: scf.for
+// CHECK-NOT: scf.for
+// CHECK: } {loop_annotation = #{{.*}}}
+#bn = affine_map<(n, c, h, kh, w, kw) -> (n, c, h, kh, w, kw)>
+#channel = affine_map<(n, c, h, kh, w, kw) -> (c)>
+func.func @collapsed_image(%x: memref<2x3x4x2x4x2xf16>, %scale: memref<3xf32>,
+                           %y: memref<2x3x4x2x4x2xf16>) {
+  linalg.generic {indexing_maps = [#bn, #channel, #bn],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %scale : memref<2x3x4x2x4x2xf16>, memref<3xf32>) outs(%y : memref<2x3x4x2x4x2xf16>) {
+  ^bb0(%a: f16, %s: f32, %out: f16):
+    %e = arith.extf %a : f16 to f32
+    %m = arith.mulf %e, %s : f32
+    %t = arith.truncf %m : f32 to f16
+    linalg.yield %t : f16
+  }
+  return
+}
+func.func @collapsed_padded_image(%x: memref<2x3x4x2x4x2xf32, strided<[240, 80, 20, 8, 2, 1]>>,
+                                  %y: memref<2x3x4x2x4x2xf32>) {
+  linalg.generic {indexing_maps = [#bn, #bn],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : memref<2x3x4x2x4x2xf32, strided<[240, 80, 20, 8, 2, 1]>>) outs(%y : memref<2x3x4x2x4x2xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %m = arith.mulf %a, %a : f32
+    linalg.yield %m : f32
   }
   return
 }
