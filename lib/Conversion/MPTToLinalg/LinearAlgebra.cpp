@@ -301,13 +301,31 @@ void addWindowPositions(Value windowed, ArrayRef<int64_t> kernel,
   }
 }
 
+/// Whether a window candidate read after `best` replaces it as the window's
+/// first maximum: it is larger, or it is the first NaN (PyTorch's rule; a tie
+/// keeps the earlier candidate).
+Value replacesMaximum(OpBuilder &b, Location loc, Value value, Value best) {
+  auto cmpf = [&](arith::CmpFPredicate predicate, Value lhs,
+                  Value rhs) -> Value {
+    return arith::CmpFOp::create(b, loc, predicate, lhs, rhs);
+  };
+  Value greater = cmpf(arith::CmpFPredicate::OGT, value, best);
+  Value valueNaN = cmpf(arith::CmpFPredicate::UNO, value, value);
+  Value bestNumber = cmpf(arith::CmpFPredicate::ORD, best, best);
+  Value firstNaN = arith::AndIOp::create(b, loc, valueNaN, bestNumber);
+  return arith::OrIOp::create(b, loc, greater, firstNaN);
+}
+
 /// max_pool2d: pad with -inf so that padding never wins, then
 /// linalg.pooling_nchw_max (arith.maximumf: a NaN in the window propagates).
 /// Disjoint windows are one parallel pass over the output instead, each
-/// element the maximum of its window's KH*KW inputs read at constant
-/// (kh, kw): no reduction loop, and the loop along ow vectorizes. It compares
-/// in f32, which holds f16 and bf16 exactly, so that LLVM does not round
-/// after every maximum.
+/// element the first maximum of its window's KH*KW inputs read at constant
+/// (kh, kw), by the rule of their backward (replacesMaximum): no reduction
+/// loop, and the loop along ow vectorizes. A compare and a select per
+/// candidate cost less than arith.maximumf, which x86 lowers with fixups for
+/// NaNs and signed zeros (the f16 pooling of the CNN example took 2.7 times
+/// its FP32 time with it). They compare in f32, which holds f16 and bf16
+/// exactly, so that LLVM does not round after every candidate.
 struct MaxPool2DLowering : OpConversionPattern<MaxPool2DOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -331,9 +349,12 @@ struct MaxPool2DLowering : OpConversionPattern<MaxPool2DOp> {
                            [&](OpBuilder &b, Location l,
                                ValueRange args) -> SmallVector<Value> {
                              Value best = toF32(b, l, args[0]);
-                             for (Value value : args.drop_front().drop_back())
-                               best = arith::MaximumFOp::create(
-                                   b, l, best, toF32(b, l, value));
+                             for (Value arg : args.drop_front().drop_back()) {
+                               Value value = toF32(b, l, arg);
+                               best = arith::SelectOp::create(
+                                   b, l, replacesMaximum(b, l, value, best),
+                                   value, best);
+                             }
                              return {castScalar(b, l, best, element)};
                            }));
       return success();
@@ -475,22 +496,13 @@ private:
     Value dx = buildGeneric(
         rewriter, loc, inputs, init, maps, iteratorTypes(6),
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-          auto cmpf = [&](arith::CmpFPredicate predicate, Value lhs,
-                          Value rhs) -> Value {
-            return arith::CmpFOp::create(b, l, predicate, lhs, rhs);
-          };
-          // Candidates in row-major order: a later one wins only if larger,
-          // or if it is the first NaN; a tie keeps the earlier one. Compared
-          // in f32 (exact for f16 and bf16), which LLVM vectorizes.
+          // Candidates in row-major order, compared in f32 (exact for f16
+          // and bf16), which LLVM vectorizes.
           Value best = toF32(b, l, args[0]);
           Value bestIndex = intConstant(b, l, b.getI32Type(), 0);
           for (int64_t k = 1; k < positions; ++k) {
             Value value = toF32(b, l, args[k]);
-            Value greater = cmpf(arith::CmpFPredicate::OGT, value, best);
-            Value valueNaN = cmpf(arith::CmpFPredicate::UNO, value, value);
-            Value bestNumber = cmpf(arith::CmpFPredicate::ORD, best, best);
-            Value firstNaN = arith::AndIOp::create(b, l, valueNaN, bestNumber);
-            Value take = arith::OrIOp::create(b, l, greater, firstNaN);
+            Value take = replacesMaximum(b, l, value, best);
             best = arith::SelectOp::create(b, l, take, value, best);
             bestIndex = arith::SelectOp::create(
                 b, l, take, intConstant(b, l, b.getI32Type(), k), bestIndex);

@@ -253,9 +253,11 @@ func.func @max_pool2d(%x: tensor<1x2x4x4xf16>) -> tensor<1x2x2x2xf16> {
 // -----
 
 // max_pool2d with disjoint windows (stride = kernel, no padding): one
-// parallel pass over the output, each element the maximum of its window's
-// inputs read at constant (kh, kw) from x viewed as [N, C, OH, KH, OW, KW];
-// compared in f32, rounded once (exact: the maximum is one of the inputs).
+// parallel pass over the output, each element the first maximum of its
+// window's inputs read at constant (kh, kw) from x viewed as
+// [N, C, OH, KH, OW, KW], as the backward picks it: a later candidate wins if
+// it is larger or the first NaN. Compared in f32, rounded once (exact: the
+// maximum is one of the inputs).
 
 // CHECK-DAG: #[[$Q00:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0, d3, 0)>
 // CHECK-DAG: #[[$Q01:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0, d3, 1)>
@@ -269,11 +271,19 @@ func.func @max_pool2d(%x: tensor<1x2x4x4xf16>) -> tensor<1x2x2x2xf16> {
 // CHECK: ^bb0(%[[A:.*]]: f16, %[[B:.*]]: f16, %[[C:.*]]: f16, %[[D:.*]]: f16, %{{.*}}: f16):
 // CHECK: %[[A32:.*]] = arith.extf %[[A]] : f16 to f32
 // CHECK: %[[B32:.*]] = arith.extf %[[B]] : f16 to f32
-// CHECK: %[[AB:.*]] = arith.maximumf %[[A32]], %[[B32]] : f32
+// CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[B32]], %[[A32]] : f32
+// CHECK: %[[BNAN:.*]] = arith.cmpf uno, %[[B32]], %[[B32]] : f32
+// CHECK: %[[ANUM:.*]] = arith.cmpf ord, %[[A32]], %[[A32]] : f32
+// CHECK: %[[FIRSTNAN:.*]] = arith.andi %[[BNAN]], %[[ANUM]] : i1
+// CHECK: %[[TAKE:.*]] = arith.ori %[[GT]], %[[FIRSTNAN]] : i1
+// CHECK: %[[AB:.*]] = arith.select %[[TAKE]], %[[B32]], %[[A32]] : f32
 // CHECK: %[[C32:.*]] = arith.extf %[[C]] : f16 to f32
-// CHECK: %[[ABC:.*]] = arith.maximumf %[[AB]], %[[C32]] : f32
+// CHECK: arith.cmpf ogt, %[[C32]], %[[AB]] : f32
+// CHECK: %[[ABC:.*]] = arith.select %{{.*}}, %[[C32]], %[[AB]] : f32
 // CHECK: %[[D32:.*]] = arith.extf %[[D]] : f16 to f32
-// CHECK: %[[ABCD:.*]] = arith.maximumf %[[ABC]], %[[D32]] : f32
+// CHECK: arith.cmpf ogt, %[[D32]], %[[ABC]] : f32
+// CHECK: %[[ABCD:.*]] = arith.select %{{.*}}, %[[D32]], %[[ABC]] : f32
+// CHECK-NOT: arith.maximumf
 // CHECK: %[[R:.*]] = arith.truncf %[[ABCD]] : f32 to f16
 // CHECK: linalg.yield %[[R]] : f16
 func.func @max_pool2d_disjoint(%x: tensor<1x2x4x6xf16>) -> tensor<1x2x2x3xf16> {
