@@ -327,14 +327,6 @@ void copyRow(const BF16 *src, int64_t stride, int64_t count, uint16_t *dst) {
     std::memcpy(dst + count - chunk, src + count - chunk, 16);
 }
 
-/// The depth (channels x kernel taps) from which conv2dNativeBF16 is faster
-/// than widening for sgemm: AMX pads the depth to 32. On a Sapphire Rapids,
-/// one thread, the CNN example's first convolution (depth 9, 8 filters) took
-/// 389 us on AMX against 194 widened, where its depths 72 and 144 took 538
-/// and 943 us against 852 and 1455 (fastest of 40 runs, in the best of three
-/// alternated rounds).
-constexpr int64_t kNativeConvMinDepth = 32;
-
 /// conv2d (below) where the CPU has a bf16 product for convolutions
 /// (preferredConvolutionGemmBF16): the filter and the im2col matrix stay bf16,
 /// copies of the bits at half the bytes of widened ones.
@@ -417,11 +409,11 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
   if (batch == 0 || numFilters == 0 || positions == 0 || depth == 0)
     return;
   if constexpr (std::is_same_v<T, BF16>) {
-    static const mpt::runtime::GemmBF16 native =
+    static const mpt::runtime::ConvolutionGemmBF16 native =
         mpt::runtime::preferredConvolutionGemmBF16();
-    if (native && depth >= kNativeConvMinDepth)
-      return conv2dNativeBF16(native, input, filter, output, strideH, strideW,
-                              dilationH, dilationW);
+    if (native.product && depth >= native.minDepth)
+      return conv2dNativeBF16(native.product, input, filter, output, strideH,
+                              strideW, dilationH, dilationW);
   }
 
   // The filter as a row-major F x depth matrix; f32 filters with contiguous

@@ -542,14 +542,14 @@ GemmBF16 preferredGemmBF16() {
   return nullptr;
 }
 
-GemmBF16 preferredConvolutionGemmBF16() {
+ConvolutionGemmBF16 preferredConvolutionGemmBF16() {
 #if defined(__x86_64__)
   if (hasAmxBF16())
-    return gemmBF16Amx;
+    return {gemmBF16Amx, /*minDepth=*/32};
   if (hasDotBF16() && !__builtin_cpu_is("intel"))
-    return gemmBF16Dot;
+    return {gemmBF16Dot, /*minDepth=*/1};
 #endif
-  return nullptr;
+  return {};
 }
 
 } // namespace mpt::runtime
