@@ -62,8 +62,10 @@ struct BiasAddLowering : OpConversionPattern<BiasAddOp> {
   }
 };
 
-/// max(x, 0) with arith.maximumf, which keeps a NaN (as PyTorch's relu does)
-/// so that the overflow check still sees it.
+/// max(x, 0) as x if x > 0 or x is NaN, else +0: arith.maximumf(x, 0)'s
+/// values (a NaN stays, as PyTorch's relu keeps it, so that the overflow
+/// check still sees it; -0 gives +0) in a compare and a select, where x86
+/// lowers arith.maximumf with fixups for NaNs and signed zeros.
 struct ReluLowering : OpConversionPattern<ReluOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -74,7 +76,9 @@ struct ReluLowering : OpConversionPattern<ReluOp> {
         rewriter, op, adaptor.getInput(),
         [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           Value zero = floatConstant(b, l, args[0].getType(), 0.0);
-          return {arith::MaximumFOp::create(b, l, args[0], zero)};
+          Value keep = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UGT,
+                                             args[0], zero);
+          return {arith::SelectOp::create(b, l, keep, args[0], zero)};
         });
   }
 };

@@ -83,13 +83,17 @@ func.func @bias_add_axis0(%x: tensor<4x8xf16>, %b: tensor<4xf16>) -> tensor<4x8x
 
 // -----
 
-// Activations compute in their own type (bf16 here).
+// Activations compute in their own type (bf16 here). relu keeps x where
+// x > 0 or x is NaN (ugt) and gives +0 elsewhere, arith.maximumf(x, 0)'s
+// values in a compare and a select.
 
 // CHECK-LABEL: func.func @relu
 // CHECK: linalg.generic
 // CHECK: ^bb0(%[[X:[a-zA-Z0-9_]+]]: bf16, %{{.*}}: bf16):
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : bf16
-// CHECK: arith.maximumf %[[X]], %[[ZERO]] : bf16
+// CHECK: %[[KEEP:.*]] = arith.cmpf ugt, %[[X]], %[[ZERO]] : bf16
+// CHECK: %[[Y:.*]] = arith.select %[[KEEP]], %[[X]], %[[ZERO]] : bf16
+// CHECK: linalg.yield %[[Y]] : bf16
 func.func @relu(%x: tensor<4xbf16>) -> tensor<4xbf16> {
   %y = mpt.relu %x : tensor<4xbf16>
   return %y : tensor<4xbf16>
