@@ -543,13 +543,13 @@ GemmBF16 preferredGemmBF16() {
 }
 
 ConvolutionGemmBF16 preferredConvolutionGemmBF16() {
+  ConvolutionGemmBF16 preferred{preferredGemmBF16(), /*minDepth=*/1};
 #if defined(__x86_64__)
-  if (hasAmxBF16())
-    return {gemmBF16Amx, /*minDepth=*/32};
-  if (hasDotBF16() && !__builtin_cpu_is("intel"))
-    return {gemmBF16Dot, /*minDepth=*/1};
+  // AMX pads the depth to 32.
+  if (preferred.product == gemmBF16Amx)
+    preferred.minDepth = 32;
 #endif
-  return {};
+  return preferred;
 }
 
 } // namespace mpt::runtime

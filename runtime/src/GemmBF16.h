@@ -34,18 +34,18 @@ using GemmBF16 = void (*)(const uint16_t *a, int64_t a0, int64_t a1,
 /// 1.91 widened, FP32 1.70; transformer 3.01, 2.09, 1.98).
 GemmBF16 preferredGemmBF16();
 
-/// The bf16 product convolutions use on bf16 im2col matrices, and the least
-/// depth (channels x kernel taps) from which it beats widening for sgemm; a
-/// null product where they always widen. AMX from depth 32, which it pads to:
-/// on a Sapphire Rapids, one thread, the CNN example's first convolution
-/// (depth 9, 8 filters) took 389 us on AMX against 194 widened, where its
-/// depths 72 and 144 took 538 and 943 us against 852 and 1455 (fastest of 40
-/// runs, in the best of three alternated rounds). VDPBF16PS on AMD's cores at
-/// every depth: on a Zen 5 the CNN's bf16 step took 3.60 ms with it from
-/// depth 32 against 4.11 widened on one thread, 2.50 against 3.34 on two, and
-/// from depth 1 3.24-3.31 against 3.32-3.46 from 32 on one thread (medians of
-/// 5-7 alternating runs). Intel's cores without AMX widen, as their matmuls
-/// do.
+/// The bf16 product convolutions use on bf16 im2col matrices (the matmuls',
+/// preferredGemmBF16), and the least depth (channels x kernel taps) from which
+/// it beats widening for sgemm; a null product where they always widen. AMX
+/// from depth 32, which it pads to: on a Sapphire Rapids, one thread, the CNN
+/// example's first convolution (depth 9, 8 filters) took 389 us on AMX against
+/// 194 widened, where its depths 72 and 144 took 538 and 943 us against 852 and
+/// 1455 (fastest of 40 runs, in the best of three alternated rounds). VDPBF16PS
+/// on AMD's cores at every depth: on a Zen 5 the CNN's bf16 step took 3.60 ms
+/// with it from depth 32 against 4.11 widened on one thread, 2.50 against 3.34
+/// on two, and from depth 1 3.24-3.31 against 3.32-3.46 from 32 on one thread
+/// (medians of 5-7 alternating runs). Intel's cores without AMX widen, as their
+/// matmuls do.
 struct ConvolutionGemmBF16 {
   GemmBF16 product = nullptr;
   int64_t minDepth = 0;
