@@ -108,7 +108,19 @@ void widenRow(const T *src, int64_t stride, int64_t count, float *dst) {
     return;
   }
   if constexpr (std::is_same_v<T, float>) {
-    std::memcpy(dst, src, count * sizeof(float));
+    // im2col copies rows of 7 to 28 floats (in the CNN example), for which a
+    // call to memcpy costs more than the copy: 32-byte moves, the last one
+    // overlapping the one before.
+    constexpr int64_t chunk = 32 / sizeof(float);
+    if (count < chunk || count > 8 * chunk) {
+      std::memcpy(dst, src, count * sizeof(float));
+      return;
+    }
+    int64_t i = 0;
+    for (; i + chunk <= count; i += chunk)
+      std::memcpy(dst + i, src + i, 32);
+    if (i < count)
+      std::memcpy(dst + count - chunk, src + count - chunk, 32);
     return;
   }
 #if defined(__x86_64__)
@@ -131,9 +143,10 @@ void widenRow(const T *src, int64_t stride, int64_t count, float *dst) {
 
 /// Scratch reused across calls (no allocation per kernel call): im2col
 /// buffers are megabytes and the kernels run several times a step. Indices:
-/// 0 and 1 the widened operands, 2 the im2col matrix or a product to add in.
+/// 0 and 1 the widened operands, 2 the im2col matrix or a product to add in,
+/// 3 an f16 or bf16 image widened before im2col.
 std::vector<float> &scratch(int index) {
-  thread_local std::vector<float> buffers[3];
+  thread_local std::vector<float> buffers[4];
   return buffers[index];
 }
 
@@ -270,25 +283,47 @@ struct ConvWindows {
   /// copyRun(source, stride, count, destination).
   template <typename Source, typename Target, typename CopyRun>
   void unroll(const Source *image, Target *dst, CopyRun copyRun) const {
-    if (transposed) {
-      for (int64_t oh = 0; oh < outH; ++oh)
-        for (int64_t ow = 0; ow < outW; ++ow)
-          for (int64_t c = 0; c < channels; ++c)
-            for (int64_t kh = 0; kh < kernelH; ++kh, dst += kernelW)
-              copyRun(image + oh * stepH + ow * stepW + c * channelStride +
-                          kh * tapH,
-                      tapW, kernelW, dst);
+    // A local copy: stores through dst could alias the members, which the
+    // compiler would otherwise reload for every run.
+    const ConvWindows w = *this;
+    if (w.transposed) {
+      for (int64_t oh = 0; oh < w.outH; ++oh)
+        for (int64_t ow = 0; ow < w.outW; ++ow)
+          for (int64_t c = 0; c < w.channels; ++c) {
+            const Source *row =
+                image + oh * w.stepH + ow * w.stepW + c * w.channelStride;
+            for (int64_t kh = 0; kh < w.kernelH;
+                 ++kh, row += w.tapH, dst += w.kernelW)
+              copyRun(row, w.tapW, w.kernelW, dst);
+          }
       return;
     }
-    for (int64_t c = 0; c < channels; ++c)
-      for (int64_t kh = 0; kh < kernelH; ++kh)
-        for (int64_t kw = 0; kw < kernelW; ++kw)
-          for (int64_t oh = 0; oh < outH; ++oh, dst += outW)
-            copyRun(image + c * channelStride + kh * tapH + kw * tapW +
-                        oh * stepH,
-                    stepW, outW, dst);
+    for (int64_t c = 0; c < w.channels; ++c)
+      for (int64_t kh = 0; kh < w.kernelH; ++kh)
+        for (int64_t kw = 0; kw < w.kernelW; ++kw) {
+          const Source *row =
+              image + c * w.channelStride + kh * w.tapH + kw * w.tapW;
+          for (int64_t oh = 0; oh < w.outH; ++oh, row += w.stepH, dst += w.outW)
+            copyRun(row, w.stepW, w.outW, dst);
+        }
   }
 };
+
+/// Image `n` of `input` (C x H x W, any strides) widened into a dense f32
+/// block in `dst`.
+template <typename T>
+void widenImage(const MemRef<T, 4> *input, int64_t n, float *dst) {
+  const T *image = input->aligned + input->offset + n * input->strides[0];
+  const int64_t *sizes = input->sizes, *strides = input->strides;
+  if (isDenseBlock(sizes, strides, 1, 4)) {
+    widenRow(image, 1, sizes[1] * sizes[2] * sizes[3], dst);
+    return;
+  }
+  for (int64_t c = 0; c < sizes[1]; ++c)
+    for (int64_t h = 0; h < sizes[2]; ++h, dst += sizes[3])
+      widenRow(image + c * strides[1] + h * strides[2], strides[3], sizes[3],
+               dst);
+}
 
 /// The filter (F x C x KH x KW) as a dense F x (C*KH*KW) matrix in `dst`,
 /// each row of the kernel moved by copyRun(source, stride, count,
@@ -441,8 +476,15 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
                       ? leadingDimension(numFilters, positions, os[1])
                       : 0;
 
-  const ConvWindows windows(input->strides, filter->sizes, output->sizes,
-                            strideH, strideW, dilationH, dilationW);
+  // f16 and bf16 images are widened once, then unrolled from f32 like f32
+  // ones: im2col reads each element up to KH*KW times, and widening it at
+  // every read cost more than the copies themselves.
+  const int64_t imageSize = input->sizes[1] * input->sizes[2] * input->sizes[3];
+  const int64_t wideStrides[4] = {imageSize, input->sizes[2] * input->sizes[3],
+                                  input->sizes[3], 1};
+  const ConvWindows windows(
+      std::is_same_v<T, float> ? input->strides : wideStrides, filter->sizes,
+      output->sizes, strideH, strideW, dilationH, dilationW);
   const bool transposedCol = windows.transposed;
   // Each image on one thread, with its own scratch (the weights stay in the
   // calling thread's): OpenBLAS's OpenMP build runs an sgemm called inside a
@@ -453,8 +495,14 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
     float *product =
         ldOut ? nullptr : scratchBuffer(scratch(1), numFilters * positions);
     float *col = scratchBuffer(scratch(2), depth * positions);
-    windows.unroll(input->aligned + input->offset + n * input->strides[0], col,
-                   widenRow<T>);
+    if constexpr (std::is_same_v<T, float>) {
+      windows.unroll(input->aligned + input->offset + n * input->strides[0],
+                     col, widenRow<float>);
+    } else {
+      float *image = scratchBuffer(scratch(3), imageSize);
+      widenImage(input, n, image);
+      windows.unroll(image, col, widenRow<float>);
+    }
 
     float *out = output->aligned + output->offset + n * os[0];
     cblas_sgemm(CblasRowMajor, CblasNoTrans,
