@@ -55,16 +55,39 @@ def cmd_same_state(args):
         b = {k: v for k, v in b.items() if k in a}
     if set(a) != set(b):
         fail(f"different tensors: {sorted(set(a) ^ set(b))}")
-    compared = 0
+    compared, largest = 0, (0.0, None)
     for name in sorted(a):
         if name in skip:
             continue
         if a[name] != b[name]:
-            fail(f"tensor '{name}' differs")
+            if args.rtol is None or a[name][:2] != b[name][:2] or a[name][0] not in FLOATS:
+                fail(f"tensor '{name}' differs")
+            for x, y in zip(floats(a[name]), floats(b[name])):
+                bound = args.atol + args.rtol * abs(y)
+                if not abs(x - y) <= bound:
+                    fail(f"tensor '{name}' differs beyond the tolerance: {x!r} vs {y!r}")
+                largest = max(largest, (abs(x - y) / bound, name), key=lambda t: t[0])
         compared += 1
     if args.position and meta_a.get("position") != meta_b.get("position"):
         fail(f"positions differ: {meta_a.get('position')} vs {meta_b.get('position')}")
-    print(f"{compared} tensors bit-identical")
+    if args.rtol is None:
+        print(f"{compared} tensors bit-identical")
+    else:
+        print(f"{compared} tensors within rtol {args.rtol} and atol {args.atol} "
+              f"(largest difference {largest[0]:.3f} of the bound, in {largest[1]})")
+
+
+FLOATS = {"F32": "f", "F16": "e", "BF16": None}
+
+
+def floats(tensor):
+    """The values of an F32, F16 or BF16 tensor as Python floats."""
+    dtype, _, data = tensor
+    if dtype == "BF16":
+        words = struct.unpack(f"<{len(data) // 2}H", data)
+        return struct.unpack(f"<{len(words)}f", struct.pack(f"<{len(words)}I", *(w << 16 for w in words)))
+    width = struct.calcsize(FLOATS[dtype])
+    return struct.unpack(f"<{len(data) // width}{FLOATS[dtype]}", data)
 
 
 def cmd_different_state(args):
@@ -207,6 +230,9 @@ def main():
     p.add_argument("--position", action="store_true")
     p.add_argument("--common", action="store_true",
                    help="compare only the tensors both files hold")
+    p.add_argument("--rtol", type=float,
+                   help="float tensors may differ by atol + rtol * |b| instead of not at all")
+    p.add_argument("--atol", type=float, default=0.0)
     p.set_defaults(run=cmd_same_state)
     p = sub.add_parser("different-state")
     p.add_argument("a")
