@@ -98,6 +98,25 @@ const bool hasF16C = __builtin_cpu_supports("f16c");
 const bool hasAVX2 = __builtin_cpu_supports("avx2");
 #endif
 
+/// Copies a contiguous row of `bytes` (at least `Move`) in `Move`-byte moves,
+/// the last one overlapping the one before: im2col copies rows of 7 to 28
+/// elements (in the CNN example), for which a call to memcpy costs more than
+/// the copy. Rows of more than 8 moves go to memcpy.
+template <int64_t Move>
+void copyRowInMoves(const void *src, int64_t bytes, void *dst) {
+  if (bytes > 8 * Move) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  const char *from = static_cast<const char *>(src);
+  char *to = static_cast<char *>(dst);
+  int64_t i = 0;
+  for (; i + Move <= bytes; i += Move)
+    std::memcpy(to + i, from + i, Move);
+  if (i < bytes)
+    std::memcpy(to + bytes - Move, from + bytes - Move, Move);
+}
+
 /// Widens `count` elements `stride` apart into consecutive floats; unit
 /// strides get loops the compiler can vectorize.
 template <typename T>
@@ -108,19 +127,10 @@ void widenRow(const T *src, int64_t stride, int64_t count, float *dst) {
     return;
   }
   if constexpr (std::is_same_v<T, float>) {
-    // im2col copies rows of 7 to 28 floats (in the CNN example), for which a
-    // call to memcpy costs more than the copy: 32-byte moves, the last one
-    // overlapping the one before.
-    constexpr int64_t chunk = 32 / sizeof(float);
-    if (count < chunk || count > 8 * chunk) {
+    if (count * sizeof(float) < 32)
       std::memcpy(dst, src, count * sizeof(float));
-      return;
-    }
-    int64_t i = 0;
-    for (; i + chunk <= count; i += chunk)
-      std::memcpy(dst + i, src + i, 32);
-    if (i < count)
-      std::memcpy(dst + count - chunk, src + count - chunk, 32);
+    else
+      copyRowInMoves<32>(src, count * sizeof(float), dst);
     return;
   }
 #if defined(__x86_64__)
@@ -358,26 +368,15 @@ void gatherFilter(const MemRef<Source, 4> *filter, Target *dst,
                 dst);
 }
 
-/// Copies `count` bf16 values `stride` apart to consecutive ones. im2col
-/// copies rows of 14 to 28 (in the CNN example), for which a call to memcpy
-/// costs more than the copy: contiguous rows go as 16-byte moves, the last one
-/// overlapping the one before.
+/// Copies `count` bf16 values `stride` apart to consecutive ones, contiguous
+/// rows in 16-byte moves (copyRowInMoves).
 void copyRow(const BF16 *src, int64_t stride, int64_t count, uint16_t *dst) {
-  constexpr int64_t chunk = 16 / sizeof(uint16_t);
-  if (stride != 1 || count < chunk) {
+  if (stride != 1 || count * sizeof(uint16_t) < 16) {
     for (int64_t i = 0; i < count; ++i)
       dst[i] = src[i * stride].bits;
     return;
   }
-  if (count > 8 * chunk) {
-    std::memcpy(dst, src, count * sizeof(uint16_t));
-    return;
-  }
-  int64_t i = 0;
-  for (; i + chunk <= count; i += chunk)
-    std::memcpy(dst + i, src + i, 16);
-  if (i < count)
-    std::memcpy(dst + count - chunk, src + count - chunk, 16);
+  copyRowInMoves<16>(src, count * sizeof(uint16_t), dst);
 }
 
 /// conv2d (below) where the CPU has a bf16 product for convolutions
