@@ -71,26 +71,86 @@ static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
   return indices;
 }
 
+/// The element of `op`'s input `input` at loop point `ivs`.
+static Value loadInput(OpBuilder &b, Location loc, linalg::GenericOp op,
+                       OpOperand *input, ArrayRef<Value> ivs) {
+  Value value = input->get();
+  if (isa<MemRefType>(value.getType()))
+    return memref::LoadOp::create(
+        b, loc, value, applyMap(b, loc, op.getMatchingIndexingMap(input), ivs));
+  if (auto hostLoad = value.getDefiningOp<memref::LoadOp>())
+    // A scalar operand read from a buffer (a 0-d tensor.extract, such as the
+    // found-inf flag): read it in the kernel, where the buffer lives.
+    return b.clone(*hostLoad)->getResult(0);
+  return value;
+}
+
 /// Loads the elements of `op`'s inputs at loop point `ivs` into `mapping`
-/// (block arguments to values), and maps `linalg.index` to `ivs`.
+/// (block arguments to values) but for those already mapped.
 static void loadInputs(OpBuilder &b, Location loc, linalg::GenericOp op,
                        ArrayRef<Value> ivs, IRMapping &mapping) {
   Block *body = op.getBody();
   for (OpOperand *input : op.getDpsInputOperands()) {
     BlockArgument arg = body->getArgument(input->getOperandNumber());
-    if (arg.use_empty())
-      continue;
-    Value value = input->get();
-    if (isa<MemRefType>(value.getType()))
-      value = memref::LoadOp::create(
-          b, loc, value,
-          applyMap(b, loc, op.getMatchingIndexingMap(input), ivs));
-    else if (auto hostLoad = value.getDefiningOp<memref::LoadOp>())
-      // A scalar operand read from a buffer (a 0-d tensor.extract, such as
-      // the found-inf flag): read it in the kernel, where the buffer lives.
-      value = b.clone(*hostLoad)->getResult(0);
-    mapping.map(arg, value);
+    if (!arg.use_empty() && !mapping.contains(arg))
+      mapping.map(arg, loadInput(b, loc, op, input, ivs));
   }
+}
+
+/// An update that keeps its old value under a scalar condition: every output
+/// is `select(condition, new, old)` (or `select(condition, old, new)`), where
+/// `old` is read from the output's own buffer at the same point, as the
+/// optimizer updates of state carried in place are (a skipped step keeps
+/// everything). The condition, the value it has when the update writes, and
+/// the selects with the new value of each.
+struct KeptUnder {
+  OpOperand *condition;
+  bool writesWhen;
+  llvm::SmallPtrSet<Operation *, 4> selects;
+  SmallVector<Value> updated;
+};
+
+static std::optional<KeptUnder> matchKeptUnder(linalg::GenericOp op) {
+  Block *body = op.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  std::optional<KeptUnder> kept;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    Value yielded =
+        yield.getOperand(init.getOperandNumber() - op.getNumDpsInputs());
+    auto select = yielded.getDefiningOp<arith::SelectOp>();
+    if (!select || !op.getMatchingBlockArgument(&init).use_empty())
+      return std::nullopt;
+    auto condition = dyn_cast<BlockArgument>(select.getCondition());
+    if (!condition || condition.getOwner() != body)
+      return std::nullopt;
+    OpOperand *conditionInput = &op->getOpOperand(condition.getArgNumber());
+    if (!op.isDpsInput(conditionInput) ||
+        op.getMatchingIndexingMap(conditionInput).getNumResults() != 0)
+      return std::nullopt;
+    auto readsOwnOutput = [&](Value value) {
+      auto arg = dyn_cast<BlockArgument>(value);
+      if (!arg || arg.getOwner() != body)
+        return false;
+      OpOperand *read = &op->getOpOperand(arg.getArgNumber());
+      return op.isDpsInput(read) && read->get() == init.get() &&
+             op.getMatchingIndexingMap(read) ==
+                 op.getMatchingIndexingMap(&init);
+    };
+    std::optional<bool> writesWhen;
+    if (readsOwnOutput(select.getFalseValue()))
+      writesWhen = true;
+    else if (readsOwnOutput(select.getTrueValue()))
+      writesWhen = false;
+    if (!writesWhen || (kept && (kept->condition != conditionInput ||
+                                 kept->writesWhen != *writesWhen)))
+      return std::nullopt;
+    if (!kept)
+      kept = KeptUnder{conditionInput, *writesWhen, {}, {}};
+    kept->selects.insert(select);
+    kept->updated.push_back(*writesWhen ? select.getTrueValue()
+                                        : select.getFalseValue());
+  }
+  return kept;
 }
 
 /// Clones the body of `op` except its terminator and the ops in `skip`,
@@ -217,7 +277,28 @@ static void lowerPerThread(OpBuilder &b, linalg::GenericOp op,
     });
   };
   SmallVector<Value> results;
-  if (reductionDims.empty()) {
+  std::optional<KeptUnder> kept;
+  if (reductionDims.empty())
+    kept = matchKeptUnder(op);
+  if (kept) {
+    // Nothing is read or written where the update keeps its old values (on a
+    // skipped step): the body runs, without its selects, under a branch that
+    // is uniform over the grid.
+    Value condition = loadInput(b, loc, op, kept->condition, ivs);
+    Value writes = condition;
+    if (!kept->writesWhen)
+      writes = arith::XOrIOp::create(
+          b, loc, condition, arith::ConstantIntOp::create(b, loc, 1, 1));
+    auto branch = scf::IfOp::create(b, loc, writes, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    IRMapping mapping;
+    mapping.map(body->getArgument(kept->condition->getOperandNumber()),
+                condition);
+    loadInputs(b, loc, op, ivs, mapping);
+    cloneBody(b, op, ivs, mapping, kept->selects);
+    for (Value value : kept->updated)
+      results.push_back(mapping.lookupOrDefault(value));
+  } else if (reductionDims.empty()) {
     results = bodyAt(b, ivs, current);
   } else {
     auto loop = scf::ForOp::create(

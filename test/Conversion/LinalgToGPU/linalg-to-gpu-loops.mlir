@@ -368,3 +368,94 @@ func.func @not_column_sums(%xt: memref<300x1000xf32>, %y: memref<300xf32>,
   }
   return
 }
+
+// -----
+
+// An optimizer update written into the state it replaces, which keeps the old
+// values when the step is skipped (select on a scalar flag, the old value read
+// from the output's own buffer): the flag is read in the kernel and the
+// update runs under a branch on it, without the selects, so a skipped step
+// reads and writes no element.
+// CHECK-LABEL: func.func @kept_update
+// CHECK-SAME: (%[[FLAG:.*]]: memref<i1>, %[[W:.*]]: memref<1000xf32>, %[[G:.*]]: memref<1000xf32>, %[[M:.*]]: memref<1000xf32>)
+// CHECK: scf.if %{{.*}} {
+// CHECK: %[[OK:.*]] = memref.load %[[FLAG]][]
+// CHECK-NEXT: scf.if %[[OK]] {
+// CHECK-DAG: memref.load %[[W]]
+// CHECK-DAG: memref.load %[[G]]
+// CHECK-DAG: memref.load %[[M]]
+// CHECK-NOT: arith.select
+// CHECK: memref.store %{{.*}}, %[[W]]
+// CHECK: memref.store %{{.*}}, %[[M]]
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+func.func @kept_update(%flag: memref<i1>, %w: memref<1000xf32>, %g: memref<1000xf32>,
+                       %m: memref<1000xf32>) {
+  %ok = memref.load %flag[] : memref<i1>
+  %lr = arith.constant 0.1 : f32
+  linalg.generic {indexing_maps = [affine_map<(i) -> ()>, affine_map<(i) -> (i)>,
+                                   affine_map<(i) -> (i)>, affine_map<(i) -> (i)>,
+                                   affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]}
+      ins(%ok, %w, %g, %m : i1, memref<1000xf32>, memref<1000xf32>, memref<1000xf32>)
+      outs(%w, %m : memref<1000xf32>, memref<1000xf32>) {
+  ^bb0(%finite: i1, %old_w: f32, %grad: f32, %old_m: f32, %out_w: f32, %out_m: f32):
+    %new_m = arith.addf %old_m, %grad : f32
+    %step = arith.mulf %new_m, %lr : f32
+    %new_w = arith.subf %old_w, %step : f32
+    %kept_w = arith.select %finite, %new_w, %old_w : f32
+    %kept_m = arith.select %finite, %new_m, %old_m : f32
+    linalg.yield %kept_w, %kept_m : f32, f32
+  }
+  return
+}
+
+// -----
+
+// The same with the flag saying the step is skipped: the update runs where
+// the flag is false.
+// CHECK-LABEL: func.func @kept_when_false
+// CHECK: %[[SKIPPED:.*]] = memref.load
+// CHECK: %[[RUNS:.*]] = arith.xori %[[SKIPPED]], %true
+// CHECK-NEXT: scf.if %[[RUNS]] {
+// CHECK-NOT: arith.select
+// CHECK: memref.store
+func.func @kept_when_false(%flag: memref<i1>, %w: memref<1000xf32>, %g: memref<1000xf32>) {
+  %skipped = memref.load %flag[] : memref<i1>
+  linalg.generic {indexing_maps = [affine_map<(i) -> ()>, affine_map<(i) -> (i)>,
+                                   affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]}
+      ins(%skipped, %w, %g : i1, memref<1000xf32>, memref<1000xf32>)
+      outs(%w : memref<1000xf32>) {
+  ^bb0(%skip: i1, %old: f32, %grad: f32, %out: f32):
+    %new = arith.subf %old, %grad : f32
+    %kept = arith.select %skip, %old, %new : f32
+    linalg.yield %kept : f32
+  }
+  return
+}
+
+// -----
+
+// A select whose old value comes from another buffer than the one written
+// (the update is not in place) writes every element: no branch.
+// CHECK-LABEL: func.func @not_in_place
+// CHECK: scf.if %{{.*}} {
+// CHECK-NOT: scf.if
+// CHECK: arith.select
+// CHECK: memref.store
+func.func @not_in_place(%flag: memref<i1>, %w: memref<1000xf32>, %g: memref<1000xf32>,
+                        %out: memref<1000xf32>) {
+  %ok = memref.load %flag[] : memref<i1>
+  linalg.generic {indexing_maps = [affine_map<(i) -> ()>, affine_map<(i) -> (i)>,
+                                   affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]}
+      ins(%ok, %w, %g : i1, memref<1000xf32>, memref<1000xf32>)
+      outs(%out : memref<1000xf32>) {
+  ^bb0(%finite: i1, %old: f32, %grad: f32, %o: f32):
+    %new = arith.subf %old, %grad : f32
+    %kept = arith.select %finite, %new, %old : f32
+    linalg.yield %kept : f32
+  }
+  return
+}
