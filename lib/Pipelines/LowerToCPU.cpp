@@ -68,6 +68,7 @@ void mpt::addLowerToFusedLinalg(OpPassManager &pm,
                                 bool recomputeCheapProducers,
                                 bool fuseTransposes) {
   pm.addPass(createMPTExportSignature()); // reads the mpt ops: runs first
+  pm.addNestedPass<func::FuncOp>(createMPTCarryStateInPlace());
   pm.addPass(createConvertMPTToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   if (widen.f16 || widen.bf16)
@@ -82,11 +83,15 @@ void mpt::addLowerToFusedLinalg(OpPassManager &pm,
 void mpt::addBufferizeToOutParams(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createMPTUnshareFills());
   pm.addNestedPass<func::FuncOp>(createMPTDistinctResults());
+  // Updates are computed in the buffers of the state they replace
+  // (mpt-carry-state-in-place), and carried results then leave the signature.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createMPTDropCarriedResults());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;

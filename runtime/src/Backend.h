@@ -61,7 +61,8 @@ public:
     return true;
   }
   /// Runs `function` on its arguments then its results, in the signature's
-  /// order; false with `error` set if it could not run.
+  /// order, but for carried results (`next`), which the function writes into
+  /// their argument's buffer; false with `error` set if it could not run.
   virtual bool run(const std::string &function,
                    const std::vector<DeviceTensor> &tensors,
                    std::string &error) = 0;

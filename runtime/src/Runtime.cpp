@@ -472,11 +472,16 @@ const char *functionName(mpt_function_t function) {
   return function == MPT_FUNCTION_EVAL ? "eval step" : "training step";
 }
 
-/// Allocates one zeroed device buffer per shape.
+/// Allocates one zeroed device buffer per shape; an empty one for a null
+/// shape (a carried result, which the step writes into its argument).
 mpt_status_t allocateAll(Backend *backend,
                          const std::vector<const TensorShape *> &shapes,
                          std::vector<DeviceBuffer> &buffers) {
   for (const TensorShape *shape : shapes) {
+    if (!shape) {
+      buffers.emplace_back();
+      continue;
+    }
     void *data = backend->allocate(shape->bytes());
     if (!data)
       return makeStatus(MPT_STATUS_OUT_OF_MEMORY,
@@ -523,9 +528,11 @@ std::vector<DeviceTensor> trainTensors(mpt_session_t session) {
   std::vector<DeviceTensor> tensors;
   for (size_t i = 0; i < signature.trainArgs.size(); ++i)
     tensors.push_back({session->args[i].get(), &signature.trainArgs[i].shape});
+  // A carried result is written into its argument's buffer.
   for (size_t r = 0; r < signature.trainResults.size(); ++r)
-    tensors.push_back(
-        {session->results[r].get(), &signature.trainResults[r].shape});
+    if (signature.trainResults[r].next < 0)
+      tensors.push_back(
+          {session->results[r].get(), &signature.trainResults[r].shape});
   return tensors;
 }
 
@@ -750,7 +757,7 @@ mpt_status_t mpt_session_create(mpt_program_t program, uint64_t seed,
     for (const ArgInfo &arg : signature.trainArgs)
       argShapes.push_back(&arg.shape);
     for (const ResultInfo &result : signature.trainResults)
-      resultShapes.push_back(&result.shape);
+      resultShapes.push_back(result.next < 0 ? &result.shape : nullptr);
     for (const EvalArgInfo &arg : signature.evalArgs)
       evalInputShapes.push_back(&arg.shape);
     for (const NamedTensor &result : signature.evalResults)
@@ -1031,11 +1038,6 @@ mpt_status_t queueStep(mpt_session_t session, const char *caller) {
             sizeof(int64_t));
     queued.done = backend.fence();
     session->queuedSteps.push_back(std::move(queued));
-    // The next step reads what this one produced.
-    for (size_t r = 0; r < signature.trainResults.size(); ++r)
-      if (signature.trainResults[r].next >= 0)
-        std::swap(session->args[signature.trainResults[r].next],
-                  session->results[r]);
     return nullptr;
   });
 }

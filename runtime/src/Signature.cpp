@@ -171,8 +171,8 @@ bool parseSignature(const std::string &json, Signature &signature,
   if (!parsed)
     return reader.fail(llvm::toString(parsed.takeError()));
   const llvm::json::Object *root = parsed->getAsObject();
-  if (!root || root->getString("format") != "mpt-signature-1")
-    return reader.fail("not an mpt-signature-1 object");
+  if (!root || root->getString("format") != "mpt-signature-2")
+    return reader.fail("not an mpt-signature-2 object");
   const llvm::json::Object *train = root->getObject("train");
   const llvm::json::Array *args =
       train ? train->getArray("arguments") : nullptr;

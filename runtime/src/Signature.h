@@ -52,7 +52,7 @@ struct ArgInfo {
 
 struct ResultInfo {
   TensorShape shape;
-  int64_t next = -1;  // the argument this result replaces
+  int64_t next = -1;  // the argument it replaces, in that buffer
   std::string metric; // or the metric it reports
 };
 

@@ -17,7 +17,7 @@ namespace {
 /// A training step w' = f(w, x, y) with loss, and an eval step reading w.
 std::string signatureJson(const std::string &next = "0",
                           const std::string &stateOfDtype = "F32") {
-  return R"({"format": "mpt-signature-1",
+  return R"({"format": "mpt-signature-2",
     "train": {"function": "train_step",
       "arguments": [
         {"name": "w", "role": "param", "dtype": "F32", "shape": [3, 2],
@@ -74,8 +74,8 @@ void expectRefused(const std::string &json, const std::string &expected) {
 
 TEST(Signature, RefusesMalformedOrInconsistent) {
   expectRefused("{", "malformed step signature");
-  expectRefused(R"({"format": "other"})", "not an mpt-signature-1 object");
-  expectRefused(R"({"format": "mpt-signature-1"})", "no training step");
+  expectRefused(R"({"format": "other"})", "not an mpt-signature-2 object");
+  expectRefused(R"({"format": "mpt-signature-2"})", "no training step");
   // A carried result must replace an argument of its shape.
   expectRefused(signatureJson("7"), "result #0 replaces no matching argument");
   expectRefused(signatureJson("1"), "result #0 replaces no matching argument");

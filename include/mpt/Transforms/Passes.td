@@ -172,6 +172,34 @@ def MPTDistinctResults : Pass<"mpt-distinct-results", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def MPTCarryStateInPlace : Pass<"mpt-carry-state-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Writes every carried result of the training step into its argument";
+  let description = [{
+    Every result of an `mpt.train_step` marked `mpt.next = i` becomes
+    `bufferization.materialize_in_destination %value in %argI`, so that one-shot bufferization
+    computes the new state in the buffer of the old one (the optimizer's update reads and
+    writes each element in place) and `drop-equivalent-buffer-results` removes the result from
+    the bufferized function. The runtime then passes one buffer per piece of state, not two
+    swapped after each step, and a skipped step has no old value to copy. Every other result
+    of the training step or of the `mpt.eval_step` that returns an argument, or a value a
+    carried result also returns, gets its own copy, so that only carried results are dropped. Run before `convert-mpt-to-linalg`, which strips the `mpt.next` markers.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def MPTDropCarriedResults : Pass<"mpt-drop-carried-results", "::mlir::ModuleOp"> {
+  let summary = "Removes the carried results of a bufferized training step";
+  let description = [{
+    After one-shot bufferization, each result that `mpt-carry-state-in-place` materialized in
+    an argument returns that argument's buffer. This pass removes those results from the
+    function marked `mpt.carried_in_place` (and from its calls, which read the argument
+    instead) and drops the marker, so that `buffer-results-to-out-params` gives out-parameters
+    to the other results only. Unlike upstream's `drop-equivalent-buffer-results`, it changes a
+    public function, drops exactly the marked results, and fails where one of them was not
+    bufferized into its argument.
+  }];
+}
+
 def MPTApproximateMath : Pass<"mpt-approximate-math", "::mlir::func::FuncOp"> {
   let summary = "Replaces f32 erf, exp and tanh by polynomial approximations";
   let description = [{

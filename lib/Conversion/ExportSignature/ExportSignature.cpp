@@ -29,7 +29,9 @@ using namespace mpt;
 namespace {
 
 constexpr llvm::StringLiteral kSignatureGlobalName = "__mpt_signature";
-constexpr llvm::StringLiteral kSignatureFormat = "mpt-signature-1";
+/// Format 2: the step writes each carried result (`next`) into its argument's
+/// buffer (mpt-carry-state-in-place) and takes no buffer for it.
+constexpr llvm::StringLiteral kSignatureFormat = "mpt-signature-2";
 
 /// The dtype names of safetensors, which the runtime and checkpoints share.
 std::optional<StringRef> dtypeName(Type type) {

@@ -54,8 +54,10 @@ private:
   /// functions no longer carry them (bufferization turns results into
   /// arguments). The runtime reads them before lowering.
   void stripConventionAttrs() {
+    // What mpt-drop-carried-results reads after bufferization stays.
     auto isOurs = [](NamedAttribute attribute) {
-      return attribute.getName().getValue().starts_with("mpt.");
+      return attribute.getName().getValue().starts_with("mpt.") &&
+             attribute.getName() != MPTDialect::kCarriedInPlaceAttrName;
     };
     auto strip = [&](DictionaryAttr attrs) {
       return DictionaryAttr::get(

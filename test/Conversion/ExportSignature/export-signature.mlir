@@ -35,7 +35,7 @@
 // momentum buffer at 0; the labels read by the loss have 4 classes. Names are
 // the NameLocs the runtime's parser attaches (written out here).
 // CHECK-LABEL: module attributes {mpt.signature = "{
-// CHECK-SAME: \22format\22:\22mpt-signature-1\22
+// CHECK-SAME: \22format\22:\22mpt-signature-2\22
 // CHECK-SAME: \22train\22:{\22arguments\22:[
 // CHECK-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22bound\22:0.57735026918962584,\22fan_in\22:3,\22kind\22:\22uniform\22},\22name\22:\22w\22,\22role\22:\22param\22,\22shape\22:[4,3]}
 // CHECK-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22bound\22:0.57735026918962584,\22fan_in\22:3,\22kind\22:\22uniform\22},\22name\22:\22b\22,\22role\22:\22param\22,\22shape\22:[4]}
@@ -52,7 +52,7 @@
 // CHECK-SAME: \22function\22:\22train_step\22
 // CHECK-SAME: \22results\22:[{\22dtype\22:\22F32\22,\22next\22:0,\22shape\22:[4,3]},{\22dtype\22:\22F32\22,\22next\22:7,\22shape\22:[4,3]},{\22dtype\22:\22F32\22,\22next\22:6,\22shape\22:[5]},{\22dtype\22:\22F32\22,\22metric\22:\22loss\22,\22shape\22:[]},
 // The same JSON, NUL-terminated, survives lowering as a global constant.
-// CHECK: llvm.mlir.global external constant @__mpt_signature("{\22format\22:\22mpt-signature-1\22,{{.*}}\00")
+// CHECK: llvm.mlir.global external constant @__mpt_signature("{\22format\22:\22mpt-signature-2\22,{{.*}}\00")
 func.func @train_step(
     %w: tensor<4x3xf32> {mpt.param} loc("w"), %b: tensor<4xf32> {mpt.param} loc("b"),
     %filter: tensor<5x2x3x3xf32> {mpt.param} loc("filter"),

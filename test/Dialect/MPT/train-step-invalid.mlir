@@ -603,3 +603,21 @@ func.func @predict(%w: tensor<4xf32> {mpt.state_of = 0}) -> tensor<4xf32> attrib
 func.func @predict_again(%w: tensor<4xf32> {mpt.state_of = 0}) -> tensor<4xf32> attributes {mpt.eval_step} {
   return %w : tensor<4xf32>
 }
+
+// -----
+
+// mpt.carried_in_place: one argument index (or -1) per result.
+
+// expected-error @+1 {{'mpt.carried_in_place' must be an array of i64 with one entry per result of a function}}
+func.func @carried_count(%w: memref<4xf32>) -> memref<4xf32>
+    attributes {mpt.carried_in_place = array<i64: 0, -1>} {
+  return %w : memref<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'mpt.carried_in_place' names argument 1 of a function with 1 arguments}}
+func.func @carried_out_of_range(%w: memref<4xf32>) -> memref<4xf32>
+    attributes {mpt.carried_in_place = array<i64: 1>} {
+  return %w : memref<4xf32>
+}

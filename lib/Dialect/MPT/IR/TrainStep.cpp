@@ -458,6 +458,21 @@ LogicalResult MPTDialect::verifyOperationAttribute(Operation *op,
              << op->getName() << "' has no precision policy";
     return success();
   }
+  if (name == kCarriedInPlaceAttrName) {
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    auto carried = dyn_cast<DenseI64ArrayAttr>(attribute.getValue());
+    if (!function || !carried ||
+        carried.size() != int64_t(function.getNumResults()))
+      return op->emitError("'") << name
+                                << "' must be an array of i64 with one entry "
+                                   "per result of a function";
+    for (int64_t index : carried.asArrayRef())
+      if (index < -1 || index >= int64_t(function.getNumArguments()))
+        return op->emitError("'")
+               << name << "' names argument " << index << " of a function with "
+               << function.getNumArguments() << " arguments";
+    return success();
+  }
   if (name == kSignatureAttrName) {
     if (!isa<ModuleOp>(op) || !isa<StringAttr>(attribute.getValue()))
       return op->emitError("'")

@@ -70,6 +70,11 @@ def MPT_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kPrecisionAttrName = "mpt.precision";
     // On a module: the training step's signature as JSON (mpt-export-signature).
     static constexpr ::llvm::StringLiteral kSignatureAttrName = "mpt.signature";
+    // On a training step from mpt-carry-state-in-place to
+    // mpt-drop-carried-results (an array of i64, one per result): the
+    // argument each result is written into, or -1.
+    static constexpr ::llvm::StringLiteral kCarriedInPlaceAttrName =
+        "mpt.carried_in_place";
   }];
 }
 
