@@ -28,15 +28,55 @@ namespace {
 // bf16 of a pair share a 32-bit lane); A per block of kRows rows, each pair
 // broadcast against a panel. The usual layouts pack with vector
 // instructions: B with unit column stride (two rows interleaved by one
-// permute) and A with unit row or column stride; the shapes of a training
-// step are small enough (k of 32 to 256) that scalar packing took as long
-// as the products.
+// permute) or unit row stride (16 x 16 transposes of pairs), A with unit
+// row or column stride; the shapes of a training step are small enough (k
+// of 32 to 256) that scalar packing took as long as the products, and a
+// filter gradient's (k over the whole batch, as many pairs as products) more.
 //
 //===----------------------------------------------------------------------===//
 
-constexpr int64_t kRows = 8, kPanel = 32;
+constexpr int64_t kRows = 8, kPanel = 32, kTranspose = 16;
 
 #define MPT_BF16_TARGET "avx512f,avx512bw,avx512vl,avx512bf16"
+
+/// dst (16 rows dstStride apart) = the transpose of src (16 rows srcStride
+/// apart, the rows from `srcRows` on read as zeros), 32-bit elements.
+__attribute__((target(MPT_BF16_TARGET))) void
+transpose16x16(const uint32_t *src, int64_t srcStride, int64_t srcRows,
+               uint32_t *dst, int64_t dstStride) {
+  __m512i row[16], mixed[16];
+  for (int i = 0; i < 16; ++i)
+    row[i] = i < srcRows ? _mm512_loadu_si512(src + i * srcStride)
+                         : _mm512_setzero_si512();
+  // After these two steps, row[4q + c] holds elements c, c + 4, c + 8 and
+  // c + 12 of source rows 4q..4q+3, one 128-bit lane each.
+  for (int i = 0; i < 16; i += 2) {
+    mixed[i] = _mm512_unpacklo_epi32(row[i], row[i + 1]);
+    mixed[i + 1] = _mm512_unpackhi_epi32(row[i], row[i + 1]);
+  }
+  for (int i = 0; i < 16; i += 4) {
+    row[i] = _mm512_unpacklo_epi64(mixed[i], mixed[i + 2]);
+    row[i + 1] = _mm512_unpackhi_epi64(mixed[i], mixed[i + 2]);
+    row[i + 2] = _mm512_unpacklo_epi64(mixed[i + 1], mixed[i + 3]);
+    row[i + 3] = _mm512_unpackhi_epi64(mixed[i + 1], mixed[i + 3]);
+  }
+  // Gather the lanes: output row c + 4h takes lane h of row[c], row[4 + c],
+  // row[8 + c] and row[12 + c].
+  for (int c = 0; c < 4; ++c) {
+    __m512i even = _mm512_shuffle_i32x4(row[c], row[4 + c], 0x88);
+    __m512i odd = _mm512_shuffle_i32x4(row[c], row[4 + c], 0xdd);
+    __m512i evenHigh = _mm512_shuffle_i32x4(row[8 + c], row[12 + c], 0x88);
+    __m512i oddHigh = _mm512_shuffle_i32x4(row[8 + c], row[12 + c], 0xdd);
+    _mm512_storeu_si512(dst + c * dstStride,
+                        _mm512_shuffle_i32x4(even, evenHigh, 0x88));
+    _mm512_storeu_si512(dst + (c + 8) * dstStride,
+                        _mm512_shuffle_i32x4(even, evenHigh, 0xdd));
+    _mm512_storeu_si512(dst + (c + 4) * dstStride,
+                        _mm512_shuffle_i32x4(odd, oddHigh, 0x88));
+    _mm512_storeu_si512(dst + (c + 12) * dstStride,
+                        _mm512_shuffle_i32x4(odd, oddHigh, 0xdd));
+  }
+}
 
 /// Columns [first, first + columns) of B as pairs of rows: for every pair p,
 /// 32 lanes (l = 2p, l = 2p + 1) per column, zero past k and past columns.
@@ -66,8 +106,21 @@ packPanelB(const uint16_t *b, int64_t b0, int64_t b1, int64_t k, int64_t first,
     }
     return;
   }
-  std::fill(dst, dst + pairs * kPanel * 2, 0);
-  for (int64_t l = 0; l < k; ++l)
+  int64_t p = 0;
+  if (b0 == 1 && b1 % 2 == 0) {
+    // B transposed in memory (a filter gradient's im2col matrix): each
+    // column's pairs are its consecutive 32-bit units, and a panel's rows of
+    // pairs are their transpose, 16 pairs by 16 columns at a time.
+    auto *out = reinterpret_cast<uint32_t *>(dst);
+    for (; p + kTranspose <= k / 2; p += kTranspose)
+      for (int64_t j = 0; j < kPanel; j += kTranspose)
+        transpose16x16(
+            reinterpret_cast<const uint32_t *>(b + (first + j) * b1 + 2 * p),
+            b1 / 2, std::clamp<int64_t>(columns - j, 0, kTranspose),
+            out + p * kPanel + j, kPanel);
+  }
+  std::fill(dst + p * kPanel * 2, dst + pairs * kPanel * 2, 0);
+  for (int64_t l = 2 * p; l < k; ++l)
     for (int64_t j = 0; j < columns; ++j)
       dst[(l / 2) * kPanel * 2 + j * 2 + l % 2] = b[l * b0 + (first + j) * b1];
 }
@@ -95,12 +148,26 @@ packRowsA(const uint16_t *a, int64_t a0, int64_t a1, int64_t k, int64_t row,
     }
     return;
   }
-  std::fill(dst, dst + pairs * kRows, 0);
+  int64_t first = 0;
+  if (a1 == 1 && a0 % 2 == 0 && rows == kRows) {
+    // Rows with k contiguous (a filter gradient's k runs over the whole
+    // batch): the block's pairs are 32-bit units of its rows, transposed 16
+    // pairs at a time.
+    alignas(64) uint32_t block[kTranspose * kTranspose];
+    const auto *source = reinterpret_cast<const uint32_t *>(a + row * a0);
+    for (; first + kTranspose <= k / 2; first += kTranspose) {
+      transpose16x16(source + first, a0 / 2, kRows, block, kTranspose);
+      for (int64_t q = 0; q < kTranspose; ++q)
+        std::memcpy(dst + (first + q) * kRows, block + q * kTranspose,
+                    kRows * sizeof(uint32_t));
+    }
+  }
+  std::fill(dst + first * kRows, dst + pairs * kRows, 0);
   for (int64_t i = 0; i < rows; ++i) {
     const uint16_t *source = a + (row + i) * a0;
     if (a1 == 1) {
       // A pair is one unaligned 32-bit load.
-      for (int64_t p = 0; p < k / 2; ++p)
+      for (int64_t p = first; p < k / 2; ++p)
         std::memcpy(dst + p * kRows + i, source + 2 * p, sizeof(uint32_t));
       if (k % 2)
         dst[(k / 2) * kRows + i] = source[k - 1];
@@ -263,45 +330,6 @@ struct alignas(64) TileConfig {
   }
 };
 
-/// dst (16 rows dstStride apart) = the transpose of src (16 rows srcStride
-/// apart), 32-bit elements.
-__attribute__((target(MPT_AMX_TARGET))) void transpose16x16(const uint32_t *src,
-                                                            int64_t srcStride,
-                                                            uint32_t *dst,
-                                                            int64_t dstStride) {
-  __m512i row[16], mixed[16];
-  for (int i = 0; i < 16; ++i)
-    row[i] = _mm512_loadu_si512(src + i * srcStride);
-  // After these two steps, row[4q + c] holds elements c, c + 4, c + 8 and
-  // c + 12 of source rows 4q..4q+3, one 128-bit lane each.
-  for (int i = 0; i < 16; i += 2) {
-    mixed[i] = _mm512_unpacklo_epi32(row[i], row[i + 1]);
-    mixed[i + 1] = _mm512_unpackhi_epi32(row[i], row[i + 1]);
-  }
-  for (int i = 0; i < 16; i += 4) {
-    row[i] = _mm512_unpacklo_epi64(mixed[i], mixed[i + 2]);
-    row[i + 1] = _mm512_unpackhi_epi64(mixed[i], mixed[i + 2]);
-    row[i + 2] = _mm512_unpacklo_epi64(mixed[i + 1], mixed[i + 3]);
-    row[i + 3] = _mm512_unpackhi_epi64(mixed[i + 1], mixed[i + 3]);
-  }
-  // Gather the lanes: output row c + 4h takes lane h of row[c], row[4 + c],
-  // row[8 + c] and row[12 + c].
-  for (int c = 0; c < 4; ++c) {
-    __m512i even = _mm512_shuffle_i32x4(row[c], row[4 + c], 0x88);
-    __m512i odd = _mm512_shuffle_i32x4(row[c], row[4 + c], 0xdd);
-    __m512i evenHigh = _mm512_shuffle_i32x4(row[8 + c], row[12 + c], 0x88);
-    __m512i oddHigh = _mm512_shuffle_i32x4(row[8 + c], row[12 + c], 0xdd);
-    _mm512_storeu_si512(dst + c * dstStride,
-                        _mm512_shuffle_i32x4(even, evenHigh, 0x88));
-    _mm512_storeu_si512(dst + (c + 8) * dstStride,
-                        _mm512_shuffle_i32x4(even, evenHigh, 0xdd));
-    _mm512_storeu_si512(dst + (c + 4) * dstStride,
-                        _mm512_shuffle_i32x4(odd, oddHigh, 0x88));
-    _mm512_storeu_si512(dst + (c + 12) * dstStride,
-                        _mm512_shuffle_i32x4(odd, oddHigh, 0xdd));
-  }
-}
-
 /// `count` rows of bf16 with k contiguous (row r at src + r * stride) as rows
 /// of `paddedK` (a multiple of 32), zero past k. Rows from `count` to 32 keep
 /// what they held (zeroing them took a quarter of a bf16 convolution with 8
@@ -335,7 +363,7 @@ packBlockA(const uint16_t *a, int64_t a0, int64_t a1, int64_t k,
     auto *target = reinterpret_cast<uint32_t *>(dst);
     for (int64_t half = 0; half * kTile < rows; ++half)
       for (int64_t p = 0; p < paddedPairs; p += kTile)
-        transpose16x16(source + p * kPanel + half * kTile, kPanel,
+        transpose16x16(source + p * kPanel + half * kTile, kPanel, kTile,
                        target + half * kTile * paddedPairs + p, paddedPairs);
     return;
   }
@@ -361,7 +389,7 @@ packPanelAmx(const uint16_t *b, int64_t b0, int64_t b1, int64_t k,
     for (int64_t half = 0; half * kTile < columns; ++half)
       for (int64_t p = 0; p < paddedPairs; p += kTile)
         transpose16x16(source + half * kTile * paddedPairs + p, paddedPairs,
-                       target + p * kPanel + half * kTile, kPanel);
+                       kTile, target + p * kPanel + half * kTile, kPanel);
     return;
   }
   packPanelB(b, b0, b1, k, first, columns, dst);
