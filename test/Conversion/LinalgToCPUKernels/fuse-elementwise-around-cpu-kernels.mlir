@@ -125,6 +125,62 @@ func.func @sgd_skipped_step(%p: tensor<4x8xf32>, %g: tensor<4x8xf32>, %m: tensor
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #scalar = affine_map<(d0, d1) -> ()>
 
+// With persistent working copies, the new master is also rounded to its f16
+// working copy, which the flag keeps too. The rounding (here with its select,
+// as elementwise fusion leaves it) folds into the update: one generic writes
+// the master and the working copy, rounding the master's new value before the
+// flag chooses, and keeps both old values on a skipped step (the form
+// without recomputed producers, mpt-lower-to-cuda's).
+
+// ONE-USE-LABEL: func.func @sgd_working_copy
+// ONE-USE-SAME: (%[[P:.*]]: tensor<4x8xf32>, %[[G:.*]]: tensor<4x8xf32>, %[[W:.*]]: tensor<4x8xf16>, %[[FLAG:.*]]: tensor<i1>)
+// ONE-USE: %[[FINITE:.*]] = tensor.extract %[[FLAG]][]
+// ONE-USE: %[[UPDATE:.*]]:2 = linalg.generic
+// ONE-USE-SAME: ins(%[[P]], %[[G]], %[[FINITE]], %[[W]] : tensor<4x8xf32>, tensor<4x8xf32>, i1, tensor<4x8xf16>)
+// ONE-USE: ^bb0(%[[PV:.*]]: f32, %[[GV:.*]]: f32, %[[KEEP:.*]]: i1, %[[OLDW:.*]]: f16,
+// ONE-USE: %[[PARAM:.*]] = arith.subf %[[PV]], %[[GV]]
+// ONE-USE: %[[NEWP:.*]] = arith.select %[[KEEP]], %[[PARAM]], %[[PV]] : f32
+// ONE-USE: %[[ROUNDED:.*]] = arith.truncf %[[PARAM]] : f32 to f16
+// ONE-USE: %[[NEWW:.*]] = arith.select %[[KEEP]], %[[ROUNDED]], %[[OLDW]] : f16
+// ONE-USE: linalg.yield %[[NEWP]], %[[NEWW]]
+// ONE-USE-NOT: linalg.generic
+// ONE-USE: return %[[UPDATE]]#0, %[[UPDATE]]#1
+// With cheap producers recomputed (the CPU lowering), the update is computed
+// again in each select instead.
+// CHECK-LABEL: func.func @sgd_working_copy
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT: linalg.generic
+func.func @sgd_working_copy(%p: tensor<4x8xf32>, %g: tensor<4x8xf32>, %w: tensor<4x8xf16>, %flag: tensor<i1>) -> (tensor<4x8xf32>, tensor<4x8xf16>) {
+  %empty = tensor.empty() : tensor<4x8xf32>
+  %update = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %g : tensor<4x8xf32>, tensor<4x8xf32>) outs(%empty : tensor<4x8xf32>) {
+  ^bb0(%pv: f32, %gv: f32, %out: f32):
+    %param = arith.subf %pv, %gv : f32
+    linalg.yield %param : f32
+  } -> tensor<4x8xf32>
+  %finite = tensor.extract %flag[] : tensor<i1>
+  %keptP = linalg.generic {indexing_maps = [#scalar, #id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%finite, %update, %p : i1, tensor<4x8xf32>, tensor<4x8xf32>) outs(%empty : tensor<4x8xf32>) {
+  ^bb0(%c: i1, %new: f32, %old: f32, %out: f32):
+    %s = arith.select %c, %new, %old : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %empty16 = tensor.empty() : tensor<4x8xf16>
+  %keptW = linalg.generic {indexing_maps = [#scalar, #id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%finite, %update, %w : i1, tensor<4x8xf32>, tensor<4x8xf16>) outs(%empty16 : tensor<4x8xf16>) {
+  ^bb0(%c: i1, %new: f32, %old: f16, %out: f16):
+    %r = arith.truncf %new : f32 to f16
+    %s = arith.select %c, %r, %old : f16
+    linalg.yield %s : f16
+  } -> tensor<4x8xf16>
+  return %keptP, %keptW : tensor<4x8xf32>, tensor<4x8xf16>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#scalar = affine_map<(d0, d1) -> ()>
+
 // Left alone: an updated tensor that is also read unselected (here returned),
 // and selects on two different flags.
 
