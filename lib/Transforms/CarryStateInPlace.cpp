@@ -15,7 +15,6 @@
 #include "mpt/Transforms/Passes.h"
 
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/STLExtras.h"
 
 namespace mpt {
 #define GEN_PASS_DEF_MPTCARRYSTATEINPLACE
@@ -45,13 +44,14 @@ void CarryStateInPlace::runOnOperation() {
     return signalPassFailure();
   }
   auto ret = cast<func::ReturnOp>(function.front().getTerminator());
-  SmallVector<std::pair<OpOperand *, BlockArgument>> carried;
+  // The argument each result is written into, or -1.
+  SmallVector<int64_t> carriedInto(ret->getNumOperands(), -1);
   llvm::SmallDenseSet<Value> carriedValues;
   for (OpOperand &operand : ret->getOpOperands())
     if (auto next = function.getResultAttrOfType<IntegerAttr>(
             operand.getOperandNumber(), MPTDialect::kNextAttrName);
         train && next) {
-      carried.push_back({&operand, function.getArgument(next.getInt())});
+      carriedInto[operand.getOperandNumber()] = next.getInt();
       carriedValues.insert(operand.get());
     }
 
@@ -63,7 +63,7 @@ void CarryStateInPlace::runOnOperation() {
   for (OpOperand &operand : ret->getOpOperands()) {
     Value value = operand.get();
     auto type = dyn_cast<RankedTensorType>(value.getType());
-    if (!type || llvm::is_contained(llvm::make_first_range(carried), &operand))
+    if (!type || carriedInto[operand.getOperandNumber()] >= 0)
       continue;
     if (!isa<BlockArgument>(value) && !carriedValues.contains(value))
       continue;
@@ -73,13 +73,14 @@ void CarryStateInPlace::runOnOperation() {
         /*copy=*/value));
   }
   builder.setInsertionPoint(ret);
-  SmallVector<int64_t> carriedInto(ret->getNumOperands(), -1);
-  for (auto [operand, destination] : carried) {
-    carriedInto[operand->getOperandNumber()] = destination.getArgNumber();
-    if (operand->get() != destination)
-      operand->set(bufferization::MaterializeInDestinationOp::create(
-                       builder, ret.getLoc(), operand->get(), destination)
-                       .getResult());
+  for (OpOperand &operand : ret->getOpOperands()) {
+    int64_t into = carriedInto[operand.getOperandNumber()];
+    if (into < 0 || operand.get() == function.getArgument(into))
+      continue;
+    operand.set(
+        bufferization::MaterializeInDestinationOp::create(
+            builder, ret.getLoc(), operand.get(), function.getArgument(into))
+            .getResult());
   }
   if (train)
     function->setAttr(MPTDialect::kCarriedInPlaceAttrName,

@@ -178,11 +178,13 @@ def MPTCarryStateInPlace : Pass<"mpt-carry-state-in-place", "::mlir::func::FuncO
     Every result of an `mpt.train_step` marked `mpt.next = i` becomes
     `bufferization.materialize_in_destination %value in %argI`, so that one-shot bufferization
     computes the new state in the buffer of the old one (the optimizer's update reads and
-    writes each element in place) and `drop-equivalent-buffer-results` removes the result from
-    the bufferized function. The runtime then passes one buffer per piece of state, not two
-    swapped after each step, and a skipped step has no old value to copy. Every other result
-    of the training step or of the `mpt.eval_step` that returns an argument, or a value a
-    carried result also returns, gets its own copy, so that only carried results are dropped. Run before `convert-mpt-to-linalg`, which strips the `mpt.next` markers.
+    writes each element in place), and the step is marked `mpt.carried_in_place` for
+    `mpt-drop-carried-results`, which then removes those results from the bufferized function.
+    The runtime passes one buffer per piece of state, not two swapped after each step, and a
+    skipped step has no old value to copy. Every other result of the training step or of the
+    `mpt.eval_step` that returns an argument, or a value a carried result also returns, gets its
+    own copy, so that only carried results are dropped. Run before `convert-mpt-to-linalg`,
+    which strips the `mpt.next` markers.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }

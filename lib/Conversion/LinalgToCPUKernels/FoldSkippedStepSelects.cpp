@@ -10,8 +10,10 @@
 // this pattern folds all of its selects into it at once. The update then
 // writes the new or the old value in one pass, as DESIGN.md asks of the update
 // phase, instead of writing the update and copying one of the two. A working
-// copy rounded from the new master (persistent-working-copy) folds in with
-// its select, so the same pass writes it too.
+// copy rounded from the new master (persistent-working-copy) folds in too:
+// elementwise fusion has already put its select in the rounding's body (the
+// rounding has one reader), so it is a reader of the update that keeps its old
+// value under the same flag, and the same pass writes it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,21 +58,12 @@ std::optional<TensorSelect> matchTensorSelect(Operation *user) {
                       generic.getDpsInputOperand(2)};
 }
 
-/// An elementwise generic over the update's loops that reads some of its
-/// results element for element (a master's working copy, rounded from the
-/// new master) and keeps its old value under the same condition: either its
-/// one result is read only by such a select, or elementwise fusion already
-/// put that select in its body (`keptBy` is then null). It folds into the
-/// update, reading the update's values before their selects.
-struct FoldedReader {
-  linalg::GenericOp op;
-  std::optional<TensorSelect> keptBy;
-};
-
 /// The condition under which `reader` yields its new value, if its body ends
 /// in `select(condition, new, old)` on a scalar input and an input read at
 /// the output's position.
 std::optional<Value> selectsInItsBody(linalg::GenericOp reader) {
+  if (reader.getNumResults() != 1)
+    return std::nullopt;
   Block &body = reader.getRegion().front();
   auto select =
       body.getTerminator()->getOperand(0).getDefiningOp<arith::SelectOp>();
@@ -105,19 +98,9 @@ struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
       if (update.payloadUsesValueFromOperand(&init))
         return rewriter.notifyMatchFailure(update, "reads its outputs");
 
-    // The select must read both tensors at the update's own positions.
-    auto selectsInPlace = [](TensorSelect select, AffineMap map) {
-      return select.op.getMatchingIndexingMap(select.chosen) == map &&
-             select.op.getMatchingIndexingMap(select.kept) == map &&
-             select.op.getIndexingMapMatchingResult(select.op->getResult(0)) ==
-                 map;
-    };
     SmallVector<TensorSelect> selects;
-    SmallVector<FoldedReader> readers;
-    SmallVector<Value> readerConditions;
-    auto sameCondition = [&](const TensorSelect &select) {
-      return selects.empty() || select.condition == selects[0].condition;
-    };
+    SmallVector<linalg::GenericOp> readers;
+    SmallVector<Value> conditions;
     for (OpResult result : update->getResults()) {
       AffineMap resultMap = update.getIndexingMapMatchingResult(result);
       std::optional<TensorSelect> own;
@@ -127,19 +110,20 @@ struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
           own = select;
           continue;
         }
-        if (llvm::any_of(readers, [&](const FoldedReader &reader) {
-              return reader.op == user;
-            }))
-          continue;
         auto reader = dyn_cast<linalg::GenericOp>(user);
-        if (!reader || matchTensorSelect(reader) || reader == update ||
-            reader.getNumResults() != 1 ||
+        if (llvm::is_contained(readers, reader))
+          continue;
+        // Another elementwise reader, over the same points, that keeps its
+        // old value under a flag itself (a working copy rounded from the new
+        // master, fused with its select).
+        std::optional<Value> readerCondition =
+            reader && !select ? selectsInItsBody(reader) : std::nullopt;
+        if (!readerCondition || reader == update ||
             reader.getNumLoops() != update.getNumLoops() ||
             reader.getNumParallelLoops() != reader.getNumLoops() ||
             reader.getIndexingMapMatchingResult(reader->getResult(0)) !=
                 resultMap ||
-            reader.payloadUsesValueFromOperand(reader.getDpsInitOperand(0)) ||
-            !reader->getResult(0).hasOneUse())
+            reader.payloadUsesValueFromOperand(reader.getDpsInitOperand(0)))
           return failure();
         for (OpOperand *input : reader.getDpsInputOperands())
           if (input->get().getDefiningOp() == update &&
@@ -147,25 +131,19 @@ struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
                   update.getIndexingMapMatchingResult(
                       cast<OpResult>(input->get())))
             return failure();
-        if (std::optional<Value> condition = selectsInItsBody(reader)) {
-          readerConditions.push_back(*condition);
-          readers.push_back({reader, std::nullopt});
-          continue;
-        }
-        std::optional<TensorSelect> readerSelect =
-            matchTensorSelect(*reader->getUsers().begin());
-        if (!readerSelect ||
-            readerSelect->chosen->get() != reader->getResult(0) ||
-            !selectsInPlace(*readerSelect, resultMap))
-          return failure();
-        readerConditions.push_back(readerSelect->condition);
-        readers.push_back({reader, readerSelect});
+        conditions.push_back(*readerCondition);
+        readers.push_back(reader);
       }
-      if (!own || !sameCondition(*own) || !selectsInPlace(*own, resultMap))
+      // The select must read both tensors at the update's own positions.
+      if (!own || own->op.getMatchingIndexingMap(own->chosen) != resultMap ||
+          own->op.getMatchingIndexingMap(own->kept) != resultMap ||
+          own->op.getIndexingMapMatchingResult(own->op->getResult(0)) !=
+              resultMap)
         return failure();
+      conditions.push_back(own->condition);
       selects.push_back(*own);
     }
-    if (llvm::any_of(readerConditions, [&](Value condition) {
+    if (llvm::any_of(conditions, [&](Value condition) {
           return condition != selects[0].condition;
         }))
       return failure();
@@ -180,8 +158,8 @@ struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
     };
     for (TensorSelect &select : selects)
       takeEarlier(select.op);
-    for (FoldedReader &reader : readers)
-      takeEarlier(reader.keptBy ? reader.keptBy->op : reader.op);
+    for (linalg::GenericOp reader : readers)
+      takeEarlier(reader);
     auto definedBefore = [&](Value value) {
       Operation *definition = value.getDefiningOp();
       return definition == update || !definition ||
@@ -190,10 +168,9 @@ struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
     };
     // A reader's output, only written, may be a tensor.empty made after the
     // selects: the folded op gets its own.
-    auto readersInputsDefined = llvm::all_of(readers, [&](FoldedReader &r) {
-      Value init = r.op.getDpsInits()[0];
-      return (!r.keptBy || definedBefore(r.keptBy->kept->get())) &&
-             llvm::all_of(r.op.getDpsInputs(), definedBefore) &&
+    auto readersInputsDefined = llvm::all_of(readers, [&](linalg::GenericOp r) {
+      Value init = r.getDpsInits()[0];
+      return llvm::all_of(r.getDpsInputs(), definedBefore) &&
              (definedBefore(init) || init.getDefiningOp<tensor::EmptyOp>());
     });
     if (first->getBlock() != update->getBlock() ||
@@ -204,7 +181,7 @@ struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
       return failure();
 
     // Operands: the update's inputs, the condition, the kept values of the
-    // update's results, each reader's other inputs and its kept value; then
+    // update's results, each reader's inputs but the update's results; then
     // the update's inits and the readers'.
     MLIRContext *context = rewriter.getContext();
     SmallVector<Value> inputs = update.getDpsInputs();
@@ -217,37 +194,30 @@ struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
       inputs.push_back(select.kept->get());
       maps.push_back(select.op.getMatchingIndexingMap(select.kept));
     }
-    for (FoldedReader &reader : readers) {
-      for (OpOperand *input : reader.op.getDpsInputOperands())
+    for (linalg::GenericOp reader : readers)
+      for (OpOperand *input : reader.getDpsInputOperands())
         if (input->get().getDefiningOp() != update) {
           inputs.push_back(input->get());
-          maps.push_back(reader.op.getMatchingIndexingMap(input));
+          maps.push_back(reader.getMatchingIndexingMap(input));
         }
-      if (reader.keptBy) {
-        inputs.push_back(reader.keptBy->kept->get());
-        maps.push_back(
-            reader.keptBy->op.getMatchingIndexingMap(reader.keptBy->kept));
-      }
-    }
     SmallVector<Value> inits = update.getDpsInits();
     SmallVector<Type> resultTypes(update->getResultTypes());
     for (OpOperand &init : update.getDpsInitsMutable())
       maps.push_back(update.getMatchingIndexingMap(&init));
     rewriter.setInsertionPoint(first);
-    for (FoldedReader &reader : readers) {
-      Value init = reader.op.getDpsInits()[0];
+    for (linalg::GenericOp reader : readers) {
+      Value init = reader.getDpsInits()[0];
       if (!definedBefore(init))
         init = tensor::EmptyOp::create(
-            rewriter, reader.op.getLoc(),
+            rewriter, reader.getLoc(),
             cast<RankedTensorType>(init.getType()).getShape(),
             getElementTypeOrSelf(init.getType()));
       inits.push_back(init);
-      resultTypes.push_back(reader.op->getResult(0).getType());
+      resultTypes.push_back(reader->getResult(0).getType());
       maps.push_back(
-          reader.op.getMatchingIndexingMap(reader.op.getDpsInitOperand(0)));
+          reader.getMatchingIndexingMap(reader.getDpsInitOperand(0)));
     }
 
-    rewriter.setInsertionPoint(first);
     auto folded = linalg::GenericOp::create(rewriter, update.getLoc(),
                                             resultTypes, inputs, inits, maps,
                                             update.getIteratorTypesArray());
@@ -266,26 +236,20 @@ struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
     SmallVector<Value> keptValues;
     for (TensorSelect &select : selects)
       keptValues.push_back(addArgument(select.kept->get(), select.op.getLoc()));
-    // Each reader's arguments, the update's results left to map once the
-    // update's body is cloned.
+    // Each reader's arguments; those of the update's results are mapped once
+    // the update's body is cloned.
     SmallVector<IRMapping> readerMappings(readers.size());
-    SmallVector<Value> readerKeptValues;
     for (auto [reader, readerMapping] :
-         llvm::zip_equal(readers, readerMappings)) {
-      for (OpOperand *input : reader.op.getDpsInputOperands())
+         llvm::zip_equal(readers, readerMappings))
+      for (OpOperand *input : reader.getDpsInputOperands())
         if (input->get().getDefiningOp() != update)
-          readerMapping.map(reader.op.getMatchingBlockArgument(input),
-                            addArgument(input->get(), reader.op.getLoc()));
-      readerKeptValues.push_back(reader.keptBy
-                                     ? addArgument(reader.keptBy->kept->get(),
-                                                   reader.keptBy->op.getLoc())
-                                     : Value());
-    }
+          readerMapping.map(reader.getMatchingBlockArgument(input),
+                            addArgument(input->get(), reader.getLoc()));
     for (BlockArgument argument :
          oldBody.getArguments().drop_front(numUpdateInputs))
       mapping.map(argument, addArgument(argument, argument.getLoc()));
-    for (FoldedReader &reader : readers)
-      addArgument(reader.op->getResult(0), reader.op.getLoc());
+    for (linalg::GenericOp reader : readers)
+      addArgument(reader->getResult(0), reader.getLoc());
 
     rewriter.setInsertionPointToStart(body);
     for (Operation &op : oldBody.without_terminator())
@@ -293,39 +257,33 @@ struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
     ValueRange updated = oldBody.getTerminator()->getOperands();
     SmallVector<Value> yielded;
     for (auto [value, kept] : llvm::zip_equal(updated, keptValues))
-      yielded.push_back(arith::SelectOp::create(
-          rewriter, update.getLoc(), condition, mapping.lookup(value), kept));
-    for (auto [reader, readerMapping, kept] :
-         llvm::zip_equal(readers, readerMappings, readerKeptValues)) {
-      for (OpOperand *input : reader.op.getDpsInputOperands())
+      yielded.push_back(
+          arith::SelectOp::create(rewriter, update.getLoc(), condition,
+                                  mapping.lookupOrDefault(value), kept));
+    // Readers read the update's values before the flag chooses: their own
+    // select keeps their old value.
+    for (auto [reader, readerMapping] :
+         llvm::zip_equal(readers, readerMappings)) {
+      for (OpOperand *input : reader.getDpsInputOperands())
         if (auto result = dyn_cast<OpResult>(input->get());
             result && result.getOwner() == update)
-          readerMapping.map(reader.op.getMatchingBlockArgument(input),
-                            mapping.lookup(updated[result.getResultNumber()]));
-      Block &readerBody = reader.op.getRegion().front();
+          readerMapping.map(
+              reader.getMatchingBlockArgument(input),
+              mapping.lookupOrDefault(updated[result.getResultNumber()]));
+      Block &readerBody = reader.getRegion().front();
       for (Operation &op : readerBody.without_terminator())
         rewriter.clone(op, readerMapping);
-      Value value =
-          readerMapping.lookup(readerBody.getTerminator()->getOperand(0));
-      yielded.push_back(kept ? arith::SelectOp::create(rewriter,
-                                                       reader.op.getLoc(),
-                                                       condition, value, kept)
-                                   .getResult()
-                             : value);
+      yielded.push_back(readerMapping.lookupOrDefault(
+          readerBody.getTerminator()->getOperand(0)));
     }
     linalg::YieldOp::create(rewriter, update.getLoc(), yielded);
 
-    for (auto [select, result] : llvm::zip(selects, folded->getResults()))
+    for (auto [select, result] : llvm::zip_equal(
+             selects, folded->getResults().take_front(selects.size())))
       rewriter.replaceOp(select.op, result);
     for (auto [reader, result] : llvm::zip_equal(
-             readers, folded->getResults().drop_front(selects.size()))) {
-      if (!reader.keptBy) {
-        rewriter.replaceOp(reader.op, result);
-        continue;
-      }
-      rewriter.replaceOp(reader.keptBy->op, result);
-      rewriter.eraseOp(reader.op);
-    }
+             readers, folded->getResults().drop_front(selects.size())))
+      rewriter.replaceOp(reader, result);
     rewriter.eraseOp(update);
     return success();
   }
