@@ -177,6 +177,7 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
   mixed.lossScale = options.lossScale;
   mixed.initScale = options.initScale;
   mixed.growthInterval = options.growthInterval;
+  mixed.persistentWorkingCopy = options.persistentWorkingCopies;
   buildMixedPrecisionPipeline(pm, mixed);
   if (failed(pm.run(*module)))
     return fail(path + ": the mixed-precision rewrite failed:\n");

@@ -29,6 +29,7 @@ struct CompileOptions {
   std::string dumpPrefix;
   bool cpuKernels = true;
   int64_t parallelMinIterations = 65536;
+  bool persistentWorkingCopies = false;
 };
 
 struct Program {

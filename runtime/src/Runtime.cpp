@@ -414,7 +414,7 @@ mpt_status_t describe(ProgramData &data, const std::string &path) {
     PublicTensor tensor{arg.name, arg.shape, arg.classes, int64_t(i)};
     if (arg.role == Role::Data)
       data.trainInputs.push_back(tensor);
-    else
+    else if (arg.init != InitKind::Copy) // a working copy follows its master
       data.state.push_back(tensor);
   }
   for (size_t r = 0; r < signature.trainResults.size(); ++r) {
@@ -503,7 +503,7 @@ void initialize(const ArgInfo &arg, size_t index, uint64_t seed,
   };
   switch (arg.init) {
   case InitKind::Zeros:
-  case InitKind::Copy: // filled from the master afterwards
+  case InitKind::Copy: // written from the master (writeWorkingCopies)
     return;
   case InitKind::Ones:
     for (int64_t e = 0; e < count; ++e)
@@ -521,6 +521,32 @@ void initialize(const ArgInfo &arg, size_t index, uint64_t seed,
     return;
   }
   }
+}
+
+/// Rounds the master at train argument `master`, whose device buffer now
+/// holds `values` (in its own type), into its persistent working copies, so
+/// that the copies stay what the step that updates the master would write.
+mpt_status_t writeWorkingCopies(mpt_session_t session, int64_t master,
+                                const uint8_t *values, const char *caller) {
+  const Signature &signature = session->program->signature();
+  const ArgInfo &masterArg = signature.trainArgs[master];
+  for (size_t i = 0; i < signature.trainArgs.size(); ++i) {
+    const ArgInfo &copy = signature.trainArgs[i];
+    if (copy.init != InitKind::Copy || copy.workingCopyOf != master)
+      continue;
+    HostBuffer rounded;
+    if (!rounded.allocate(copy.shape.bytes()))
+      return outOfHostMemory(caller, copy.shape);
+    std::string error = convert(values, masterArg.shape.kind, rounded.get(),
+                                copy.shape.kind, copy.shape.numElements());
+    if (!error.empty() || masterArg.shape.dims != copy.shape.dims)
+      return makeStatus(MPT_STATUS_INTERNAL, "working copy '" + copy.name +
+                                                 "' of '" + masterArg.name +
+                                                 "': " + error);
+    session->backend->copyToDevice(session->args[i].get(), rounded.get(),
+                                   rounded.bytes());
+  }
+  return nullptr;
 }
 
 std::vector<DeviceTensor> trainTensors(mpt_session_t session) {
@@ -606,6 +632,7 @@ void mpt_compile_options_init(mpt_compile_options_t *options) {
   options->dump_prefix = nullptr;
   options->cpu_kernels = 1;
   options->parallel_min_iterations = 65536;
+  options->persistent_working_copies = -1;
 }
 
 mpt_status_t mpt_program_compile(const char *mlirPath,
@@ -660,6 +687,20 @@ mpt_status_t mpt_program_compile(const char *mlirPath,
                         "at least 0, not " +
                             std::to_string(options->parallel_min_iterations));
     compile.parallelMinIterations = options->parallel_min_iterations;
+    switch (options->persistent_working_copies) {
+    case -1:
+      compile.persistentWorkingCopies = compile.device == Device::CUDA;
+      break;
+    case 0:
+    case 1:
+      compile.persistentWorkingCopies = options->persistent_working_copies;
+      break;
+    default:
+      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                        "mpt_program_compile: persistent_working_copies must "
+                        "be -1, 0 or 1, not " +
+                            std::to_string(options->persistent_working_copies));
+    }
 
     std::string error;
     if (compile.device == Device::CPU && !checkMaxCpuIsa(error))
@@ -774,33 +815,20 @@ mpt_status_t mpt_session_create(mpt_program_t program, uint64_t seed,
     session->trainBound.assign(signature.trainArgs.size(), false);
     session->evalBound.assign(signature.evalArgs.size(), false);
 
-    std::vector<HostBuffer> host(signature.trainArgs.size());
+    // State from its initializer; working copies from their master.
     for (size_t i = 0; i < signature.trainArgs.size(); ++i) {
       const ArgInfo &arg = signature.trainArgs[i];
-      if (arg.role == Role::Data)
+      if (arg.role == Role::Data || arg.init == InitKind::Copy)
         continue;
-      if (!host[i].allocate(arg.shape.bytes()))
+      HostBuffer host;
+      if (!host.allocate(arg.shape.bytes()))
         return outOfHostMemory(kCaller, arg.shape);
-      initialize(arg, i, seed, host[i]);
+      initialize(arg, i, seed, host);
+      backend->copyToDevice(session->args[i].get(), host.get(), host.bytes());
+      if (mpt_status_t status =
+              writeWorkingCopies(session.get(), i, host.get(), kCaller))
+        return status;
     }
-    // Working copies start as their master, rounded.
-    for (size_t i = 0; i < signature.trainArgs.size(); ++i) {
-      const ArgInfo &arg = signature.trainArgs[i];
-      if (arg.init != InitKind::Copy)
-        continue;
-      const ArgInfo &master = signature.trainArgs[arg.workingCopyOf];
-      std::string error =
-          convert(host[arg.workingCopyOf].get(), master.shape.kind,
-                  host[i].get(), arg.shape.kind, arg.shape.numElements());
-      if (!error.empty() || master.shape.dims != arg.shape.dims)
-        return makeStatus(MPT_STATUS_INTERNAL, "working copy '" + arg.name +
-                                                   "' of '" + master.name +
-                                                   "': " + error);
-    }
-    for (size_t i = 0; i < signature.trainArgs.size(); ++i)
-      if (signature.trainArgs[i].role != Role::Data)
-        backend->copyToDevice(session->args[i].get(), host[i].get(),
-                              host[i].bytes());
     *out = session.release();
     return nullptr;
   });
@@ -1286,7 +1314,7 @@ mpt_status_t mpt_session_write_state(mpt_session_t session, const char *name,
     }
     session->backend->copyToDevice(session->args[state->index].get(),
                                    host.get(), host.bytes());
-    return nullptr;
+    return writeWorkingCopies(session, state->index, host.get(), kCaller);
   });
 }
 
@@ -1384,6 +1412,9 @@ mpt_status_t mpt_session_load(mpt_session_t session, const char *path,
       const TensorRecord &record = *byName[tensor.name];
       session->backend->copyToDevice(session->args[tensor.index].get(),
                                      record.data.data(), record.data.size());
+      if (mpt_status_t status = writeWorkingCopies(session, tensor.index,
+                                                   record.data.data(), kCaller))
+        return status;
     }
     if (position)
       *position = parsed;

@@ -80,7 +80,8 @@ static mpt_program_t compileMlp(const char *examples) {
   mpt_compile_options_init(&options);
   EXPECT(options.precision == MPT_PRECISION_FP32 &&
          options.device == MPT_DEVICE_CPU && options.cpu_kernels == 1 &&
-         options.parallel_min_iterations == 65536);
+         options.parallel_min_iterations == 65536 &&
+         options.persistent_working_copies == -1);
   mpt_program_t program = NULL;
   EXPECT_ERROR(mpt_program_compile(NULL, &options, &program),
                MPT_STATUS_INVALID_ARGUMENT, "mlir_path is NULL");
@@ -104,6 +105,11 @@ static mpt_program_t compileMlp(const char *examples) {
                MPT_STATUS_INVALID_ARGUMENT,
                "parallel_min_iterations must be at least 0, not -1");
   options.parallel_min_iterations = 65536;
+  options.persistent_working_copies = 2;
+  EXPECT_ERROR(mpt_program_compile(path, &options, &program),
+               MPT_STATUS_INVALID_ARGUMENT,
+               "persistent_working_copies must be -1, 0 or 1, not 2");
+  options.persistent_working_copies = -1;
   EXPECT_OK(mpt_program_compile(path, &options, &program));
   return program;
 }

@@ -120,6 +120,12 @@ static cl::opt<int64_t> parallelMinIterations(
     cl::desc("CPU: ops of at least this many loop iterations run over "
              "mpt_cpu_threads() threads (0: every op on one thread)"),
     cl::init(65536), cl::cat(category));
+static cl::opt<cl::boolOrDefault> persistentWorkingCopies(
+    "persistent-working-copies",
+    cl::desc("Mixed precision: the update rounds each master to its f16/bf16 "
+             "copy for the next step (=false: each step rounds them at its "
+             "start; default: on for cuda, off for cpu). Same results"),
+    cl::cat(category));
 static cl::opt<bool> noEval("no-eval", cl::desc("Skip test evaluation"),
                             cl::cat(category));
 static cl::list<int64_t>
@@ -481,6 +487,9 @@ int main(int argc, char **argv) {
     options.dump_prefix = dumpPrefix.c_str();
   options.cpu_kernels = cpuKernels;
   options.parallel_min_iterations = parallelMinIterations;
+  if (persistentWorkingCopies != cl::BOU_UNSET)
+    options.persistent_working_copies =
+        persistentWorkingCopies == cl::BOU_TRUE ? 1 : 0;
 
   if (checkpointEvery > 0 && checkpointPath.empty())
     fail("--checkpoint-every " + llvm::Twine(checkpointEvery) +

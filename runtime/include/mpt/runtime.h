@@ -128,10 +128,20 @@ typedef struct mpt_compile_options_t {
      (outline-parallel-linalg); 0 keeps every op on the calling thread.
      Results are the same either way. */
   int64_t parallel_min_iterations;
+  /* Mixed precision: 1, the step that updates an f32 master also rounds it to
+     the f16/bf16 copy the next step's GEMMs read, kept on the device; 0, each
+     step rounds the masters at its start; -1, the device's choice (CUDA 1,
+     where the rounding fuses into the update kernel instead of running as a
+     kernel of its own; CPU 0, where it fuses into the GEMMs' packing).
+     Results are the same either way, and so are checkpoints: the copies are
+     not state (they follow their masters, also through
+     mpt_session_write_state and mpt_session_load). */
+  int persistent_working_copies;
 } mpt_compile_options_t;
 
 /* FP32 on the CPU, loss scaling "auto", init scale 65536, growth interval
-   2000, CPU kernels on, parallel ops from 65536 iterations. NULL is a no-op. */
+   2000, CPU kernels on, parallel ops from 65536 iterations, persistent working
+   copies as the device chooses (-1). NULL is a no-op. */
 void mpt_compile_options_init(mpt_compile_options_t *options);
 
 /* The threads CPU steps run their kernels and parallel ops on, OpenBLAS's
@@ -261,8 +271,8 @@ mpt_status_t mpt_session_read_output(mpt_session_t session,
                                      size_t bytes);
 
 /* The parameters and state of the session (source argument names, or
-   loss_scale, loss_scale_growth_tracker, <param>.working_copy, ...): count
-   (0 for NULL), then each one's info. */
+   loss_scale, loss_scale_growth_tracker, ...): count (0 for NULL), then each
+   one's info. Persistent working copies are not among them. */
 int64_t mpt_session_num_state(mpt_session_t session);
 mpt_status_t mpt_session_state_info(mpt_session_t session, int64_t index,
                                     mpt_tensor_info_t *info);
