@@ -234,6 +234,13 @@ def FuseElementwiseAroundCPUKernels
     the state (an optimizer's parameter and its buffers): one generic writes the update or the
     old values, which upstream's fusion cannot do for a producer with several results.
 
+    A generic that only converts its input (`arith.truncf`/`arith.extf`) fuses into the
+    elementwise generic that produces that input even when the producer has other readers (all
+    after the cast): the producer then writes both its result and the converted one. Upstream's
+    pattern would compute the producer again in the cast. The logits' gradient, rounded to f16 for
+    its GEMMs and read in f32 by its bias gradient, is the case; so is a persistent working copy
+    rounded from its updated master.
+
     With `recompute-cheap-producers`, an elementwise generic read by several generics, element
     for element, is fused into each of them when that moves fewer bytes than storing it once:
     a few cheap arith ops, no input wider than its result, and (readers - 1) * input bits

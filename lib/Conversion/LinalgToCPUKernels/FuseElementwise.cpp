@@ -97,6 +97,52 @@ static bool isFusable(OpOperand *fusedOperand) {
       });
 }
 
+/// A generic that only converts its one input (arith.truncf/extf, element for
+/// element), read by other ops too, fused into the generic that produces it:
+/// the fused op writes the producer's results and the converted one, for the
+/// producer's work, and replaces both ops. No cast then runs as a loop (on
+/// the GPU a kernel) of its own, reading the result again. Upstream's pattern
+/// replaces only the consumer and would compute the producer again in it.
+/// The fused op stands where the cast did, so the producer's other readers
+/// must come after the cast.
+struct FuseCastIntoSharedProducer : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp cast,
+                                PatternRewriter &rewriter) const override {
+    if (cast.getNumDpsInputs() != 1 ||
+        cast.getNumParallelLoops() != cast.getNumLoops() ||
+        !llvm::all_of(cast.getBlock()->without_terminator(), [](Operation &op) {
+          return isa<arith::TruncFOp, arith::ExtFOp>(op);
+        }))
+      return rewriter.notifyMatchFailure(cast, "not a cast");
+    OpOperand *input = cast.getDpsInputOperand(0);
+    Operation *producer = input->get().getDefiningOp();
+    if (!producer || producer->hasOneUse() ||
+        !cast.getMatchingIndexingMap(input).isIdentity() ||
+        !linalg::areElementwiseOpsFusable(input))
+      return rewriter.notifyMatchFailure(cast,
+                                         "no shared elementwise producer");
+    Block *block = cast->getBlock();
+    if (!llvm::all_of(producer->getUsers(), [&](Operation *user) {
+          Operation *reader = block->findAncestorOpInBlock(*user);
+          return reader && (reader == cast || cast->isBeforeInBlock(reader));
+        }))
+      return rewriter.notifyMatchFailure(cast, "the producer is read earlier");
+
+    rewriter.setInsertionPoint(cast);
+    FailureOr<linalg::ElementwiseOpFusionResult> fused =
+        linalg::fuseElementwiseOps(rewriter, input);
+    if (failed(fused))
+      return failure();
+    for (auto [original, replacement] : fused->replacements)
+      rewriter.replaceAllUsesWith(original, replacement);
+    rewriter.eraseOp(cast);
+    rewriter.eraseOp(producer);
+    return success();
+  }
+};
+
 struct FuseElementwiseAroundCPUKernels
     : public mpt::impl::FuseElementwiseAroundCPUKernelsBase<
           FuseElementwiseAroundCPUKernels> {
@@ -124,6 +170,8 @@ struct FuseElementwiseAroundCPUKernels
                  (recomputeCheapProducers && producer &&
                   isCheapToRecompute(producer));
         });
+    // Ahead of upstream's fusion, which may recompute a cheap producer.
+    patterns.add<FuseCastIntoSharedProducer>(context, /*benefit=*/2);
     mpt::populateFoldSkippedStepSelectsPatterns(patterns);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, isFusable);
     linalg::populateConstantFoldLinalgOperations(patterns, isFusable);

@@ -39,7 +39,7 @@ for n, (tensor, role) in enumerate(args):
         lines.append(f"    %m{d} = arith.muli %lin{d}, %s{d} : index")
         lines.append(f"    %lin{d + 1} = arith.addi %m{d}, %i{d} : index")
     lin = f"%lin{len(shape)}"
-    if elt.startswith("f"):
+    if elt.startswith("f") or elt == "bf16":
         lines += [f"    %li = arith.index_cast {lin} : index to i32",
                   "    %lf = arith.sitofp %li : i32 to f32",
                   "    %k = arith.constant 0.7548776 : f32",

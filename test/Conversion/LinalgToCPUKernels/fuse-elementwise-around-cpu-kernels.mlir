@@ -1,5 +1,5 @@
-// RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels="recompute-cheap-producers" --split-input-file | FileCheck %s
-// RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels --split-input-file | FileCheck %s --check-prefix=ONE-USE
+// RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels="recompute-cheap-producers" --split-input-file | FileCheck %s --check-prefixes=CHECK,SHARED
+// RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels --split-input-file | FileCheck %s --check-prefixes=ONE-USE,SHARED
 // RUN: mpt-opt %s --linalg-fuse-elementwise-ops --split-input-file | FileCheck %s --check-prefix=UPSTREAM
 // RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels="fuse-transposes" --split-input-file | FileCheck %s --check-prefix=TRANSPOSES
 
@@ -403,4 +403,85 @@ func.func @cast_then_transpose(%x: tensor<8x32x4x16xf32>) -> tensor<8x4x32x16xf1
   %heads = linalg.transpose ins(%h : tensor<8x32x4x16xf16>) outs(%init : tensor<8x4x32x16xf16>)
       permutation = [0, 2, 1, 3]
   return %heads : tensor<8x4x32x16xf16>
+}
+
+// -----
+
+// A result rounded to f16 and also read by a reduction (the logits'
+// gradient: f16 for its two GEMMs, f32 for its bias gradient). The producer
+// writes both, in one generic, and the cast is gone. Upstream's fusion leaves
+// the cast apart (allowed a producer with several readers, it would compute
+// the producer again in the cast).
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// SHARED-LABEL: func.func @cast_of_shared_result
+// SHARED-SAME: (%[[X:.*]]: tensor<16x10xf32>, %[[Y:.*]]: tensor<16x10xf32>)
+// SHARED: %[[BOTH:.*]]:2 = linalg.generic
+// SHARED-SAME: ins(%[[X]], %[[Y]] : tensor<16x10xf32>, tensor<16x10xf32>)
+// SHARED: %[[D:.*]] = arith.subf
+// SHARED: %[[H:.*]] = arith.truncf %[[D]] : f32 to f16
+// SHARED: linalg.yield %[[D]], %[[H]] : f32, f16
+// SHARED: %[[SUM:.*]] = linalg.generic
+// SHARED-SAME: ins(%[[BOTH]]#0 : tensor<16x10xf32>)
+// SHARED-NOT: linalg.generic
+// SHARED: return %[[BOTH]]#1, %[[SUM]]
+// UPSTREAM-LABEL: func.func @cast_of_shared_result
+// UPSTREAM-COUNT-3: linalg.generic
+func.func @cast_of_shared_result(%x: tensor<16x10xf32>, %y: tensor<16x10xf32>) -> (tensor<16x10xf16>, tensor<10xf32>) {
+  %empty = tensor.empty() : tensor<16x10xf32>
+  %d = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : tensor<16x10xf32>, tensor<16x10xf32>) outs(%empty : tensor<16x10xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %s = arith.subf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<16x10xf32>
+  %half_empty = tensor.empty() : tensor<16x10xf16>
+  %h = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%d : tensor<16x10xf32>) outs(%half_empty : tensor<16x10xf16>) {
+  ^bb0(%a: f32, %out: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<16x10xf16>
+  %zeros = arith.constant dense<0.0> : tensor<10xf32>
+  %sum = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]}
+      ins(%d : tensor<16x10xf32>) outs(%zeros : tensor<10xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<10xf32>
+  return %h, %sum : tensor<16x10xf16>, tensor<10xf32>
+}
+
+// -----
+
+// A reader before the cast keeps the cast apart: the fused op would stand
+// where the cast is, after that reader.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// SHARED-LABEL: func.func @cast_after_another_reader
+// SHARED-COUNT-3: linalg.generic
+// SHARED-NOT: linalg.generic
+func.func @cast_after_another_reader(%x: tensor<16x10xf32>, %y: tensor<16x10xf32>) -> (tensor<16x10xf16>, tensor<10xf32>) {
+  %empty = tensor.empty() : tensor<16x10xf32>
+  %d = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : tensor<16x10xf32>, tensor<16x10xf32>) outs(%empty : tensor<16x10xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %s = arith.subf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<16x10xf32>
+  %zeros = arith.constant dense<0.0> : tensor<10xf32>
+  %sum = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]}
+      ins(%d : tensor<16x10xf32>) outs(%zeros : tensor<10xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<10xf32>
+  %half_empty = tensor.empty() : tensor<16x10xf16>
+  %h = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%d : tensor<16x10xf32>) outs(%half_empty : tensor<16x10xf16>) {
+  ^bb0(%a: f32, %out: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<16x10xf16>
+  return %h, %sum : tensor<16x10xf16>, tensor<10xf32>
 }
