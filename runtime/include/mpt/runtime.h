@@ -132,7 +132,8 @@ typedef struct mpt_compile_options_t {
      the f16/bf16 copy the next step's GEMMs read, kept on the device; 0, each
      step rounds the masters at its start; -1, the device's choice (CUDA 1,
      where the rounding fuses into the update kernel instead of running as a
-     kernel of its own; CPU 0, where it fuses into the GEMMs' packing).
+     kernel of its own; CPU 0, where the copies measured no faster and would
+     only take memory).
      Results are the same either way, and so are checkpoints: the copies are
      not state (they follow their masters, also through
      mpt_session_write_state and mpt_session_load). */
