@@ -523,6 +523,17 @@ void initialize(const ArgInfo &arg, size_t index, uint64_t seed,
   }
 }
 
+/// Waits for the copies just queued, and the work before them, so that a
+/// device failure is reported by the call that copied (before a checkpoint
+/// is written, or values read), not by the session's next step.
+mpt_status_t finishCopies(Backend &backend, const char *caller) {
+  std::string error;
+  if (backend.wait(backend.fence(), error))
+    return nullptr;
+  return makeStatus(MPT_STATUS_INTERNAL,
+                    std::string(caller) + ": the device failed: " + error);
+}
+
 /// Rounds the master at train argument `master`, whose device buffer now
 /// holds `values` (in its own type), into its persistent working copies, so
 /// that the copies stay what the step that updates the master would write.
@@ -829,6 +840,8 @@ mpt_status_t mpt_session_create(mpt_program_t program, uint64_t seed,
               writeWorkingCopies(session.get(), i, host.get(), kCaller))
         return status;
     }
+    if (mpt_status_t status = finishCopies(*backend, kCaller))
+      return status;
     *out = session.release();
     return nullptr;
   });
@@ -1231,6 +1244,8 @@ mpt_status_t mpt_session_read_output(mpt_session_t session,
     if (!host.allocate(output->shape.bytes()))
       return outOfHostMemory(kCaller, output->shape);
     session->backend->copyToHost(host.get(), buffer.get(), host.bytes());
+    if (mpt_status_t status = finishCopies(*session->backend, kCaller))
+      return status;
     std::string error = convert(host.get(), output->shape.kind,
                                 static_cast<uint8_t *>(data), *kind, count);
     if (!error.empty())
@@ -1274,6 +1289,8 @@ mpt_status_t mpt_session_read_state(mpt_session_t session, const char *name,
       return outOfHostMemory(kCaller, state->shape);
     session->backend->copyToHost(host.get(), session->args[state->index].get(),
                                  host.bytes());
+    if (mpt_status_t status = finishCopies(*session->backend, kCaller))
+      return status;
     for (int64_t e = 0; e < count; ++e)
       values[e] = float(loadValue(host.get(), state->shape.kind, e));
     return nullptr;
@@ -1314,7 +1331,10 @@ mpt_status_t mpt_session_write_state(mpt_session_t session, const char *name,
     }
     session->backend->copyToDevice(session->args[state->index].get(),
                                    host.get(), host.bytes());
-    return writeWorkingCopies(session, state->index, host.get(), kCaller);
+    if (mpt_status_t status =
+            writeWorkingCopies(session, state->index, host.get(), kCaller))
+      return status;
+    return finishCopies(*session->backend, kCaller);
   });
 }
 
@@ -1340,6 +1360,9 @@ mpt_status_t mpt_session_save(mpt_session_t session, const char *path,
                                    record.data.size());
       tensors.push_back(std::move(record));
     }
+    // A failed copy must not become a checkpoint.
+    if (mpt_status_t status = finishCopies(*session->backend, kCaller))
+      return status;
     std::map<std::string, std::string> metadata = {
         {"format", kCheckpointFormat}, {"position", std::to_string(position)}};
     std::string error;
@@ -1416,6 +1439,8 @@ mpt_status_t mpt_session_load(mpt_session_t session, const char *path,
                                                    record.data.data(), kCaller))
         return status;
     }
+    if (mpt_status_t status = finishCopies(*session->backend, kCaller))
+      return status;
     if (position)
       *position = parsed;
     return nullptr;

@@ -264,6 +264,11 @@ int64_t mpt_session_steps_in_flight(mpt_session_t session);
 /* Runs the eval step on its bound inputs and the current state. */
 mpt_status_t mpt_session_eval(mpt_session_t session);
 
+/* The calls below that copy tensors (read_output, read_state, write_state,
+   save, load) return once their copies are done; on a device that runs
+   queued work, a failure of those copies, or of a step queued before them,
+   is returned by the call itself, as MPT_STATUS_INTERNAL. */
+
 /* Copies output `name` of the last run of `function` out as `dtype` (same
    conversions as binding); `bytes` must match. */
 mpt_status_t mpt_session_read_output(mpt_session_t session,
