@@ -277,9 +277,12 @@ def ConvertLinalgToCUDALibraryCalls
   let description = [{
     Replaces `linalg.matmul` and `linalg.batch_matmul` on memrefs whose inputs are f32, f16 or
     bf16 and whose accumulator is f32 by calls to
-    `mpt_cuda_matmul_<type>_<rank>d(A, B, C, transpose_a, transpose_b)`, which the runtime runs
-    with cuBLASLt: A and B in their own type, `CUBLAS_COMPUTE_32F`, C += A·B in f32, which is
-    what the linalg op computes (exact products, f32 accumulation).
+    `mpt_cuda_matmul_<type>_<rank>d(A, B, C, transpose_a, transpose_b, accumulate)`, which the
+    runtime runs with cuBLASLt: A and B in their own type, `CUBLAS_COMPUTE_32F`, C += A·B in f32,
+    which is what the linalg op computes (exact products, f32 accumulation). Where a
+    `linalg.fill` with 0.0 wrote all of C just before, and nothing in between reads or writes C's
+    buffer, the fill goes and `accumulate` is 0: the GEMM writes C = A·B (cuBLASLt's beta 0)
+    without a fill kernel ahead of it and without reading C.
 
     `linalg.conv_2d_nchw_fchw` with the same element types becomes an implicit GEMM: a generated
     im2col copy (a `linalg.generic`, which later becomes a GPU kernel like any other) into a

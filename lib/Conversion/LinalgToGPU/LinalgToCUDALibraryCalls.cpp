@@ -13,6 +13,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mpt {
@@ -24,16 +26,72 @@ using namespace mlir;
 
 namespace {
 
-/// Calls `mpt_cuda_matmul_<type>_<rank>d(a, b, c, transposeA, transposeB)`.
+/// Calls `mpt_cuda_matmul_<type>_<rank>d(a, b, c, transposeA, transposeB,
+/// accumulate)`: c += op(a)·op(b), or c = op(a)·op(b) without `accumulate`.
 static void createGemmCall(RewriterBase &rewriter, Location loc,
-                           const mpt::LibraryGemm &gemm) {
+                           const mpt::LibraryGemm &gemm, bool accumulate) {
   auto aType = cast<MemRefType>(gemm.a.getType());
   std::string name =
       ("mpt_cuda_matmul_" + mpt::libraryTypeName(aType.getElementType()) + "_" +
        std::to_string(aType.getRank()) + "d")
           .str();
   mpt::createLibraryCall(rewriter, loc, name, {gemm.a, gemm.b, gemm.c},
-                         {gemm.transposeA, gemm.transposeB});
+                         {gemm.transposeA, gemm.transposeB, accumulate});
+}
+
+/// The allocation or argument that `view` is a view of.
+static Value rootOf(Value view) {
+  while (auto op = view.getDefiningOp<ViewLikeOpInterface>())
+    view = op.getViewSource();
+  return view;
+}
+
+/// Whether `view` shows all of its root (through reshapes and casts).
+static bool isWhole(Value view) {
+  while (Operation *op = view.getDefiningOp<ViewLikeOpInterface>()) {
+    if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp>(
+            op))
+      return false;
+    view = op->getOperand(0);
+  }
+  return true;
+}
+
+/// The linalg.fill that writes 0.0 to all of `c`'s buffer before `op` in its
+/// block, with nothing in between reading or writing that buffer; null if
+/// there is none. The GEMM can then write C instead of adding to it: no fill
+/// kernel, and cuBLASLt does not read C.
+static linalg::FillOp zeroFillBefore(Operation *op, Value c) {
+  Value buffer = rootOf(c);
+  if (!isWhole(c))
+    return nullptr;
+  auto touches = [&](Operation *other) {
+    return other
+        ->walk([&](Operation *nested) {
+          return llvm::any_of(nested->getOperands(),
+                              [&](Value v) { return rootOf(v) == buffer; })
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  for (Operation *before = op->getPrevNode(); before;
+       before = before->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(before);
+        fill && rootOf(fill.getOutputs()[0]) == buffer) {
+      auto value = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
+      auto zero = value ? dyn_cast<FloatAttr>(value.getValue()) : FloatAttr();
+      return zero && zero.getValue().isZero() && isWhole(fill.getOutputs()[0])
+                 ? fill
+                 : nullptr;
+    }
+    // Making a view reads and writes nothing.
+    if (isa<ViewLikeOpInterface>(before) && isMemoryEffectFree(before))
+      continue;
+    if (touches(before))
+      return nullptr;
+  }
+  return nullptr;
 }
 
 /// Whether the inputs are one GEMM type and the accumulator is f32: what
@@ -56,9 +114,12 @@ struct MatmulToGemmCall : public OpRewritePattern<OpTy> {
         op, std::is_same_v<OpTy, linalg::BatchMatmulOp>, rewriter);
     if (failed(gemm))
       return failure();
+    linalg::FillOp zeroFill = zeroFillBefore(op, gemm->c);
     rewriter.setInsertionPoint(op);
-    createGemmCall(rewriter, op.getLoc(), *gemm);
+    createGemmCall(rewriter, op.getLoc(), *gemm, /*accumulate=*/!zeroFill);
     rewriter.eraseOp(op);
+    if (zeroFill)
+      rewriter.eraseOp(zeroFill);
     return success();
   }
 };

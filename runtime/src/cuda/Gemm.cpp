@@ -1,12 +1,13 @@
 //===- Gemm.cpp - mpt_cuda_matmul_* on cuBLASLt -----------------*- C++ -*-===//
 //
 // convert-linalg-to-cuda-library-calls turns every matmul, batched matmul
-// and convolution GEMM into mpt_cuda_matmul_<type>_<rank>d(A, B, C, tA, tB):
-// C += op(A)·op(B) with C in f32. This runs it with cuBLASLt as PyTorch does
+// and convolution GEMM into mpt_cuda_matmul_<type>_<rank>d(A, B, C, tA, tB,
+// accumulate): C += op(A)·op(B) with C in f32, or C = op(A)·op(B) where the
+// IR zeroed C just before (accumulate 0: beta 0, so C is neither filled nor
+// read). This runs it with cuBLASLt as PyTorch does
 // (aten/src/ATen/cuda/CUDABlas.cpp): A and B in their own type,
-// CUBLAS_COMPUTE_32F, f32 scale, a heuristic algorithm and a workspace;
-// beta = 1 keeps linalg's accumulate-into-C semantics. cuBLASLt is loaded
-// with dlopen like the driver, so nothing CUDA is linked.
+// CUBLAS_COMPUTE_32F, f32 scale, a heuristic algorithm and a workspace.
+// cuBLASLt is loaded with dlopen like the driver, so nothing CUDA is linked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -237,7 +238,7 @@ bool makePlan(CublasLt &lt, const char *name, cudaDataType_t type,
 template <typename T, int Rank>
 void gemm(cudaDataType_t type, const char *name, StridedMemRefType<T, Rank> *a,
           StridedMemRefType<T, Rank> *b, StridedMemRefType<float, Rank> *c,
-          int64_t transposeA, int64_t transposeB) {
+          int64_t transposeA, int64_t transposeB, int64_t accumulate) {
   CublasLt *lt = cublasLt();
   Driver *d = driver();
   if (!lt || !d)
@@ -307,10 +308,10 @@ void gemm(cudaDataType_t type, const char *name, StridedMemRefType<T, Rank> *a,
       plans.emplace(key, plan);
     }
   }
-  const float one = 1.0f;
+  const float one = 1.0f, beta = accumulate ? 1.0f : 0.0f;
   cublasStatus_t result = lt->cublasLtMatmul(
       lt->handle, plan.desc, &one, dataB, plan.layouts[0], dataA,
-      plan.layouts[1], &one, dataC, plan.layouts[2], dataC, plan.layouts[2],
+      plan.layouts[1], &beta, dataC, plan.layouts[2], dataC, plan.layouts[2],
       &plan.algo, reinterpret_cast<void *>(lt->workspace),
       CublasLt::workspaceBytes, d->stream);
   if (result != CUBLAS_STATUS_SUCCESS)
@@ -329,9 +330,9 @@ struct Half16 {
   extern "C" void _mlir_ciface_mpt_cuda_matmul_##TYPE##_##RANK##d(             \
       StridedMemRefType<CTYPE, RANK> *a, StridedMemRefType<CTYPE, RANK> *b,    \
       StridedMemRefType<float, RANK> *c, int64_t transposeA,                   \
-      int64_t transposeB) {                                                    \
+      int64_t transposeB, int64_t accumulate) {                                \
     gemm<CTYPE, RANK>(CUDATYPE, "mpt_cuda_matmul_" #TYPE "_" #RANK "d", a, b,  \
-                      c, transposeA, transposeB);                              \
+                      c, transposeA, transposeB, accumulate);                  \
   }
 #define MPT_GEMM_TYPES(X)                                                      \
   X(f32, float, CUDA_R_32F, 2)                                                 \

@@ -2,9 +2,10 @@
 // RUN: mpt-opt %s --split-input-file --convert-linalg-to-cuda-library-calls="im2col-only" | FileCheck %s --check-prefix=IM2COL
 
 // A transposed-lhs f16 matmul with an f32 accumulator: one call, operands as
-// dynamic strided memrefs, transpose flags (1, 0).
+// dynamic strided memrefs, transpose flags (1, 0), and accumulate 1 (C is
+// not known to be zero: the GEMM adds to it).
 // The entry point is declared once, with a C interface.
-// CHECK: func.func private @mpt_cuda_matmul_f16_2d(memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, i64, i64) attributes {llvm.emit_c_interface}
+// CHECK: func.func private @mpt_cuda_matmul_f16_2d(memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, i64, i64, i64) attributes {llvm.emit_c_interface}
 // CHECK-LABEL: func.func @matmul_ta
 // CHECK-SAME: (%[[A:.*]]: memref<64x32xf16>, %[[B:.*]]: memref<64x16xf16>, %[[C:.*]]: memref<32x16xf32>)
 // CHECK-DAG: %[[CA:.*]] = memref.cast %[[A]] : memref<64x32xf16> to memref<?x?xf16, strided<[?, ?], offset: ?>>
@@ -12,7 +13,7 @@
 // CHECK-DAG: %[[CC:.*]] = memref.cast %[[C]]
 // CHECK-DAG: %[[T:.*]] = arith.constant 1 : i64
 // CHECK-DAG: %[[N:.*]] = arith.constant 0 : i64
-// CHECK: call @mpt_cuda_matmul_f16_2d(%[[CA]], %[[CB]], %[[CC]], %[[T]], %[[N]])
+// CHECK: call @mpt_cuda_matmul_f16_2d(%[[CA]], %[[CB]], %[[CC]], %[[T]], %[[N]], %[[T]])
 // CHECK-NOT: linalg.matmul
 // IM2COL-LABEL: func.func @matmul_ta
 // IM2COL: linalg.matmul
@@ -20,6 +21,72 @@ func.func @matmul_ta(%a: memref<64x32xf16>, %b: memref<64x16xf16>, %c: memref<32
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>,
                                  affine_map<(m, n, k) -> (m, n)>]
       ins(%a, %b : memref<64x32xf16>, memref<64x16xf16>) outs(%c : memref<32x16xf32>)
+  return
+}
+
+// -----
+
+// An accumulator zeroed just before (the products of convert-mpt-to-linalg):
+// the GEMM writes C (accumulate 0, cuBLASLt's beta 0) and the fill goes, with
+// its kernel. Views made in between do not matter.
+// CHECK-LABEL: func.func @matmul_into_zeros
+// CHECK-SAME: (%[[A:.*]]: memref<4x8xf16>, %[[B:.*]]: memref<8x16xf16>, %[[C:.*]]: memref<2x2x16xf32>)
+// CHECK-NOT: linalg.fill
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[CC:.*]] = memref.cast %{{.*}} : memref<4x16xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK: call @mpt_cuda_matmul_f16_2d(%{{.*}}, %{{.*}}, %[[CC]], %[[ZERO]], %[[ZERO]], %[[ZERO]])
+// CHECK-NOT: linalg.fill
+func.func @matmul_into_zeros(%a: memref<4x8xf16>, %b: memref<8x16xf16>, %c: memref<2x2x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x2x16xf32>)
+  %view = memref.collapse_shape %c [[0, 1], [2]] : memref<2x2x16xf32> into memref<4x16xf32>
+  linalg.matmul ins(%a, %b : memref<4x8xf16>, memref<8x16xf16>) outs(%view : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+// The GEMM still adds to C, and the fill stays, when C is read between the
+// fill and the GEMM, when it is filled with another value, and when only
+// part of its buffer is filled or multiplied into.
+// CHECK-LABEL: func.func @matmul_after_read
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: linalg.fill
+// CHECK: memref.copy
+// CHECK: call @mpt_cuda_matmul_f16_2d(%{{.*}}, %{{.*}}, %{{.*}}, %[[ZERO]], %[[ZERO]], %[[ONE]])
+func.func @matmul_after_read(%a: memref<4x8xf16>, %b: memref<8x4xf16>, %c: memref<4x4xf32>, %seen: memref<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x4xf32>)
+  memref.copy %c, %seen : memref<4x4xf32> to memref<4x4xf32>
+  linalg.matmul ins(%a, %b : memref<4x8xf16>, memref<8x4xf16>) outs(%c : memref<4x4xf32>)
+  return
+}
+// CHECK-LABEL: func.func @matmul_into_ones
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: linalg.fill
+// CHECK: call @mpt_cuda_matmul_f16_2d(%{{.*}}, %{{.*}}, %{{.*}}, %[[ZERO]], %[[ZERO]], %[[ONE]])
+func.func @matmul_into_ones(%a: memref<4x8xf16>, %b: memref<8x4xf16>, %c: memref<4x4xf32>) {
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%c : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf16>, memref<8x4xf16>) outs(%c : memref<4x4xf32>)
+  return
+}
+// CHECK-LABEL: func.func @matmul_into_part
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: linalg.fill
+// CHECK: call @mpt_cuda_matmul_f16_2d(%{{.*}}, %{{.*}}, %{{.*}}, %[[ZERO]], %[[ZERO]], %[[ONE]])
+// CHECK: linalg.fill
+// CHECK: call @mpt_cuda_matmul_f16_2d(%{{.*}}, %{{.*}}, %{{.*}}, %[[ZERO]], %[[ZERO]], %[[ONE]])
+func.func @matmul_into_part(%a: memref<4x8xf16>, %a8: memref<8x8xf16>, %b: memref<8x4xf16>, %c: memref<8x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %top = memref.subview %c[0, 0] [4, 4] [1, 1] : memref<8x4xf32> to memref<4x4xf32, strided<[4, 1]>>
+  linalg.fill ins(%zero : f32) outs(%c : memref<8x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf16>, memref<8x4xf16>) outs(%top : memref<4x4xf32, strided<[4, 1]>>)
+  linalg.fill ins(%zero : f32) outs(%top : memref<4x4xf32, strided<[4, 1]>>)
+  linalg.matmul ins(%a8, %b : memref<8x8xf16>, memref<8x4xf16>) outs(%c : memref<8x4xf32>)
   return
 }
 
