@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Lists the standalone cast kernels of @train_step in mpt-lower-to-cuda's
 stop-at=gpu output: kernels whose only floating-point operations are
-arith.truncf/arith.extf and whose memrefs all have one shape. A kernel that
+arith.truncf/arith.extf. A kernel that
 also moves the data into another shape (a transpose that rounds as it goes)
-is the transpose, with the cast fused into it. Prints one line per
+is the transpose, with the cast fused into it; one whose memrefs differ
+otherwise (a broadcast) is counted as a standalone cast. Prints one line per
 standalone cast kernel (its memref operands), then "<launched> kernels
 launched by @train_step, <casts> standalone casts, <moved> casts in
 transposes".
@@ -27,11 +28,13 @@ for name in launched:
             float_ops.add(op.group(1))
     memrefs = re.findall(r"memref<[^>]*>", args)
     # The dimensions only (layouts and element types differ between a
-    # cast's operands).
+    # cast's operands); scalars (a flag, a scale) move no data.
     shapes = set(re.match(r"memref<((?:[0-9?]+x)*)", m).group(1) for m in memrefs)
+    shapes.discard("")
     if not float_ops or not float_ops <= {"truncf", "extf"}:
         continue
-    if len(shapes) > 1:
+    # A transpose reads and writes the same dimensions in another order.
+    if len(shapes) > 1 and len(set(tuple(sorted(s.split("x"))) for s in shapes)) == 1:
         moved += 1
         continue
     casts += 1
