@@ -284,6 +284,13 @@ def ConvertLinalgToCUDALibraryCalls
     buffer, the fill goes and `accumulate` is 0: the GEMM writes C = A·B (cuBLASLt's beta 0)
     without a fill kernel ahead of it and without reading C.
 
+    Where, besides, the only reader of that zeroed f32 product is a `linalg.generic` that rounds
+    all of it (`arith.truncf` to the inputs' f16 or bf16, element for element) into all of a
+    contiguous buffer, and nothing between the GEMM and that generic uses the rounded buffer, the
+    call is `mpt_cuda_matmul_<type>_<rank>d_rounded(A, B, D, transpose_a, transpose_b)`: cuBLASLt
+    writes the f32 product rounded to D (f16 or bf16, round to nearest even), as the generic did,
+    and the generic goes. No f32 product is written or read again, and no cast kernel runs.
+
     `linalg.conv_2d_nchw_fchw` with the same element types becomes an implicit GEMM: a generated
     im2col copy (a `linalg.generic`, which later becomes a GPU kernel like any other) into a
     buffer of shape N x (C·KH·KW) x (OH·OW), then one `linalg.batch_matmul`, hence one call

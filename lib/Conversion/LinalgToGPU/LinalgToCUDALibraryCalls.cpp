@@ -26,16 +26,20 @@ using namespace mlir;
 
 namespace {
 
+/// `mpt_cuda_matmul_<type>_<rank>d`, the GEMM on `a`'s element type.
+static std::string gemmName(Value a) {
+  auto type = cast<MemRefType>(a.getType());
+  return ("mpt_cuda_matmul_" + mpt::libraryTypeName(type.getElementType()) +
+          "_" + std::to_string(type.getRank()) + "d")
+      .str();
+}
+
 /// Calls `mpt_cuda_matmul_<type>_<rank>d(a, b, c, transposeA, transposeB,
 /// accumulate)`: c += op(a)·op(b), or c = op(a)·op(b) without `accumulate`.
 static void createGemmCall(RewriterBase &rewriter, Location loc,
                            const mpt::LibraryGemm &gemm, bool accumulate) {
-  auto aType = cast<MemRefType>(gemm.a.getType());
-  std::string name =
-      ("mpt_cuda_matmul_" + mpt::libraryTypeName(aType.getElementType()) + "_" +
-       std::to_string(aType.getRank()) + "d")
-          .str();
-  mpt::createLibraryCall(rewriter, loc, name, {gemm.a, gemm.b, gemm.c},
+  mpt::createLibraryCall(rewriter, loc, gemmName(gemm.a),
+                         {gemm.a, gemm.b, gemm.c},
                          {gemm.transposeA, gemm.transposeB, accumulate});
 }
 
@@ -57,6 +61,18 @@ static bool isWhole(Value view) {
   return true;
 }
 
+/// Whether `op` or an op nested in it has an operand that views `buffer`.
+static bool usesBuffer(Operation *op, Value buffer) {
+  return op
+      ->walk([&](Operation *nested) {
+        return llvm::any_of(nested->getOperands(),
+                            [&](Value v) { return rootOf(v) == buffer; })
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// The linalg.fill that writes 0.0 to all of `c`'s buffer before `op` in its
 /// block, with nothing in between reading or writing that buffer; null if
 /// there is none. The GEMM can then write C instead of adding to it: no fill
@@ -65,16 +81,6 @@ static linalg::FillOp zeroFillBefore(Operation *op, Value c) {
   Value buffer = rootOf(c);
   if (!isWhole(c))
     return nullptr;
-  auto touches = [&](Operation *other) {
-    return other
-        ->walk([&](Operation *nested) {
-          return llvm::any_of(nested->getOperands(),
-                              [&](Value v) { return rootOf(v) == buffer; })
-                     ? WalkResult::interrupt()
-                     : WalkResult::advance();
-        })
-        .wasInterrupted();
-  };
   for (Operation *before = op->getPrevNode(); before;
        before = before->getPrevNode()) {
     if (auto fill = dyn_cast<linalg::FillOp>(before);
@@ -88,7 +94,7 @@ static linalg::FillOp zeroFillBefore(Operation *op, Value c) {
     // Making a view reads and writes nothing.
     if (isa<ViewLikeOpInterface>(before) && isMemoryEffectFree(before))
       continue;
-    if (touches(before))
+    if (usesBuffer(before, buffer))
       return nullptr;
   }
   return nullptr;
@@ -104,6 +110,85 @@ static bool hasGemmTypes(Value a, Value b, Value c) {
          cType.isF32();
 }
 
+/// The generic after `op` that rounds all of the f32 product `c` to
+/// `roundedType` (arith.truncf, element for element, into all of another
+/// buffer), when it is the product's only reader: the product's buffer is
+/// `op`'s block's own allocation, read by nothing else, and nothing between
+/// `op` and the rounding uses the rounded buffer, which the GEMM may then
+/// write at `op`. Null otherwise.
+static linalg::GenericOp onlyRoundingOf(Operation *op, Value c,
+                                        Type roundedType) {
+  Value buffer = rootOf(c);
+  auto cType = cast<MemRefType>(c.getType());
+  auto allocation = buffer.getDefiningOp<memref::AllocOp>();
+  if (!allocation || allocation->getBlock() != op->getBlock() ||
+      !cType.getLayout().isIdentity())
+    return nullptr;
+  linalg::GenericOp rounding;
+  Operation *after = op->getNextNode();
+  for (; after; after = after->getNextNode()) {
+    if (isa<ViewLikeOpInterface>(after) && isMemoryEffectFree(after))
+      continue;
+    if (usesBuffer(after, buffer)) {
+      rounding = dyn_cast<linalg::GenericOp>(after);
+      break;
+    }
+  }
+  if (!rounding || rounding.getNumDpsInputs() != 1 ||
+      rounding.getNumDpsInits() != 1 ||
+      rounding.getNumParallelLoops() != rounding.getNumLoops() ||
+      !llvm::all_of(rounding.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return nullptr;
+  Value input = rounding.getDpsInputOperand(0)->get();
+  Value output = rounding.getDpsInitOperand(0)->get();
+  auto yield = cast<linalg::YieldOp>(rounding.getBlock()->getTerminator());
+  auto truncf = yield.getValues()[0].getDefiningOp<arith::TruncFOp>();
+  if (rootOf(input) != buffer || !isWhole(input) || !isWhole(output) ||
+      !truncf || truncf.getIn() != rounding.getBlock()->getArgument(0) ||
+      truncf.getType() != roundedType)
+    return nullptr;
+  auto roundedBuffer = dyn_cast<TypedValue<MemRefType>>(rootOf(output));
+  auto roundedAllocation =
+      roundedBuffer ? roundedBuffer.getDefiningOp<memref::AllocOp>() : nullptr;
+  if (!roundedBuffer || roundedBuffer == buffer ||
+      (!isa<BlockArgument>(roundedBuffer) &&
+       (!roundedAllocation || roundedAllocation->getNumOperands() != 0)) ||
+      !roundedBuffer.getType().getLayout().isIdentity() ||
+      !roundedBuffer.getType().hasStaticShape() ||
+      roundedBuffer.getType().getNumElements() != cType.getNumElements())
+    return nullptr;
+  for (Operation *between = op->getNextNode(); between != rounding;
+       between = between->getNextNode())
+    if (usesBuffer(between, roundedBuffer))
+      return nullptr;
+  for (Operation *later = rounding->getNextNode(); later;
+       later = later->getNextNode())
+    if (usesBuffer(later, buffer))
+      return nullptr;
+  return rounding;
+}
+
+/// `buffer` (contiguous, static) as a memref of `shape`: both list the same
+/// elements in the same order.
+static Value reshapedAs(RewriterBase &rewriter, Location loc, Value buffer,
+                        ArrayRef<int64_t> shape) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getShape() == shape)
+    return buffer;
+  auto all = [](int64_t rank) {
+    return ReassociationIndices(llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+  };
+  Value flat = buffer;
+  if (type.getRank() != 1)
+    flat = memref::CollapseShapeOp::create(rewriter, loc, buffer,
+                                           {all(type.getRank())});
+  if (shape.size() == 1)
+    return flat;
+  return memref::ExpandShapeOp::create(rewriter, loc, shape, flat,
+                                       {all(shape.size())});
+}
+
 template <typename OpTy>
 struct MatmulToGemmCall : public OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
@@ -115,8 +200,29 @@ struct MatmulToGemmCall : public OpRewritePattern<OpTy> {
     if (failed(gemm))
       return failure();
     linalg::FillOp zeroFill = zeroFillBefore(op, gemm->c);
-    rewriter.setInsertionPoint(op);
-    createGemmCall(rewriter, op.getLoc(), *gemm, /*accumulate=*/!zeroFill);
+    Type inputType = cast<MemRefType>(gemm->a.getType()).getElementType();
+    linalg::GenericOp rounding = zeroFill && !inputType.isF32()
+                                     ? onlyRoundingOf(op, gemm->c, inputType)
+                                     : nullptr;
+    Location loc = op.getLoc();
+    if (rounding) {
+      // cuBLASLt rounds the f32 product once as it writes it, as the
+      // rounding generic did: no f32 product in memory, and no kernel.
+      Value rounded = rootOf(rounding.getDpsInitOperand(0)->get());
+      if (Operation *allocation = rounded.getDefiningOp();
+          allocation && op->isBeforeInBlock(allocation))
+        rewriter.moveOpBefore(allocation, op);
+      rewriter.setInsertionPoint(op);
+      Value d = reshapedAs(rewriter, loc, rounded,
+                           cast<MemRefType>(gemm->c.getType()).getShape());
+      mpt::createLibraryCall(rewriter, loc, gemmName(gemm->a) + "_rounded",
+                             {gemm->a, gemm->b, d},
+                             {gemm->transposeA, gemm->transposeB});
+      rewriter.eraseOp(rounding);
+    } else {
+      rewriter.setInsertionPoint(op);
+      createGemmCall(rewriter, loc, *gemm, /*accumulate=*/!zeroFill);
+    }
     rewriter.eraseOp(op);
     if (zeroFill)
       rewriter.eraseOp(zeroFill);

@@ -4,7 +4,9 @@
 // and convolution GEMM into mpt_cuda_matmul_<type>_<rank>d(A, B, C, tA, tB,
 // accumulate): C += op(A)·op(B) with C in f32, or C = op(A)·op(B) where the
 // IR zeroed C just before (accumulate 0: beta 0, so C is neither filled nor
-// read). This runs it with cuBLASLt as PyTorch does
+// read); and mpt_cuda_matmul_<type>_<rank>d_rounded(A, B, D, tA, tB): D =
+// op(A)·op(B) computed in f32 and rounded once to A's type, where the IR
+// only rounded the product. This runs it with cuBLASLt as PyTorch does
 // (aten/src/ATen/cuda/CUDABlas.cpp): A and B in their own type,
 // CUBLAS_COMPUTE_32F, f32 scale, a heuristic algorithm and a workspace.
 // cuBLASLt is loaded with dlopen like the driver, so nothing CUDA is linked.
@@ -124,10 +126,10 @@ struct Plan {
   cublasLtMatmulAlgo_t algo = {};
 };
 
-/// Everything a plan depends on: element type, operations, the three
-/// matrices (rows, columns, leading dimension, order), the batch and its
-/// strides, and the alignment of the three pointers.
-using PlanKey = std::array<int64_t, 22>;
+/// Everything a plan depends on: element types (inputs, result),
+/// operations, the three matrices (rows, columns, leading dimension, order),
+/// the batch and its strides, and the alignment of the three pointers.
+using PlanKey = std::array<int64_t, 23>;
 
 /// The largest power of two up to 256 that divides `pointer`: cuBLASLt's
 /// heuristic otherwise assumes 256-byte alignment, which an operand at an
@@ -143,10 +145,10 @@ uint32_t alignmentOf(const void *pointer) {
 /// Makes the plan of C += op(B)^T·op(A)^T in cuBLASLt's column-major terms;
 /// false after recording why not.
 bool makePlan(CublasLt &lt, const char *name, cudaDataType_t type,
-              cublasOperation_t opA, cublasOperation_t opB, const Matrix &ma,
-              const Matrix &mb, const Matrix &mc, int64_t batch,
-              int64_t strideA, int64_t strideB, int64_t strideC,
-              const uint32_t (&alignments)[3], Plan &plan) {
+              cudaDataType_t resultType, cublasOperation_t opA,
+              cublasOperation_t opB, const Matrix &ma, const Matrix &mb,
+              const Matrix &mc, int64_t batch, int64_t strideA, int64_t strideB,
+              int64_t strideC, const uint32_t (&alignments)[3], Plan &plan) {
   auto status = [&](cublasStatus_t s, const char *what) {
     if (s == CUBLAS_STATUS_SUCCESS)
       return true;
@@ -188,7 +190,7 @@ bool makePlan(CublasLt &lt, const char *name, cudaDataType_t type,
              "transb") &&
       layout(plan.layouts[0], type, mb, strideB) &&
       layout(plan.layouts[1], type, ma, strideA) &&
-      layout(plan.layouts[2], CUDA_R_32F, mc, strideC) &&
+      layout(plan.layouts[2], resultType, mc, strideC) &&
       status(lt.cublasLtMatmulPreferenceCreate(&preference),
              "cublasLtMatmulPreferenceCreate") &&
       status(lt.cublasLtMatmulPreferenceSetAttribute(
@@ -235,10 +237,14 @@ bool makePlan(CublasLt &lt, const char *name, cudaDataType_t type,
   return false;
 }
 
-template <typename T, int Rank>
-void gemm(cudaDataType_t type, const char *name, StridedMemRefType<T, Rank> *a,
-          StridedMemRefType<T, Rank> *b, StridedMemRefType<float, Rank> *c,
-          int64_t transposeA, int64_t transposeB, int64_t accumulate) {
+/// C = op(A)·op(B), plus C with `accumulate`, in f32 then stored in C's
+/// type: f32, or A's type when `resultType` is `type` (cuBLASLt then wants C
+/// in that type too, which beta 0 never reads).
+template <typename T, typename CT, int Rank>
+void gemm(cudaDataType_t type, cudaDataType_t resultType, const char *name,
+          StridedMemRefType<T, Rank> *a, StridedMemRefType<T, Rank> *b,
+          StridedMemRefType<CT, Rank> *c, int64_t transposeA,
+          int64_t transposeB, int64_t accumulate) {
   CublasLt *lt = cublasLt();
   Driver *d = driver();
   if (!lt || !d)
@@ -269,11 +275,12 @@ void gemm(cudaDataType_t type, const char *name, StridedMemRefType<T, Rank> *a,
   static std::mutex plansMutex;
   static std::map<PlanKey, Plan> plans;
   T *dataA = a->data + a->offset, *dataB = b->data + b->offset;
-  float *dataC = c->data + c->offset;
+  CT *dataC = c->data + c->offset;
   // In cuBLASLt's order: B, A, C.
   const uint32_t alignments[3] = {alignmentOf(dataB), alignmentOf(dataA),
                                   alignmentOf(dataC)};
   PlanKey key = {type,
+                 resultType,
                  opA,
                  opB,
                  int64_t(ma->rows),
@@ -302,8 +309,8 @@ void gemm(cudaDataType_t type, const char *name, StridedMemRefType<T, Rank> *a,
     if (known != plans.end()) {
       plan = known->second;
     } else {
-      if (!makePlan(*lt, name, type, opA, opB, *ma, *mb, *mc, batch, strideA,
-                    strideB, strideC, alignments, plan))
+      if (!makePlan(*lt, name, type, resultType, opA, opB, *ma, *mb, *mc, batch,
+                    strideA, strideB, strideC, alignments, plan))
         return;
       plans.emplace(key, plan);
     }
@@ -331,8 +338,9 @@ struct Half16 {
       StridedMemRefType<CTYPE, RANK> *a, StridedMemRefType<CTYPE, RANK> *b,    \
       StridedMemRefType<float, RANK> *c, int64_t transposeA,                   \
       int64_t transposeB, int64_t accumulate) {                                \
-    gemm<CTYPE, RANK>(CUDATYPE, "mpt_cuda_matmul_" #TYPE "_" #RANK "d", a, b,  \
-                      c, transposeA, transposeB, accumulate);                  \
+    gemm<CTYPE, float, RANK>(CUDATYPE, CUDA_R_32F,                             \
+                             "mpt_cuda_matmul_" #TYPE "_" #RANK "d", a, b, c,  \
+                             transposeA, transposeB, accumulate);              \
   }
 #define MPT_GEMM_TYPES(X)                                                      \
   X(f32, float, CUDA_R_32F, 2)                                                 \
@@ -343,6 +351,23 @@ struct Half16 {
   X(bf16, Half16, CUDA_R_16BF, 3)
 MPT_GEMM_TYPES(MPT_GEMM)
 #undef MPT_GEMM
+
+#define MPT_ROUNDED_GEMM(TYPE, CUDATYPE, RANK)                                 \
+  extern "C" void _mlir_ciface_mpt_cuda_matmul_##TYPE##_##RANK##d_rounded(     \
+      StridedMemRefType<Half16, RANK> *a, StridedMemRefType<Half16, RANK> *b,  \
+      StridedMemRefType<Half16, RANK> *d, int64_t transposeA,                  \
+      int64_t transposeB) {                                                    \
+    gemm<Half16, Half16, RANK>(                                                \
+        CUDATYPE, CUDATYPE, "mpt_cuda_matmul_" #TYPE "_" #RANK "d_rounded", a, \
+        b, d, transposeA, transposeB, /*accumulate=*/0);                       \
+  }
+#define MPT_ROUNDED_GEMM_TYPES(X)                                              \
+  X(f16, CUDA_R_16F, 2)                                                        \
+  X(f16, CUDA_R_16F, 3)                                                        \
+  X(bf16, CUDA_R_16BF, 2)                                                      \
+  X(bf16, CUDA_R_16BF, 3)
+MPT_ROUNDED_GEMM_TYPES(MPT_ROUNDED_GEMM)
+#undef MPT_ROUNDED_GEMM
 
 extern "C" {
 CUmodule mgpuModuleLoad(void *, size_t);
@@ -365,6 +390,8 @@ const std::vector<Symbol> &mpt::cuda::symbols() {
 #define MPT_SYMBOL(name) Symbol{#name, reinterpret_cast<void *>(&name)},
 #define MPT_GEMM_SYMBOL(TYPE, CTYPE, CUDATYPE, RANK)                           \
   MPT_SYMBOL(_mlir_ciface_mpt_cuda_matmul_##TYPE##_##RANK##d)
+#define MPT_ROUNDED_GEMM_SYMBOL(TYPE, CUDATYPE, RANK)                          \
+  MPT_SYMBOL(_mlir_ciface_mpt_cuda_matmul_##TYPE##_##RANK##d_rounded)
   // clang-format off
   static const std::vector<Symbol> table = {
       MPT_SYMBOL(mgpuModuleLoad)
@@ -380,8 +407,10 @@ const std::vector<Symbol> &mpt::cuda::symbols() {
       MPT_SYMBOL(mgpuMemcpy)
       MPT_SYMBOL(mgpuMemHostRegisterMemRef)
       MPT_GEMM_TYPES(MPT_GEMM_SYMBOL)
+      MPT_ROUNDED_GEMM_TYPES(MPT_ROUNDED_GEMM_SYMBOL)
   };
   // clang-format on
+#undef MPT_ROUNDED_GEMM_SYMBOL
 #undef MPT_GEMM_SYMBOL
 #undef MPT_SYMBOL
   return table;

@@ -92,6 +92,192 @@ func.func @matmul_into_part(%a: memref<4x8xf16>, %a8: memref<8x8xf16>, %b: memre
 
 // -----
 
+// A zeroed f32 product read only by its rounding to the inputs' type (a
+// convolution's output ahead of batch norm's statistics): the GEMM writes it
+// rounded, into the rounded buffer seen in the product's shape, and neither
+// the fill nor the rounding generic is left. The rounded buffer, allocated
+// after the GEMM, is allocated before it now.
+// CHECK: func.func private @mpt_cuda_matmul_bf16_3d_rounded(memref<?x?x?xbf16, strided<[?, ?, ?], offset: ?>>, memref<?x?x?xbf16, strided<[?, ?, ?], offset: ?>>, memref<?x?x?xbf16, strided<[?, ?, ?], offset: ?>>, i64, i64) attributes {llvm.emit_c_interface}
+// CHECK-LABEL: func.func @conv_rounded
+// CHECK-NOT: linalg.fill
+// CHECK: %[[R:.*]] = memref.alloc() : memref<2x4x4x4xbf16>
+// CHECK: %[[FLAT:.*]] = memref.collapse_shape %[[R]] {{\[}}[0, 1, 2, 3]] : memref<2x4x4x4xbf16> into memref<128xbf16>
+// CHECK: %[[D:.*]] = memref.expand_shape %[[FLAT]] {{\[}}[0, 1, 2]] output_shape [2, 4, 16] : memref<128xbf16> into memref<2x4x16xbf16>
+// CHECK: %[[DC:.*]] = memref.cast %[[D]] : memref<2x4x16xbf16> to memref<?x?x?xbf16, strided<[?, ?, ?], offset: ?>>
+// CHECK: call @mpt_cuda_matmul_bf16_3d_rounded(%{{.*}}, %{{.*}}, %[[DC]], %{{.*}}, %{{.*}}) :
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.generic {{.*}} ins(%[[R]] : memref<2x4x4x4xbf16>)
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: call @mpt_cuda_matmul_bf16_3d(
+func.func @conv_rounded(%in: memref<2x3x9x9xbf16>, %f: memref<4x3x3x3xbf16>, %sums: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %out = memref.alloc() : memref<2x4x4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%out : memref<2x4x4x4xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%in, %f : memref<2x3x9x9xbf16>, memref<4x3x3x3xbf16>) outs(%out : memref<2x4x4x4xf32>)
+  %rounded = memref.alloc() : memref<2x4x4x4xbf16>
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%out : memref<2x4x4x4xf32>) outs(%rounded : memref<2x4x4x4xbf16>) {
+  ^bb0(%x: f32, %y: bf16):
+    %r = arith.truncf %x : f32 to bf16
+    linalg.yield %r : bf16
+  }
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (c)>],
+                  iterator_types = ["reduction", "parallel", "reduction", "reduction"]}
+      ins(%rounded : memref<2x4x4x4xbf16>) outs(%sums : memref<4xf32>) {
+  ^bb0(%x: bf16, %acc: f32):
+    %e = arith.extf %x : bf16 to f32
+    %s = arith.addf %acc, %e : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A 2-d product rounded into a function argument of the same shape, read
+// through a memref.cast: no reshape, the argument itself is D (transposed
+// operands keep their flags).
+// CHECK-LABEL: func.func @matmul_rounded_into_argument
+// CHECK-SAME: (%[[A:.*]]: memref<8x4xf16>, %[[B:.*]]: memref<8x4xf16>, %[[R:.*]]: memref<4x4xf16>)
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[RC:.*]] = memref.cast %[[R]] : memref<4x4xf16> to memref<?x?xf16, strided<[?, ?], offset: ?>>
+// CHECK: call @mpt_cuda_matmul_f16_2d_rounded(%{{.*}}, %{{.*}}, %[[RC]], %[[ONE]], %[[ZERO]])
+// CHECK-NEXT: return
+func.func @matmul_rounded_into_argument(%a: memref<8x4xf16>, %b: memref<8x4xf16>, %r: memref<4x4xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x4xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<8x4xf16>, memref<8x4xf16>) outs(%c : memref<4x4xf32>)
+  %view = memref.cast %c : memref<4x4xf32> to memref<?x4xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%view : memref<?x4xf32>) outs(%r : memref<4x4xf16>) {
+  ^bb0(%x: f32, %y: f16):
+    %h = arith.truncf %x : f32 to f16
+    linalg.yield %h : f16
+  }
+  return
+}
+
+// -----
+
+// The f32 product stays, and the GEMM writes it in f32 (accumulate 0), when
+// it is read again after its rounding, when the rounded buffer is read
+// between the GEMM and the rounding, when the rounding computes more than a
+// truncation (or rounds to another type), when it rounds only part of the
+// product, and when the product is the caller's (an argument).
+// CHECK-LABEL: func.func @product_read_again
+// CHECK: call @mpt_cuda_matmul_f16_2d(
+// CHECK: linalg.generic
+// CHECK: memref.copy
+// CHECK-LABEL: func.func @rounded_buffer_read_between
+// CHECK: call @mpt_cuda_matmul_f16_2d(
+// CHECK: memref.copy
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @scaled_then_rounded
+// CHECK: call @mpt_cuda_matmul_f16_2d(
+// CHECK: linalg.generic
+// CHECK: arith.mulf
+// CHECK-LABEL: func.func @rounded_to_bf16
+// CHECK: call @mpt_cuda_matmul_f16_2d(
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @part_rounded
+// CHECK: call @mpt_cuda_matmul_f16_2d(
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @product_is_argument
+// CHECK: call @mpt_cuda_matmul_f16_2d(
+// CHECK: linalg.generic
+#id2 = affine_map<(i, j) -> (i, j)>
+func.func @product_read_again(%a: memref<4x8xf16>, %b: memref<8x4xf16>, %r: memref<4x4xf16>, %seen: memref<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf16>, memref<8x4xf16>) outs(%c : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<4x4xf32>) outs(%r : memref<4x4xf16>) {
+  ^bb0(%x: f32, %y: f16):
+    %h = arith.truncf %x : f32 to f16
+    linalg.yield %h : f16
+  }
+  memref.copy %c, %seen : memref<4x4xf32> to memref<4x4xf32>
+  return
+}
+func.func @rounded_buffer_read_between(%a: memref<4x8xf16>, %b: memref<8x4xf16>, %r: memref<4x4xf16>, %seen: memref<4x4xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf16>, memref<8x4xf16>) outs(%c : memref<4x4xf32>)
+  memref.copy %r, %seen : memref<4x4xf16> to memref<4x4xf16>
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<4x4xf32>) outs(%r : memref<4x4xf16>) {
+  ^bb0(%x: f32, %y: f16):
+    %h = arith.truncf %x : f32 to f16
+    linalg.yield %h : f16
+  }
+  return
+}
+func.func @scaled_then_rounded(%a: memref<4x8xf16>, %b: memref<8x4xf16>, %r: memref<4x4xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %c = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf16>, memref<8x4xf16>) outs(%c : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<4x4xf32>) outs(%r : memref<4x4xf16>) {
+  ^bb0(%x: f32, %y: f16):
+    %s = arith.mulf %x, %two : f32
+    %h = arith.truncf %s : f32 to f16
+    linalg.yield %h : f16
+  }
+  return
+}
+func.func @rounded_to_bf16(%a: memref<4x8xf16>, %b: memref<8x4xf16>, %r: memref<4x4xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf16>, memref<8x4xf16>) outs(%c : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<4x4xf32>) outs(%r : memref<4x4xbf16>) {
+  ^bb0(%x: f32, %y: bf16):
+    %h = arith.truncf %x : f32 to bf16
+    linalg.yield %h : bf16
+  }
+  return
+}
+func.func @part_rounded(%a: memref<4x8xf16>, %b: memref<8x4xf16>, %r: memref<2x4xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf16>, memref<8x4xf16>) outs(%c : memref<4x4xf32>)
+  %top = memref.subview %c[0, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%top : memref<2x4xf32, strided<[4, 1]>>) outs(%r : memref<2x4xf16>) {
+  ^bb0(%x: f32, %y: f16):
+    %h = arith.truncf %x : f32 to f16
+    linalg.yield %h : f16
+  }
+  return
+}
+func.func @product_is_argument(%a: memref<4x8xf16>, %b: memref<8x4xf16>, %c: memref<4x4xf32>, %r: memref<4x4xf16>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf16>, memref<8x4xf16>) outs(%c : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<4x4xf32>) outs(%r : memref<4x4xf16>) {
+  ^bb0(%x: f32, %y: f16):
+    %h = arith.truncf %x : f32 to f16
+    linalg.yield %h : f16
+  }
+  return
+}
+
+// -----
+
 // A result in f16 is not what cuBLASLt's f32 accumulator path computes here:
 // left to the generated code.
 // CHECK-LABEL: func.func @matmul_f16_out

@@ -10,7 +10,8 @@ class RewritePatternSet;
 namespace mpt {
 
 /// Matmuls and batched matmuls on memrefs (f32, f16 or bf16 inputs, f32
-/// accumulator) to `mpt_cuda_matmul_*` calls.
+/// accumulator) to `mpt_cuda_matmul_*` calls; a zeroed product that is only
+/// rounded to the inputs' type is written rounded by the call.
 void populateLinalgToCUDALibraryCallsPatterns(
     mlir::RewritePatternSet &patterns);
 
