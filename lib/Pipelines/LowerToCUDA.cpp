@@ -15,6 +15,7 @@
 #include "llvm/Support/Process.h"
 
 #include "mpt/Conversion/Passes.h"
+#include "mpt/Transforms/Passes.h"
 
 using namespace mlir;
 
@@ -33,6 +34,9 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
                                    const LowerToCUDAOptions &options) {
   bool onCPU = options.stopAt == "cpu-loops";
 
+  // The batch's rounding would be a kernel of its own, read by a GEMM: the
+  // runtime rounds it as it stages it.
+  pm.addPass(createMPTRoundDataInCaller());
   // The CPU's tensor-level lowering and fusion: one fused elementwise chain
   // per linalg.generic, hence per kernel, and every named matmul and
   // convolution whole for cuBLASLt (upstream's fusion generalizes some into

@@ -343,10 +343,13 @@ std::vector<int64_t> mpt::runtime::epochOrder(int64_t count, uint64_t seed,
   return order;
 }
 
-bool mpt::runtime::gatherBatch(const Dataset &data,
-                               const std::vector<int64_t> &order, int64_t batch,
-                               int64_t batchSize, float *images,
-                               int32_t *labels) {
+namespace {
+/// gatherBatch, with `copyExample(source, i)` writing the pixels of the
+/// batch's example i from `source`.
+template <typename CopyExample>
+bool gatherExamples(const Dataset &data, const std::vector<int64_t> &order,
+                    int64_t batch, int64_t batchSize, int32_t *labels,
+                    CopyExample copyExample) {
   if (batchSize <= 0 || batch < 0 ||
       batch >= static_cast<int64_t>(order.size()) / batchSize)
     return false;
@@ -358,14 +361,13 @@ bool mpt::runtime::gatherBatch(const Dataset &data,
   const size_t pixels = static_cast<size_t>(data.height * data.width);
   auto gatherRange = [&](int64_t first, int64_t last) {
     for (int64_t i = first; i < last; ++i) {
-      std::copy_n(data.images.begin() + indices[i] * pixels, pixels,
-                  images + i * pixels);
+      copyExample(data.images.data() + indices[i] * pixels, i);
       labels[i] = data.labels[indices[i]];
     }
   };
   // One thread copies a few GB/s: a batch of tens of MB (a GPU's) would
-  // take milliseconds of every step. Threads share it from 4 MiB on, each
-  // copying at least 1 MiB.
+  // take milliseconds of every step. Threads share it from 4 MiB read, each
+  // reading at least 1 MiB.
   constexpr size_t kBytesPerThread = size_t(1) << 20;
   size_t bytes = size_t(batchSize) * pixels * sizeof(float);
   int64_t threads =
@@ -379,4 +381,28 @@ bool mpt::runtime::gatherBatch(const Dataset &data,
                 std::min(batchSize, (part + 1) * perThread));
   });
   return true;
+}
+} // namespace
+
+bool mpt::runtime::gatherBatch(const Dataset &data,
+                               const std::vector<int64_t> &order, int64_t batch,
+                               int64_t batchSize, float *images,
+                               int32_t *labels) {
+  const size_t pixels = static_cast<size_t>(data.height * data.width);
+  return gatherExamples(data, order, batch, batchSize, labels,
+                        [&](const float *source, int64_t i) {
+                          std::copy_n(source, pixels, images + i * pixels);
+                        });
+}
+
+bool mpt::runtime::gatherBatch(const Dataset &data,
+                               const std::vector<int64_t> &order, int64_t batch,
+                               int64_t batchSize, uint16_t *images,
+                               HalfKind kind, int32_t *labels) {
+  const size_t pixels = static_cast<size_t>(data.height * data.width);
+  return gatherExamples(data, order, batch, batchSize, labels,
+                        [&](const float *source, int64_t i) {
+                          roundFloats(source, images + i * pixels, pixels,
+                                      kind);
+                        });
 }

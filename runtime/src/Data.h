@@ -11,6 +11,8 @@
 #ifndef MPT_RUNTIME_DATA_H
 #define MPT_RUNTIME_DATA_H
 
+#include "Float16.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -65,6 +67,11 @@ std::vector<int64_t> epochOrder(int64_t count, uint64_t seed, int64_t epoch);
 bool gatherBatch(const Dataset &data, const std::vector<int64_t> &order,
                  int64_t batch, int64_t batchSize, float *images,
                  int32_t *labels);
+/// The same, with the images rounded to f16 or bf16 (floatToF16 or
+/// floatToBF16) as they are copied.
+bool gatherBatch(const Dataset &data, const std::vector<int64_t> &order,
+                 int64_t batch, int64_t batchSize, uint16_t *images,
+                 HalfKind kind, int32_t *labels);
 
 } // namespace mpt::runtime
 

@@ -9,6 +9,7 @@
 #ifndef MPT_RUNTIME_FLOAT16_H
 #define MPT_RUNTIME_FLOAT16_H
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -70,6 +71,14 @@ inline uint16_t floatToBF16(float value) {
     return uint16_t((bits >> 16) | 0x40u);
   return uint16_t((bits + 0x7fffu + ((bits >> 16) & 1)) >> 16);
 }
+
+enum class HalfKind { F16, BF16 };
+
+/// floatToF16 or floatToBF16 of each of `count` values, several at a time
+/// (F16C where the CPU has it): a GPU's batch is rounded on the host as it is
+/// staged. Results are those of the scalar functions, but for the payload of
+/// a NaN, which stays a NaN.
+void roundFloats(const float *from, uint16_t *to, size_t count, HalfKind kind);
 
 } // namespace mpt::runtime
 

@@ -200,6 +200,17 @@ std::string convert(const uint8_t *from, ElementKind fromKind, uint8_t *to,
   if (isFloatKind(fromKind) != isFloatKind(toKind))
     return std::string("cannot convert ") + elementName(fromKind) + " to " +
            elementName(toKind);
+  bool fromAlignedF32 =
+      fromKind == ElementKind::F32 &&
+      reinterpret_cast<uintptr_t>(from) % alignof(float) == 0 &&
+      reinterpret_cast<uintptr_t>(to) % alignof(uint16_t) == 0;
+  if (fromAlignedF32 &&
+      (toKind == ElementKind::F16 || toKind == ElementKind::BF16)) {
+    roundFloats(reinterpret_cast<const float *>(from),
+                reinterpret_cast<uint16_t *>(to), size_t(count),
+                toKind == ElementKind::F16 ? HalfKind::F16 : HalfKind::BF16);
+    return {};
+  }
   if (isFloatKind(toKind)) {
     for (int64_t i = 0; i < count; ++i)
       storeFloat(to, toKind, i, loadValue(from, fromKind, i));

@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <numeric>
+#include <random>
 
 using namespace mpt::runtime;
 
@@ -338,6 +340,96 @@ TEST(GatherBatchTest, LargeBatchesFollowOrder) {
       wrong += images[i * kPixels + p] != float(example * 1000 + p);
   }
   EXPECT_EQ(wrong, 0);
+}
+
+/// bf16 rounding by f32 arithmetic, independent of Float16.h's bit trick:
+/// adding and removing 3·2^(e+15) (e the exponent of a normal `value`, well
+/// inside f32's range) leaves `value` rounded to nearest even at 8
+/// significant bits.
+float roundToBF16ByArithmetic(float value) {
+  int exponent;
+  std::frexp(value, &exponent); // value = m·2^exponent, 0.5 <= |m| < 1
+  volatile float shift = std::ldexp(3.0f, exponent - 1 + 15);
+  volatile float sum = value + shift;
+  return sum - shift;
+}
+
+// A batch gathered for an f16 or bf16 input is rounded as it is copied:
+// edge values (ties, f16's subnormals and overflow, infinities, NaN) and
+// random ones, in rows of an odd length so that both the 8-wide and the
+// scalar code run. The f16 reference is the compiler's _Float16 conversion.
+TEST(GatherBatchTest, RoundsToHalfTypes) {
+  std::vector<float> values = {0.0f,
+                               -0.0f,
+                               1.0f,
+                               1.0f + 0x1p-11f,
+                               1.0f + 3 * 0x1p-11f,
+                               1.0f + 0x1p-8f,
+                               1.0f + 3 * 0x1p-8f,
+                               0x1p-24f,
+                               0x1p-25f,
+                               0x1.8p-25f,
+                               0x1p-15f + 0x1p-25f,
+                               65504.0f,
+                               65519.0f,
+                               65520.0f,
+                               -1e6f,
+                               INFINITY,
+                               -INFINITY,
+                               NAN,
+                               1e-40f,
+                               0x1.fffffep127f};
+  std::mt19937 engine(7);
+  constexpr size_t kWidth = 1031;
+  while (values.size() < 2 * kWidth) {
+    uint32_t bits = engine();
+    float value;
+    std::memcpy(&value, &bits, sizeof(value));
+    // Alternately any bit pattern and a value of f16's range.
+    values.push_back(
+        values.size() % 2
+            ? value
+            : std::ldexp(float(bits % 4096) - 2048.0f, int(bits >> 27) - 24));
+  }
+  Dataset data;
+  data.count = 2;
+  data.height = 1;
+  data.width = kWidth;
+  data.images = values;
+  data.labels = {3, 4};
+  std::vector<int64_t> order = {1, 0};
+  std::vector<uint16_t> f16(values.size()), bf16(values.size());
+  int32_t labels[2];
+  ASSERT_TRUE(
+      gatherBatch(data, order, 0, 2, f16.data(), HalfKind::F16, labels));
+  EXPECT_EQ(labels[0], 4);
+  ASSERT_TRUE(
+      gatherBatch(data, order, 0, 2, bf16.data(), HalfKind::BF16, labels));
+  int64_t wrongF16 = 0, wrongBF16 = 0, checkedByArithmetic = 0;
+  for (size_t i = 0; i < 2; ++i) {
+    for (size_t p = 0; p < kWidth; ++p) {
+      float value = values[order[i] * kWidth + p];
+      uint16_t gotF16 = f16[i * kWidth + p], gotBF16 = bf16[i * kWidth + p];
+      if (std::isnan(value)) {
+        wrongF16 += (gotF16 & 0x7c00u) != 0x7c00u || !(gotF16 & 0x3ffu);
+        wrongBF16 += (gotBF16 & 0x7f80u) != 0x7f80u || !(gotBF16 & 0x7fu);
+        continue;
+      }
+      _Float16 half = static_cast<_Float16>(value);
+      uint16_t expected;
+      std::memcpy(&expected, &half, sizeof(expected));
+      wrongF16 += gotF16 != expected;
+      wrongBF16 += gotBF16 != floatToBF16(value);
+      if (std::isnormal(value) && std::fabs(value) < 0x1p100f &&
+          std::fabs(value) > 0x1p-100f) {
+        ++checkedByArithmetic;
+        wrongBF16 += bf16ToFloat(gotBF16) != roundToBF16ByArithmetic(value);
+      }
+    }
+  }
+  EXPECT_EQ(wrongF16, 0);
+  EXPECT_EQ(wrongBF16, 0);
+  EXPECT_GT(checkedByArithmetic, int64_t(kWidth));
 }
 
 TEST(GatherBatchTest, OnlyFullBatches) {

@@ -175,9 +175,9 @@ struct DataBinding {
   std::string examples, labels, evalExamples;
   int64_t batchSize = 0, exampleSize = 0, numClasses = 0;
   bool hasEval = false;
-  /// The examples input is f32, the data's own type, so batches can be
-  /// gathered straight into the session's staging memory.
-  bool examplesAreF32 = false;
+  /// The examples input's type: f32, the data's own, or the f16 or bf16 a
+  /// step lowered for a GPU takes (rounded as the batch is gathered).
+  mpt_dtype_t examplesType = MPT_DTYPE_F32;
 };
 
 std::string describe(const mpt_tensor_info_t &info) {
@@ -200,7 +200,7 @@ DataBinding bindDataInputs(mpt_program_t program) {
                    info.dtype == MPT_DTYPE_BF16;
     if (isFloat && binding.examples.empty() && info.rank >= 1) {
       binding.examples = info.name;
-      binding.examplesAreF32 = info.dtype == MPT_DTYPE_F32;
+      binding.examplesType = info.dtype;
       binding.batchSize = info.shape[0];
       binding.exampleSize = info.num_elements / info.shape[0];
       examplesShape = describe(info);
@@ -600,9 +600,11 @@ int main(int argc, char **argv) {
   // Every evaluation, by the number of steps trained before it.
   std::vector<std::pair<int64_t, double>> evaluations;
   size_t batchElements = size_t(binding.batchSize * binding.exampleSize);
-  // Host memory for a batch whose input is not f32 (it is converted when
-  // bound); f32 batches are gathered into the session's staging memory.
-  std::vector<float> examples(binding.examplesAreF32 ? 0 : batchElements);
+  // Host memory for an f32 batch that an f16 or bf16 input takes with an
+  // injected overflow: multiplied before it is rounded, as on the device.
+  // Other batches are gathered into the session's staging memory.
+  bool examplesAreF32 = binding.examplesType == MPT_DTYPE_F32;
+  std::vector<float> examples(examplesAreF32 ? 0 : batchElements);
   std::vector<int32_t> labels(binding.batchSize);
   int64_t skipped = 0;
   bool tty = !quiet && isatty(STDERR_FILENO);
@@ -633,26 +635,41 @@ int main(int argc, char **argv) {
       orderEpoch = epoch;
     }
     // A batch of tens of MB costs milliseconds per host copy: gathered into
-    // the session's staging memory, it is copied once.
-    float *batchExamples = examples.data();
-    size_t batchBytes = batchElements * sizeof(float);
+    // the session's staging memory, in the input's type, it is copied once.
     mpt_status_t status = nullptr;
-    if (binding.examplesAreF32) {
+    bool injected = inject.count(s) != 0;
+    if (examplesAreF32 || !injected) {
       void *staging = nullptr;
+      size_t batchBytes = 0;
       status = mpt_session_input_staging(session, MPT_FUNCTION_TRAIN,
                                          binding.examples.c_str(), &staging,
                                          &batchBytes);
-      batchExamples = static_cast<float *>(staging);
-    }
-    if (!status) {
-      gatherBatch(train, order, batch, binding.batchSize, batchExamples,
+      if (!status && examplesAreF32) {
+        auto *batchExamples = static_cast<float *>(staging);
+        gatherBatch(train, order, batch, binding.batchSize, batchExamples,
+                    labels.data());
+        if (injected)
+          for (size_t i = 0; i < batchElements; ++i)
+            batchExamples[i] *= INFINITY;
+      } else if (!status) {
+        gatherBatch(train, order, batch, binding.batchSize,
+                    static_cast<uint16_t *>(staging),
+                    binding.examplesType == MPT_DTYPE_BF16 ? HalfKind::BF16
+                                                           : HalfKind::F16,
+                    labels.data());
+      }
+      if (!status)
+        status = mpt_session_bind_input(
+            session, MPT_FUNCTION_TRAIN, binding.examples.c_str(),
+            binding.examplesType, staging, batchBytes);
+    } else {
+      gatherBatch(train, order, batch, binding.batchSize, examples.data(),
                   labels.data());
-      if (inject.count(s))
-        for (size_t i = 0; i < batchElements; ++i)
-          batchExamples[i] *= INFINITY;
-      status = mpt_session_bind_input(session, MPT_FUNCTION_TRAIN,
-                                      binding.examples.c_str(), MPT_DTYPE_F32,
-                                      batchExamples, batchBytes);
+      for (float &value : examples)
+        value *= INFINITY;
+      status = mpt_session_bind_input(
+          session, MPT_FUNCTION_TRAIN, binding.examples.c_str(), MPT_DTYPE_F32,
+          examples.data(), batchElements * sizeof(float));
     }
     if (!status)
       status = mpt_session_bind_input(

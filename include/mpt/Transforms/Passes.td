@@ -202,6 +202,21 @@ def MPTDropCarriedResults : Pass<"mpt-drop-carried-results", "::mlir::ModuleOp">
   }];
 }
 
+def MPTRoundDataInCaller : Pass<"mpt-round-data-in-caller", "::mlir::ModuleOp"> {
+  let summary = "Gives a step's data inputs the type the step rounds them to";
+  let description = [{
+    A data input (`mpt.data`) of a training or eval step whose every use is an `arith.truncf`
+    to one type (the batch, which autocast rounds to f16 or bf16 before its first GEMM) takes
+    that type, and the step no longer rounds it: its callers do. Each call in the module
+    rounds the operand with `arith.truncf` before the call; the runtime, the caller of the
+    compiled step, rounds the batch (to nearest even, as `arith.truncf` does) as it stages it
+    for the copy to the device, which then moves half the bytes. On a GPU the rounding would
+    otherwise be a kernel of its own: its only reader is a GEMM, a library call that nothing
+    fuses into. Run before `mpt-export-signature`, which then records the narrow type.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def MPTApproximateMath : Pass<"mpt-approximate-math", "::mlir::func::FuncOp"> {
   let summary = "Replaces f32 erf, exp and tanh by polynomial approximations";
   let description = [{

@@ -1,0 +1,96 @@
+//===- RoundDataInCaller.cpp - mpt-round-data-in-caller ---------*- C++ -*-===//
+//
+// A step that only rounds its batch leaves the rounding to whoever supplies
+// the batch: the runtime rounds it on the host while staging it, where it
+// costs no extra pass over the data, instead of in a kernel of its own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+namespace mpt {
+#define GEN_PASS_DEF_MPTROUNDDATAINCALLER
+#include "mpt/Transforms/Passes.h.inc"
+} // namespace mpt
+
+using namespace mlir;
+using namespace mpt;
+
+namespace {
+struct RoundDataInCaller
+    : public mpt::impl::MPTRoundDataInCallerBase<RoundDataInCaller> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+
+/// The type every use of `argument` rounds it to, or null if some use does
+/// something else (or there is none).
+Type roundedType(BlockArgument argument) {
+  Type rounded;
+  for (Operation *user : argument.getUsers()) {
+    auto truncf = dyn_cast<arith::TruncFOp>(user);
+    if (!truncf || truncf.getRoundingmodeAttr() || truncf.getFastmathAttr() ||
+        (rounded && truncf.getType() != rounded))
+      return nullptr;
+    rounded = truncf.getType();
+  }
+  return rounded;
+}
+} // namespace
+
+void RoundDataInCaller::runOnOperation() {
+  ModuleOp module = getOperation();
+  for (auto function : module.getOps<func::FuncOp>()) {
+    if (!function->hasAttr(MPTDialect::kTrainStepAttrName) &&
+        !function->hasAttr(MPTDialect::kEvalStepAttrName))
+      continue;
+    if (function.isExternal())
+      continue;
+    SmallVector<std::pair<unsigned, Type>> narrowed;
+    for (BlockArgument argument : function.getArguments())
+      if (function.getArgAttr(argument.getArgNumber(),
+                              MPTDialect::kDataAttrName))
+        if (Type type = roundedType(argument))
+          narrowed.emplace_back(argument.getArgNumber(), type);
+    if (narrowed.empty())
+      continue;
+
+    std::optional<SymbolTable::UseRange> uses = function.getSymbolUses(module);
+    if (!uses) {
+      function.emitOpError("has uses that are not calls; its data inputs "
+                           "cannot be rounded by its callers");
+      return signalPassFailure();
+    }
+    for (SymbolTable::SymbolUse use : *uses)
+      if (!isa<func::CallOp>(use.getUser())) {
+        use.getUser()->emitOpError("uses @")
+            << function.getSymName()
+            << ", whose data inputs its callers round, other than by a call";
+        return signalPassFailure();
+      }
+    for (SymbolTable::SymbolUse use : *uses) {
+      auto call = cast<func::CallOp>(use.getUser());
+      OpBuilder builder(call);
+      for (auto [index, type] : narrowed)
+        call->setOperand(index,
+                         arith::TruncFOp::create(builder, call.getLoc(), type,
+                                                 call->getOperand(index)));
+    }
+
+    SmallVector<Type> inputs(function.getArgumentTypes());
+    for (auto [index, type] : narrowed) {
+      BlockArgument argument = function.getArgument(index);
+      argument.setType(type);
+      for (Operation *truncf :
+           llvm::make_early_inc_range(argument.getUsers())) {
+        truncf->getResult(0).replaceAllUsesWith(argument);
+        truncf->erase();
+      }
+      inputs[index] = type;
+    }
+    function.setFunctionType(FunctionType::get(
+        &getContext(), inputs, function.getFunctionType().getResults()));
+  }
+}
