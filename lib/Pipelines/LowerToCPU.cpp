@@ -23,8 +23,9 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   WidenMatmulOperandsOptions widen;
   widen.f16 = options.cpuKernels;
   widen.bf16 = options.cpuKernels && options.widenBF16Matmuls;
-  addLowerToFusedLinalg(pm, widen, /*recomputeCheapProducers=*/true,
-                        /*fuseTransposes=*/false);
+  FuseElementwiseAroundCPUKernelsOptions fusion;
+  fusion.recomputeCheapProducers = true;
+  addLowerToFusedLinalg(pm, widen, fusion);
   addBufferizeToOutParams(pm);
   if (options.cpuKernels)
     pm.addPass(createConvertLinalgToCPUKernels());
@@ -63,10 +64,9 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
     pm.addNestedPass<LLVM::LLVMFuncOp>(createMPTStoreBF16AsI16());
 }
 
-void mpt::addLowerToFusedLinalg(OpPassManager &pm,
-                                const WidenMatmulOperandsOptions &widen,
-                                bool recomputeCheapProducers,
-                                bool fuseTransposes) {
+void mpt::addLowerToFusedLinalg(
+    OpPassManager &pm, const WidenMatmulOperandsOptions &widen,
+    const FuseElementwiseAroundCPUKernelsOptions &fusion) {
   pm.addPass(createMPTExportSignature()); // reads the mpt ops: runs first
   pm.addNestedPass<func::FuncOp>(createMPTCarryStateInPlace());
   pm.addPass(createConvertMPTToLinalg());
@@ -75,9 +75,7 @@ void mpt::addLowerToFusedLinalg(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createWidenMatmulOperands(widen));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createFuseElementwiseAroundCPUKernels(
-      FuseElementwiseAroundCPUKernelsOptions{recomputeCheapProducers,
-                                             fuseTransposes}));
+  pm.addPass(createFuseElementwiseAroundCPUKernels(fusion));
 }
 
 void mpt::addBufferizeToOutParams(OpPassManager &pm) {

@@ -247,6 +247,13 @@ def FuseElementwiseAroundCPUKernels
     <= (readers + 1) * result bits. Loss scaling's unscale, read by the finite check and the
     update, is the case. Upstream fuses only a producer with one use.
 
+    With `recompute-conversions`, a generic that only converts its input (`arith.truncf` and
+    `arith.extf`, element for element, to a result no narrower than the input: an f32 value
+    rounded to f16 and back, or an f16 value widened), whose readers are all generics, is
+    computed again in each of them: they read its input, no more bytes than its result, and no
+    kernel of its own writes the result. The attention probabilities' gradient, rounded to f16
+    by autocast and read in f32 by softmax's backward reductions, is the case.
+
     With `fuse-transposes`, `linalg.transpose` ops become generics first and fuse like any
     elementwise op: on the GPU a transpose is a generated kernel either way, and the cast that
     rounds a product to f16 ahead of it (attention heads moved between [B, S, H, D] and
@@ -256,6 +263,9 @@ def FuseElementwiseAroundCPUKernels
     Option<"recomputeCheapProducers", "recompute-cheap-producers", "bool",
            /*default=*/"false",
            "Fuse a cheap elementwise producer into each of its readers">,
+    Option<"recomputeConversions", "recompute-conversions", "bool", /*default=*/"false",
+           "Fuse a generic that only widens or round-trips its input into each of its "
+           "readers">,
     Option<"fuseTransposes", "fuse-transposes", "bool", /*default=*/"false",
            "Generalize linalg.transpose ops so that they fuse with elementwise producers "
            "and consumers">,

@@ -11,6 +11,7 @@ class OpPassManager;
 
 namespace mpt {
 
+struct FuseElementwiseAroundCPUKernelsOptions;
 struct WidenMatmulOperandsOptions;
 
 /// Options of `mpt-mixed-precision`, forwarded to the passes it runs.
@@ -167,11 +168,11 @@ void buildLowerToCUDAPipeline(mlir::OpPassManager &pm,
 /// one linalg.generic each around the named matmuls and convolutions, which
 /// stay whole for the BLAS and cuBLASLt calls. Matmuls on the 16-bit types
 /// `widen` names read f32 copies made by that fusion (for the CPU's BLAS
-/// kernels, which have no GEMM for them). `recomputeCheapProducers` and
-/// `fuseTransposes` are fuse-elementwise-around-cpu-kernels' options.
-void addLowerToFusedLinalg(mlir::OpPassManager &pm,
-                           const WidenMatmulOperandsOptions &widen,
-                           bool recomputeCheapProducers, bool fuseTransposes);
+/// kernels, which have no GEMM for them). `fusion` holds
+/// fuse-elementwise-around-cpu-kernels' options.
+void addLowerToFusedLinalg(
+    mlir::OpPassManager &pm, const WidenMatmulOperandsOptions &widen,
+    const FuseElementwiseAroundCPUKernelsOptions &fusion);
 
 /// The bufferization both lowerings share: duplicated results copied apart,
 /// one-shot bufferization, and results turned into caller-owned

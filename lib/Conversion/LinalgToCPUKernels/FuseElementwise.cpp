@@ -83,6 +83,29 @@ static bool isCheapToRecompute(Operation *producer) {
   return (uses - 1) * inputBits <= (uses + 1) * resultBits;
 }
 
+/// Whether `producer` only converts its one input, element for element, to a
+/// result at least as wide (a rounding to f16 and back, a widening), and is
+/// read only by generics: computed in each of them instead, it costs no
+/// kernel and no extra bytes.
+static bool isWideningConversion(Operation *producer) {
+  auto generic = dyn_cast<linalg::GenericOp>(producer);
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !generic.getMatchingIndexingMap(generic.getDpsInputOperand(0))
+           .isIdentity() ||
+      !llvm::all_of(generic.getBlock()->without_terminator(),
+                    [](Operation &op) {
+                      return isa<arith::TruncFOp, arith::ExtFOp>(op);
+                    }) ||
+      !llvm::all_of(producer->getUsers(), llvm::IsaPred<linalg::GenericOp>))
+    return false;
+  Type input = getElementTypeOrSelf(generic.getDpsInputOperand(0)->get());
+  Type result = getElementTypeOrSelf(generic->getResult(0));
+  return input.isIntOrFloat() && result.isIntOrFloat() &&
+         input.getIntOrFloatBitWidth() <= result.getIntOrFloatBitWidth();
+}
+
 /// Upstream's rule (the producer has no other use, so nothing is computed
 /// twice), except that named linalg ops take part in no fusion: both the
 /// elementwise and the reshape patterns would turn them into generics.
@@ -168,7 +191,9 @@ struct FuseElementwiseAroundCPUKernels
           Operation *producer = fusedOperand->get().getDefiningOp();
           return isFusable(fusedOperand) ||
                  (recomputeCheapProducers && producer &&
-                  isCheapToRecompute(producer));
+                  isCheapToRecompute(producer)) ||
+                 (recomputeConversions && producer &&
+                  isWideningConversion(producer));
         });
     // Ahead of upstream's fusion, which may recompute a cheap producer.
     patterns.add<FuseCastIntoSharedProducer>(context, /*benefit=*/2);

@@ -2,6 +2,7 @@
 // RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels --split-input-file | FileCheck %s --check-prefixes=ONE-USE,SHARED
 // RUN: mpt-opt %s --linalg-fuse-elementwise-ops --split-input-file | FileCheck %s --check-prefix=UPSTREAM
 // RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels="fuse-transposes" --split-input-file | FileCheck %s --check-prefix=TRANSPOSES
+// RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels="recompute-conversions" --split-input-file | FileCheck %s --check-prefix=CONVERSIONS
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
@@ -484,4 +485,109 @@ func.func @cast_after_another_reader(%x: tensor<16x10xf32>, %y: tensor<16x10xf32
     linalg.yield %t : f16
   } -> tensor<16x10xf16>
   return %h, %sum : tensor<16x10xf16>, tensor<10xf32>
+}
+
+// -----
+
+// A product rounded to f16 and back (autocast's f16 result read in f32) by
+// a generic of its own, read by a row maximum and an elementwise op: with
+// recompute-conversions each reader rounds the product itself, and no
+// generic is left that only converts. Without it (and upstream), the
+// rounding stays a generic of its own, read by both.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CONVERSIONS-LABEL: func.func @round_trip_in_readers
+// CONVERSIONS-SAME: (%[[P:.*]]: tensor<8x16xf32>
+// CONVERSIONS: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[P]] : tensor<8x16xf32>)
+// CONVERSIONS: arith.truncf
+// CONVERSIONS-NEXT: arith.extf
+// CONVERSIONS-NEXT: arith.maximumf
+// CONVERSIONS: linalg.generic {{.*}} ins(%[[P]], %{{.*}} : tensor<8x16xf32>, tensor<8xf32>)
+// CONVERSIONS: arith.truncf
+// CONVERSIONS-NEXT: arith.extf
+// CONVERSIONS-NEXT: arith.subf
+// CONVERSIONS-NOT: linalg.generic
+// SHARED-LABEL: func.func @round_trip_in_readers
+// ONE-USE-COUNT-3: linalg.generic
+func.func @round_trip_in_readers(%p: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %empty = tensor.empty() : tensor<8x16xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<8x16xf32>) outs(%empty : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %h = arith.truncf %a : f32 to f16
+    %w = arith.extf %h : f16 to f32
+    linalg.yield %w : f32
+  } -> tensor<8x16xf32>
+  %lowest = arith.constant dense<0xFF800000> : tensor<8xf32>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%r : tensor<8x16xf32>) outs(%lowest : tensor<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maximumf %acc, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  %shifted = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %max : tensor<8x16xf32>, tensor<8xf32>) outs(%empty : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %m: f32, %out: f32):
+    %d = arith.subf %a, %m : f32
+    linalg.yield %d : f32
+  } -> tensor<8x16xf32>
+  return %shifted : tensor<8x16xf32>
+}
+
+// -----
+
+// A rounding to f16 read by two generics stays one: each reader would read
+// the f32 input, twice the bytes of the f16 result. So does a widening that
+// the function also returns (a reader that is no generic).
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// CONVERSIONS-LABEL: func.func @narrowing_stays
+// CONVERSIONS-COUNT-3: linalg.generic
+// CONVERSIONS-NOT: linalg.generic
+// CONVERSIONS-LABEL: func.func @widening_returned_stays
+// CONVERSIONS-COUNT-3: linalg.generic
+// CONVERSIONS-NOT: linalg.generic
+func.func @narrowing_stays(%p: tensor<8x16xf32>) -> (tensor<8x16xf16>, tensor<8x16xf16>) {
+  %empty = tensor.empty() : tensor<8x16xf16>
+  %h = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<8x16xf32>) outs(%empty : tensor<8x16xf16>) {
+  ^bb0(%a: f32, %out: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<8x16xf16>
+  %twice = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%h : tensor<8x16xf16>) outs(%empty : tensor<8x16xf16>) {
+  ^bb0(%a: f16, %out: f16):
+    %d = arith.addf %a, %a : f16
+    linalg.yield %d : f16
+  } -> tensor<8x16xf16>
+  %square = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%h : tensor<8x16xf16>) outs(%empty : tensor<8x16xf16>) {
+  ^bb0(%a: f16, %out: f16):
+    %m = arith.mulf %a, %a : f16
+    linalg.yield %m : f16
+  } -> tensor<8x16xf16>
+  return %twice, %square : tensor<8x16xf16>, tensor<8x16xf16>
+}
+func.func @widening_returned_stays(%p: tensor<8x16xf16>) -> (tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) {
+  %empty = tensor.empty() : tensor<8x16xf32>
+  %w = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<8x16xf16>) outs(%empty : tensor<8x16xf32>) {
+  ^bb0(%a: f16, %out: f32):
+    %e = arith.extf %a : f16 to f32
+    linalg.yield %e : f32
+  } -> tensor<8x16xf32>
+  %twice = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<8x16xf32>) outs(%empty : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %d = arith.addf %a, %a : f32
+    linalg.yield %d : f32
+  } -> tensor<8x16xf32>
+  %square = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<8x16xf32>) outs(%empty : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %m = arith.mulf %a, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<8x16xf32>
+  return %w, %twice, %square : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>
 }
