@@ -83,6 +83,7 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
   memory.hostShared = options.managedMemory;
   if (!options.managedMemory)
     pm.addPass(createConvertMemRefToGPUMemory(memory));
+  pm.addNestedPass<func::FuncOp>(createNameStateUpdateKernels());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createMergeGPUModules());
   // gpu-to-llvm lowers copies and frees only in their async form; launches

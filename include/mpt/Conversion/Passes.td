@@ -436,6 +436,24 @@ def MarkGPUReductionsUniform
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def NameStateUpdateKernels : Pass<"name-state-update-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Names the kernels that write a step's state";
+  let description = [{
+    A `gpu.launch` that writes an argument of its function whose incoming value the function
+    reads (state that `mpt-carry-state-in-place` updates in its own buffer: a parameter, its
+    optimizer state, its working copy, batch norm's running statistics, the loss scale) gets
+    the kernel name `<function>_update` (the `function` attribute that `gpu-kernel-outlining`
+    names the kernel by; outlining makes repeated names unique: `_update_0`, `_update_1`, ...).
+    An argument counts as read first when, in the function's order, a kernel loads it, or a
+    copy or a call uses it, before any kernel or copy writes it; a result's buffer (an
+    out-parameter) is written first, so the reductions into a metric are not update kernels.
+    Per-launch times (the runtime's `MPT_CUDA_KERNEL_TIMES`, a profiler) then show which
+    kernels are the update phase's, whose bandwidth the GPU benchmark reports. A launch that
+    already has a name keeps it.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def MergeGPUModules : Pass<"merge-gpu-modules", "::mlir::ModuleOp"> {
   let summary = "Moves every outlined kernel into one gpu.module";
   let description = [{

@@ -7,7 +7,7 @@ is the transpose, with the cast fused into it; one whose memrefs differ
 otherwise (a broadcast) is counted as a standalone cast. Prints one line per
 standalone cast kernel (its memref operands), then "<launched> kernels
 launched by @train_step, <casts> standalone casts, <moved> casts in
-transposes".
+transposes", and "<updates> update kernels" (those named *_update*).
 """
 import re
 import sys
@@ -41,3 +41,5 @@ for name in launched:
     print("cast kernel: " + " -> ".join(memrefs))
 print(f"{len(launched)} kernels launched by @train_step, {casts} standalone casts, "
       f"{moved} casts in transposes")
+# name-state-update-kernels' names: the kernels that update state in place.
+print(f"{sum(name.startswith('train_step_update') for name in launched)} update kernels")
