@@ -21,9 +21,17 @@ one before); PyTorch's batch stays on the GPU. mpt-run's host time per step
 is printed too: preparing and queueing a step, and waiting for metrics (the
 device time the host did not hide).
 
-Update-phase bandwidth is measured for PyTorch only (the optimizer step
-against a device-to-device copy of the bytes it moves); mpt's update phase
-runs inside its step and needs a kernel profiler to time apart.
+Update-phase bandwidth, against a device-to-device copy (PyTorch, same
+run) of the bytes PyTorch's formula counts for the optimizer step (per f32
+parameter with k state tensors: (3 + 2k) * 4 bytes), for both sides:
+PyTorch's optimizer step timed alone; mpt's from one more run with
+MPT_CUDA_KERNEL_TIMES, the runtime's per-launch GPU times: its update
+kernels (the optimizer's, which also unscale and write the working copies,
+and the loss scale's: the kernels name-state-update-kernels names
+*_update*), and everything the step launches after its last GEMM (those,
+plus the gradient counts and the finite check). Medians over the steps
+after the first. `--kernel-times FILE --steps N` prints the same summary
+of such a file.
 
 --validate (no GPU, no PyTorch): the generated steps at the examples' own
 sizes train exactly like the examples on the CPU (same per-step metrics).
@@ -55,18 +63,37 @@ EXAMPLE_SIZED = {
 }
 
 
-def run_mpt(mpt_run, step_file, device, precision, batch, steps, metrics):
+def run_mpt(mpt_run, step_file, device, precision, batch, steps, metrics, env=None):
     """Trains `steps` steps of `step_file`; returns mpt-run's summary (ms/step after the first)."""
     examples = 4 * batch  # 4 steps an epoch, so the data stays small
     command = [mpt_run, step_file, "--device", device, "--precision", precision,
                "--data", "synthetic", "--synthetic-examples", str(examples),
                "--epochs", str(steps // 4 + 2), "--steps", str(steps), "--no-eval",
                "--quiet", "--metrics-json", metrics + ".json", "--metrics-csv", metrics + ".csv"]
-    result = subprocess.run(command, capture_output=True, text=True)
+    result = subprocess.run(command, capture_output=True, text=True,
+                            env=dict(os.environ, **(env or {})))
     if result.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed:\n{result.stdout}{result.stderr}")
     with open(metrics + ".json") as f:
         return json.load(f)
+
+
+def update_phase(times_csv, steps):
+    """(update kernels, launches after the last GEMM), GPU microseconds per
+    step: medians over the steps after the first of a MPT_CUDA_KERNEL_TIMES
+    file of `steps` training steps (every step launches the same sequence)."""
+    with open(times_csv) as f:
+        rows = [(row["name"], float(row["microseconds"])) for row in csv.DictReader(f)]
+    if steps < 2 or len(rows) % steps:
+        raise ValueError(f"{times_csv}: {len(rows)} launches do not make {steps} equal steps")
+    per_step = len(rows) // steps
+    updates, tails = [], []
+    for step in range(1, steps):
+        launches = rows[step * per_step:(step + 1) * per_step]
+        updates.append(sum(us for name, us in launches if "_update" in name))
+        gemms = [i for i, (name, _) in enumerate(launches) if name.startswith("mpt_cuda_matmul")]
+        tails.append(sum(us for _, us in launches[gemms[-1] + 1 if gemms else 0:]))
+    return statistics.median(updates), statistics.median(tails)
 
 
 def validate(mpt_run, scratch):
@@ -97,7 +124,12 @@ def main():
     parser.add_argument("--windows", type=int, default=5)
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--validate", action="store_true")
+    parser.add_argument("--kernel-times", help="summarize this MPT_CUDA_KERNEL_TIMES file")
     args = parser.parse_args()
+    if args.kernel_times:
+        update, tail = update_phase(args.kernel_times, args.steps)
+        print(f"update kernels {update:.1f} us per step; after the last GEMM {tail:.1f} us")
+        return 0
     scratch = tempfile.mkdtemp(prefix="mpt-bench-")
     if args.validate:
         return validate(args.mpt_run, scratch)
@@ -210,9 +242,23 @@ def main():
             src = torch.empty(nbytes // 2, dtype=torch.uint8, device=dev)
             dst = torch.empty_like(src)
             copy = time_steps(lambda: dst.copy_(src))
-            print(f"  PyTorch update phase {nbytes * update / 1e9:.0f} GB/s vs copy "
-                  f"{nbytes * copy / 1e9:.0f} GB/s ({update / copy:.0%}); mpt's: not measured",
-                  flush=True)
+            line = (f"  PyTorch update phase {nbytes * update / 1e9:.0f} GB/s vs copy "
+                    f"{nbytes * copy / 1e9:.0f} GB/s ({update / copy:.0%})")
+            times = os.path.join(scratch, f"{name}.{precision}.kernel-times.csv")
+            try:
+                run_mpt(args.mpt_run, step_file, "cuda", precision, batch, args.steps,
+                        os.path.join(scratch, f"{name}.{precision}.timed"),
+                        env={"MPT_CUDA_KERNEL_TIMES": times})
+                mpt_update, mpt_tail = update_phase(times, args.steps)
+                for label, us in (("update kernels", mpt_update),
+                                  ("after the last GEMM", mpt_tail)):
+                    rate = nbytes / (us * 1e-6)
+                    line += (f"; mpt {label} {us:.0f} us, {rate / 1e9:.0f} GB/s "
+                             f"({rate / (nbytes * copy):.0%} of copy)")
+            except (RuntimeError, ValueError, OSError) as error:
+                line += f"; mpt's not measured: {error}"
+                status = 1
+            print(line, flush=True)
             del model, opt, x
             torch.cuda.empty_cache()
     return status

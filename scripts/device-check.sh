@@ -9,8 +9,9 @@
 #                         bit-identical state across a skipped step, GPU<->CPU
 #                         checkpoints, the C API on the GPU);
 #   gpu_step_vs_pytorch.txt  mpt-run --device cuda against PyTorch AMP;
-#   ncu-mlp.csv, ncu-transformer.csv  every kernel's GPU time over 3 steps
-#                         of the scaled f16 MLP and transformer (Nsight Compute);
+#   kernel-times-mlp.csv, kernel-times-transformer.csv  every launch's GPU
+#                         time over 5 steps of the scaled f16 MLP and
+#                         transformer (the runtime's MPT_CUDA_KERNEL_TIMES);
 #   details.tar.gz        the tests' outputs and per-step metrics.
 #
 #   scripts/device-check.sh                  builds in build-cuda/ (needs the
@@ -20,7 +21,7 @@
 #                                            machines with no LLVM 22 and no
 #                                            package registry (run as root)
 #   --no-bench            skips the benchmark against PyTorch
-#   --no-profile          skips the Nsight Compute kernel times
+#   --no-profile          skips the per-launch kernel times
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${OUT:-$root/out}"
@@ -136,8 +137,8 @@ for gpu in "$runs"/*.cuda.csv; do
     "$gpu" "${gpu%.cuda.csv}.cpu.csv" --steps 50 --rtol 0 --atol 0 | sed -n 1p)"
 done
 
-if [ "$profile" = 1 ] && command -v ncu > /dev/null; then
-  log "per-kernel GPU times (ncu)"
+if [ "$profile" = 1 ]; then
+  log "per-launch GPU times (MPT_CUDA_KERNEL_TIMES)"
   models="$(mktemp -d)"
   python3 - "$root/bench" "$models" <<'PY'
 import sys
@@ -150,10 +151,9 @@ PY
     set -- $run
     step=("$build/bin/mpt-run" "$models/$1.mlir" --device cuda --precision f16 --data synthetic
           --synthetic-examples "$2" --no-eval)
-    logged 60 "${step[@]}" --steps 20
-    timeout "${NCU_TIMEOUT:-150}" ncu --clock-control none --metrics gpu__time_duration.sum --csv --page raw \
-      "${step[@]}" --steps 3 > "$out/ncu-$1.csv" 2>&1
-    log "ncu $1: exit $?"
+    MPT_CUDA_KERNEL_TIMES="$out/kernel-times-$1.csv" logged 60 "${step[@]}" --steps 5
+    log "kernel times $1: $(python3 "$root/bench/gpu_step_vs_pytorch.py" \
+      --kernel-times "$out/kernel-times-$1.csv" --steps 5 2>&1)"
   done
 fi
 

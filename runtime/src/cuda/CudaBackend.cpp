@@ -19,6 +19,7 @@
 #include "../PackedArguments.h"
 #include "CudaRuntime.h"
 #include "Driver.h"
+#include "KernelTimes.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -26,6 +27,7 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <unordered_map>
 
@@ -45,6 +47,9 @@ public:
   CudaBackend(std::unique_ptr<ExecutionEngine> jit, cuda::Driver &driver)
       : jit(std::move(jit)), driver(driver) {}
   ~CudaBackend() override {
+    // Profiling output; nobody is left to return a failure to.
+    if (cuda::kernelTimesEnabled() && !cuda::writeKernelTimes())
+      std::fprintf(stderr, "mpt: %s\n", cuda::takeError().c_str());
     for (CUevent event : spareEvents)
       driver.cuEventDestroy(event);
     for (auto &[fence, event] : pendingEvents)

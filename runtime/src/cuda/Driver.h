@@ -41,6 +41,7 @@ struct Driver {
   X(cuEventCreate, "cuEventCreate")                                            \
   X(cuEventRecord, "cuEventRecord")                                            \
   X(cuEventSynchronize, "cuEventSynchronize")                                  \
+  X(cuEventElapsedTime, "cuEventElapsedTime_v2")                               \
   X(cuEventDestroy, "cuEventDestroy_v2")
 #define MPT_DECLARE(name, symbol) decltype(&::name) name = nullptr;
   MPT_CUDA_DRIVER_FUNCTIONS(MPT_DECLARE)

@@ -15,6 +15,7 @@
 
 #include "CudaRuntime.h"
 #include "Driver.h"
+#include "KernelTimes.h"
 
 #include <cublasLt.h>
 #include <dlfcn.h>
@@ -316,11 +317,16 @@ void gemm(cudaDataType_t type, cudaDataType_t resultType, const char *name,
     }
   }
   const float one = 1.0f, beta = accumulate ? 1.0f : 0.0f;
+  bool timed = kernelTimesEnabled();
+  if (timed)
+    beginKernelTime(name);
   cublasStatus_t result = lt->cublasLtMatmul(
       lt->handle, plan.desc, &one, dataB, plan.layouts[0], dataA,
       plan.layouts[1], &beta, dataC, plan.layouts[2], dataC, plan.layouts[2],
       &plan.algo, reinterpret_cast<void *>(lt->workspace),
       CublasLt::workspaceBytes, d->stream);
+  if (timed)
+    endKernelTime();
   if (result != CUBLAS_STATUS_SUCCESS)
     recordError(std::string(name) + ": cublasLtMatmul failed: " +
                 lt->cublasLtGetStatusString(result));

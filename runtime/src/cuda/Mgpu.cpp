@@ -10,9 +10,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver.h"
+#include "KernelTimes.h"
 
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <utility>
 
@@ -73,6 +75,13 @@ public:
   void add(CUmodule module, const char *name, CUfunction function) {
     std::lock_guard<std::mutex> lock(mutex);
     functions[{module, name}] = function;
+    names.try_emplace(function, name);
+  }
+  /// The name `function` was looked up by; it lives as long as the process.
+  const char *nameOf(CUfunction function) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto found = names.find(function);
+    return found == names.end() ? "?" : found->second.c_str();
   }
   void forget(CUmodule module) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -92,6 +101,8 @@ private:
   // The name is a constant of the compiled module, so its address is a key.
   std::unordered_map<std::pair<CUmodule, const char *>, CUfunction, KeyHash>
       functions;
+  // Kept after an unload: kernel times may still name the function.
+  std::unordered_map<CUfunction, std::string> names;
 };
 
 FunctionCache functionCache;
@@ -145,9 +156,14 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
   Driver *d = driver();
   if (!d || !function)
     return; // the failure that got us here is recorded
+  bool timed = kernelTimesEnabled();
+  if (timed)
+    beginKernelTime(functionCache.nameOf(function));
   check(d->cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
                           smem, stream, params, extra),
         "cuLaunchKernel");
+  if (timed)
+    endKernelTime();
 }
 
 CUstream mgpuStreamCreate() {
