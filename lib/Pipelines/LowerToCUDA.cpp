@@ -46,11 +46,11 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
   widen.f16 = false;
   // Producers are not computed again in their readers, as on the CPU: not
   // timed on a GPU yet; but for conversions that only widen or round-trip a
-  // value, which cost the readers nothing. Transposes are generated kernels
-  // here, so the casts ahead of them fuse into them.
+  // value, which cost the readers nothing. Transposes and broadcasts are
+  // generated kernels here, so the casts around them fuse into them.
   FuseElementwiseAroundCPUKernelsOptions fusion;
   fusion.recomputeConversions = true;
-  fusion.fuseTransposes = true;
+  fusion.fuseDataMovement = true;
   addLowerToFusedLinalg(pm, widen, fusion);
   addBufferizeToOutParams(pm);
   // Math functions compute in f32 and round once, as on the CPU.

@@ -252,12 +252,17 @@ def FuseElementwiseAroundCPUKernels
     rounded to f16 and back, or an f16 value widened), whose readers are all generics, is
     computed again in each of them: they read its input, no more bytes than its result, and no
     kernel of its own writes the result. The attention probabilities' gradient, rounded to f16
-    by autocast and read in f32 by softmax's backward reductions, is the case.
+    by autocast and read in f32 by softmax's backward reductions, is the case. With it too, a
+    cast that reads a reshaped value (`tensor.collapse_shape`) is moved ahead of the reshape, so
+    that it fuses with the value's producer although the reshape has other readers: the
+    transformer's gradient of the mean over the sequence, broadcast and reshaped to [B·S, D],
+    rounded for a GEMM and summed in f32 for a bias gradient.
 
-    With `fuse-transposes`, `linalg.transpose` ops become generics first and fuse like any
-    elementwise op: on the GPU a transpose is a generated kernel either way, and the cast that
-    rounds a product to f16 ahead of it (attention heads moved between [B, S, H, D] and
-    [B, H, S, D]) is then computed in it, not in a kernel of its own.
+    With `fuse-data-movement`, `linalg.transpose` and `linalg.broadcast` ops become generics
+    first and fuse like any elementwise op: on the GPU each is a generated kernel either way,
+    and the cast that rounds a product to f16 ahead of a transpose (attention heads moved
+    between [B, S, H, D] and [B, H, S, D]) is then computed in it, not in a kernel of its own;
+    a broadcast computes its elementwise producer.
   }];
   let options = [
     Option<"recomputeCheapProducers", "recompute-cheap-producers", "bool",
@@ -266,9 +271,9 @@ def FuseElementwiseAroundCPUKernels
     Option<"recomputeConversions", "recompute-conversions", "bool", /*default=*/"false",
            "Fuse a generic that only widens or round-trips its input into each of its "
            "readers">,
-    Option<"fuseTransposes", "fuse-transposes", "bool", /*default=*/"false",
-           "Generalize linalg.transpose ops so that they fuse with elementwise producers "
-           "and consumers">,
+    Option<"fuseDataMovement", "fuse-data-movement", "bool", /*default=*/"false",
+           "Generalize linalg.transpose and linalg.broadcast ops so that they fuse with "
+           "elementwise producers and consumers">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

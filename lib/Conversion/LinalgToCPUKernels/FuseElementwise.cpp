@@ -83,21 +83,29 @@ static bool isCheapToRecompute(Operation *producer) {
   return (uses - 1) * inputBits <= (uses + 1) * resultBits;
 }
 
+/// Whether `op` is a generic that only converts its one input
+/// (arith.truncf/extf, element for element).
+static bool isCast(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  return generic && generic.getNumDpsInputs() == 1 &&
+         generic.getNumParallelLoops() == generic.getNumLoops() &&
+         llvm::all_of(generic.getBlock()->without_terminator(),
+                      [](Operation &nested) {
+                        return isa<arith::TruncFOp, arith::ExtFOp>(nested);
+                      });
+}
+
 /// Whether `producer` only converts its one input, element for element, to a
 /// result at least as wide (a rounding to f16 and back, a widening), and is
 /// read only by generics: computed in each of them instead, it costs no
 /// kernel and no extra bytes.
 static bool isWideningConversion(Operation *producer) {
-  auto generic = dyn_cast<linalg::GenericOp>(producer);
-  if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getNumDpsInits() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops() ||
+  if (!isCast(producer))
+    return false;
+  auto generic = cast<linalg::GenericOp>(producer);
+  if (generic.getNumDpsInits() != 1 ||
       !generic.getMatchingIndexingMap(generic.getDpsInputOperand(0))
            .isIdentity() ||
-      !llvm::all_of(generic.getBlock()->without_terminator(),
-                    [](Operation &op) {
-                      return isa<arith::TruncFOp, arith::ExtFOp>(op);
-                    }) ||
       !llvm::all_of(producer->getUsers(), llvm::IsaPred<linalg::GenericOp>))
     return false;
   Type input = getElementTypeOrSelf(generic.getDpsInputOperand(0)->get());
@@ -133,11 +141,7 @@ struct FuseCastIntoSharedProducer : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp cast,
                                 PatternRewriter &rewriter) const override {
-    if (cast.getNumDpsInputs() != 1 ||
-        cast.getNumParallelLoops() != cast.getNumLoops() ||
-        !llvm::all_of(cast.getBlock()->without_terminator(), [](Operation &op) {
-          return isa<arith::TruncFOp, arith::ExtFOp>(op);
-        }))
+    if (!isCast(cast))
       return rewriter.notifyMatchFailure(cast, "not a cast");
     OpOperand *input = cast.getDpsInputOperand(0);
     Operation *producer = input->get().getDefiningOp();
@@ -147,12 +151,27 @@ struct FuseCastIntoSharedProducer : OpRewritePattern<linalg::GenericOp> {
       return rewriter.notifyMatchFailure(cast,
                                          "no shared elementwise producer");
     Block *block = cast->getBlock();
-    if (!llvm::all_of(producer->getUsers(), [&](Operation *user) {
-          Operation *reader = block->findAncestorOpInBlock(*user);
-          return reader && (reader == cast || cast->isBeforeInBlock(reader));
-        }))
+    auto readsAtOrAfterCast = [&](Operation *user) {
+      Operation *reader = block->findAncestorOpInBlock(*user);
+      return reader && (reader == cast || cast->isBeforeInBlock(reader));
+    };
+    // A reshape of the producer's result ahead of the cast reads nothing
+    // itself: it can move after the cast if its readers come after.
+    SmallVector<Operation *> earlierReshapes;
+    for (Operation *user : producer->getUsers()) {
+      if (readsAtOrAfterCast(user))
+        continue;
+      if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user) &&
+          user->getBlock() == block &&
+          llvm::all_of(user->getUsers(), readsAtOrAfterCast)) {
+        earlierReshapes.push_back(user);
+        continue;
+      }
       return rewriter.notifyMatchFailure(cast, "the producer is read earlier");
+    }
 
+    for (Operation *reshape : earlierReshapes)
+      rewriter.moveOpAfter(reshape, cast);
     rewriter.setInsertionPoint(cast);
     FailureOr<linalg::ElementwiseOpFusionResult> fused =
         linalg::fuseElementwiseOps(rewriter, input);
@@ -172,14 +191,16 @@ struct FuseElementwiseAroundCPUKernels
   using Base::Base;
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    if (fuseTransposes) {
-      SmallVector<linalg::TransposeOp> transposes;
-      getOperation().walk(
-          [&](linalg::TransposeOp op) { transposes.push_back(op); });
+    if (fuseDataMovement) {
+      SmallVector<linalg::LinalgOp> moves;
+      getOperation().walk([&](Operation *op) {
+        if (isa<linalg::TransposeOp, linalg::BroadcastOp>(op))
+          moves.push_back(cast<linalg::LinalgOp>(op));
+      });
       IRRewriter rewriter(context);
-      for (linalg::TransposeOp op : transposes) {
+      for (linalg::LinalgOp op : moves) {
         rewriter.setInsertionPoint(op);
-        // A transpose is a generic with a known body: this cannot fail.
+        // Each is a generic with a known body: this cannot fail.
         (void)linalg::generalizeNamedOp(rewriter, op);
       }
     }
@@ -198,7 +219,17 @@ struct FuseElementwiseAroundCPUKernels
     // Ahead of upstream's fusion, which may recompute a cheap producer.
     patterns.add<FuseCastIntoSharedProducer>(context, /*benefit=*/2);
     mpt::populateFoldSkippedStepSelectsPatterns(patterns);
-    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, isFusable);
+    // A cast reading a reshape moves ahead of it (the cast is expanded to the
+    // reshape's source), whatever else reads the reshape, to meet its
+    // producer in FuseCastIntoSharedProducer.
+    linalg::populateFoldReshapeOpsByExpansionPatterns(
+        patterns, [this](OpOperand *fusedOperand) {
+          return isFusable(fusedOperand) ||
+                 (recomputeConversions &&
+                  isa_and_nonnull<tensor::CollapseShapeOp>(
+                      fusedOperand->get().getDefiningOp()) &&
+                  isCast(fusedOperand->getOwner()));
+        });
     linalg::populateConstantFoldLinalgOperations(patterns, isFusable);
     tensor::populateBubbleUpExpandShapePatterns(patterns);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);

@@ -1,8 +1,9 @@
 // RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels="recompute-cheap-producers" --split-input-file | FileCheck %s --check-prefixes=CHECK,SHARED
 // RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels --split-input-file | FileCheck %s --check-prefixes=ONE-USE,SHARED
 // RUN: mpt-opt %s --linalg-fuse-elementwise-ops --split-input-file | FileCheck %s --check-prefix=UPSTREAM
-// RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels="fuse-transposes" --split-input-file | FileCheck %s --check-prefix=TRANSPOSES
+// RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels="fuse-data-movement" --split-input-file | FileCheck %s --check-prefix=TRANSPOSES
 // RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels="recompute-conversions" --split-input-file | FileCheck %s --check-prefix=CONVERSIONS
+// RUN: mpt-opt %s --fuse-elementwise-around-cpu-kernels="recompute-conversions fuse-data-movement" --split-input-file | FileCheck %s --check-prefix=GPU
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
@@ -373,7 +374,7 @@ func.func @kept_producers(%x: tensor<64x8xf32>, %g: tensor<64x8xf32>, %inverse: 
 
 // A product rounded to f16, then its heads moved from [B, S, H, D] to
 // [B, H, S, D]. By default the transpose stays a named op and the cast a
-// generic of its own; with fuse-transposes the transpose is a generic that
+// generic of its own; with fuse-data-movement the transpose is a generic that
 // reads the f32 product through the permutation and rounds as it writes.
 
 // CHECK-LABEL: func.func @cast_then_transpose
@@ -590,4 +591,58 @@ func.func @widening_returned_stays(%p: tensor<8x16xf16>) -> (tensor<8x16xf32>, t
     linalg.yield %m : f32
   } -> tensor<8x16xf32>
   return %w, %twice, %square : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>
+}
+
+// -----
+
+// The transformer's gradient of a mean over the sequence: a scaled [B, D]
+// value broadcast over S, reshaped to [B·S, D], rounded to f16 for a GEMM
+// and summed over rows in f32. For the GPU (fuse-data-movement,
+// recompute-conversions) one generic computes the scaling, broadcasts it
+// and writes both the f32 value and its rounding (the rounding moved ahead
+// of the reshape); the sum reads the f32 value unreshaped. Otherwise the
+// broadcast stays named and the rounding is a generic of its own.
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+// GPU-LABEL: func.func @broadcast_rounded_and_summed
+// GPU: %[[BOTH:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]}
+// GPU-SAME: outs({{.*}} : tensor<2x4x8xf32>, tensor<2x4x8xf16>)
+// GPU: arith.mulf
+// GPU: arith.truncf
+// GPU: tensor.collapse_shape %[[BOTH]]#1 {{.*}} into tensor<8x8xf16>
+// GPU: linalg.generic {{.*}} iterator_types = ["reduction", "reduction", "parallel"]} ins(%[[BOTH]]#0 : tensor<2x4x8xf32>)
+// GPU-NOT: linalg.generic
+// GPU-NOT: linalg.broadcast
+// CONVERSIONS-LABEL: func.func @broadcast_rounded_and_summed
+// CONVERSIONS: linalg.broadcast
+// CONVERSIONS: arith.truncf
+// SHARED-LABEL: func.func @broadcast_rounded_and_summed
+// SHARED: linalg.broadcast
+func.func @broadcast_rounded_and_summed(%g: tensor<2x8xf32>) -> (tensor<8x8xf16>, tensor<8xf32>) {
+  %quarter = arith.constant 0.25 : f32
+  %e2 = tensor.empty() : tensor<2x8xf32>
+  %scaled = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%g : tensor<2x8xf32>) outs(%e2 : tensor<2x8xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %m = arith.mulf %a, %quarter : f32
+    linalg.yield %m : f32
+  } -> tensor<2x8xf32>
+  %e3 = tensor.empty() : tensor<2x4x8xf32>
+  %b = linalg.broadcast ins(%scaled : tensor<2x8xf32>) outs(%e3 : tensor<2x4x8xf32>) dimensions = [1]
+  %flat = tensor.collapse_shape %b [[0, 1], [2]] : tensor<2x4x8xf32> into tensor<8x8xf32>
+  %eh = tensor.empty() : tensor<8x8xf16>
+  %h = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%flat : tensor<8x8xf32>) outs(%eh : tensor<8x8xf16>) {
+  ^bb0(%a: f32, %out: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<8x8xf16>
+  %zeros = arith.constant dense<0.0> : tensor<8xf32>
+  %sum = linalg.generic {indexing_maps = [#id2, #col], iterator_types = ["reduction", "parallel"]}
+      ins(%flat : tensor<8x8xf32>) outs(%zeros : tensor<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %h, %sum : tensor<8x8xf16>, tensor<8xf32>
 }
