@@ -135,9 +135,11 @@ static bool isFusable(OpOperand *fusedOperand) {
 /// the GPU a kernel) of its own, reading the result again. Upstream's pattern
 /// replaces only the consumer and would compute the producer again in it.
 /// The fused op stands where the cast did, so the producer's other readers
-/// must come after the cast.
+/// must come after the cast; with `moveReshapes`, a reshape of the
+/// producer's result ahead of the cast moves after it.
 struct FuseCastIntoSharedProducer : OpRewritePattern<linalg::GenericOp> {
-  using OpRewritePattern::OpRewritePattern;
+  FuseCastIntoSharedProducer(MLIRContext *context, bool moveReshapes)
+      : OpRewritePattern(context, /*benefit=*/2), moveReshapes(moveReshapes) {}
 
   LogicalResult matchAndRewrite(linalg::GenericOp cast,
                                 PatternRewriter &rewriter) const override {
@@ -161,7 +163,8 @@ struct FuseCastIntoSharedProducer : OpRewritePattern<linalg::GenericOp> {
     for (Operation *user : producer->getUsers()) {
       if (readsAtOrAfterCast(user))
         continue;
-      if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user) &&
+      if (moveReshapes &&
+          isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user) &&
           user->getBlock() == block &&
           llvm::all_of(user->getUsers(), readsAtOrAfterCast)) {
         earlierReshapes.push_back(user);
@@ -183,6 +186,9 @@ struct FuseCastIntoSharedProducer : OpRewritePattern<linalg::GenericOp> {
     rewriter.eraseOp(producer);
     return success();
   }
+
+private:
+  bool moveReshapes;
 };
 
 struct FuseElementwiseAroundCPUKernels
@@ -217,7 +223,9 @@ struct FuseElementwiseAroundCPUKernels
                   isWideningConversion(producer));
         });
     // Ahead of upstream's fusion, which may recompute a cheap producer.
-    patterns.add<FuseCastIntoSharedProducer>(context, /*benefit=*/2);
+    patterns.add<FuseCastIntoSharedProducer>(
+        context,
+        /*moveReshapes=*/recomputeConversions);
     mpt::populateFoldSkippedStepSelectsPatterns(patterns);
     // A cast reading a reshape moves ahead of it (the cast is expanded to the
     // reshape's source), whatever else reads the reshape, to meet its
