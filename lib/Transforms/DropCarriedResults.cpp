@@ -10,6 +10,8 @@
 
 #include "mpt/Transforms/Passes.h"
 
+#include "Utils.h"
+
 #include "llvm/ADT/BitVector.h"
 
 namespace mpt {
@@ -60,20 +62,12 @@ void DropCarriedResults::runOnOperation() {
     if (dropped.none())
       continue;
 
-    std::optional<SymbolTable::UseRange> uses = function.getSymbolUses(module);
-    if (!uses) {
-      function.emitOpError("has uses that are not calls; its carried results "
-                           "cannot be dropped");
+    FailureOr<SmallVector<func::CallOp>> calls =
+        callsOf(function, module, "carried results are dropped",
+                "its carried results cannot be dropped");
+    if (failed(calls))
       return signalPassFailure();
-    }
-    for (SymbolTable::SymbolUse use : *uses) {
-      auto call = dyn_cast<func::CallOp>(use.getUser());
-      if (!call) {
-        use.getUser()->emitOpError("uses @")
-            << function.getSymName()
-            << ", whose carried results are dropped, other than by a call";
-        return signalPassFailure();
-      }
+    for (func::CallOp call : *calls) {
       OpBuilder builder(call);
       SmallVector<Type> kept;
       for (auto [r, type] : llvm::enumerate(call.getResultTypes()))

@@ -8,6 +8,8 @@
 
 #include "mpt/Transforms/Passes.h"
 
+#include "Utils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 namespace mpt {
@@ -31,7 +33,9 @@ Type roundedType(BlockArgument argument) {
   Type rounded;
   for (Operation *user : argument.getUsers()) {
     auto truncf = dyn_cast<arith::TruncFOp>(user);
-    if (!truncf || truncf.getRoundingmodeAttr() || truncf.getFastmathAttr() ||
+    // Fast-math flags allow no other result than exact rounding; a
+    // rounding mode other than the default would be another conversion.
+    if (!truncf || truncf.getRoundingmodeAttr() ||
         (rounded && truncf.getType() != rounded))
       return nullptr;
     rounded = truncf.getType();
@@ -57,21 +61,12 @@ void RoundDataInCaller::runOnOperation() {
     if (narrowed.empty())
       continue;
 
-    std::optional<SymbolTable::UseRange> uses = function.getSymbolUses(module);
-    if (!uses) {
-      function.emitOpError("has uses that are not calls; its data inputs "
-                           "cannot be rounded by its callers");
+    FailureOr<SmallVector<func::CallOp>> calls =
+        callsOf(function, module, "data inputs its callers round",
+                "its data inputs cannot be rounded by its callers");
+    if (failed(calls))
       return signalPassFailure();
-    }
-    for (SymbolTable::SymbolUse use : *uses)
-      if (!isa<func::CallOp>(use.getUser())) {
-        use.getUser()->emitOpError("uses @")
-            << function.getSymName()
-            << ", whose data inputs its callers round, other than by a call";
-        return signalPassFailure();
-      }
-    for (SymbolTable::SymbolUse use : *uses) {
-      auto call = cast<func::CallOp>(use.getUser());
+    for (func::CallOp call : *calls) {
       OpBuilder builder(call);
       for (auto [index, type] : narrowed)
         call->setOperand(index,

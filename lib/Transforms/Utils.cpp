@@ -143,6 +143,24 @@ bool isTrainStep(func::FuncOp function) {
   return function->hasAttr(MPTDialect::kTrainStepAttrName);
 }
 
+FailureOr<SmallVector<func::CallOp>> callsOf(func::FuncOp function,
+                                             ModuleOp module, StringRef change,
+                                             StringRef consequence) {
+  std::optional<SymbolTable::UseRange> uses = function.getSymbolUses(module);
+  if (!uses)
+    return function.emitOpError("has uses that are not calls; ") << consequence;
+  SmallVector<func::CallOp> calls;
+  for (SymbolTable::SymbolUse use : *uses) {
+    auto call = dyn_cast<func::CallOp>(use.getUser());
+    if (!call)
+      return use.getUser()->emitOpError("uses @")
+             << function.getSymName() << ", whose " << change
+             << ", other than by a call";
+    calls.push_back(call);
+  }
+  return calls;
+}
+
 StringRef getArgumentRole(func::FuncOp function, unsigned index) {
   for (StringRef role : {MPTDialect::kParamAttrName, MPTDialect::kStateAttrName,
                          MPTDialect::kDataAttrName})

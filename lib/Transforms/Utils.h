@@ -57,6 +57,14 @@ findScaleBoundary(LossGradOp seed);
 /// Whether `function` is marked `mpt.train_step`.
 bool isTrainStep(mlir::func::FuncOp function);
 
+/// The calls of `function` in `module`, before a pass changes its signature
+/// and theirs. Fails, emitting "<op> uses @f, whose <change>, other than by a
+/// call" at a use that is not a call, or "has uses that are not calls;
+/// <consequence>" on `function` when its uses cannot be listed.
+mlir::FailureOr<llvm::SmallVector<mlir::func::CallOp>>
+callsOf(mlir::func::FuncOp function, mlir::ModuleOp module,
+        llvm::StringRef change, llvm::StringRef consequence);
+
 /// The role attribute name of argument `index` (mpt.param, mpt.state or
 /// mpt.data), or an empty string.
 llvm::StringRef getArgumentRole(mlir::func::FuncOp function, unsigned index);
