@@ -173,13 +173,14 @@ struct FuseCastIntoSharedProducer : OpRewritePattern<linalg::GenericOp> {
       return rewriter.notifyMatchFailure(cast, "the producer is read earlier");
     }
 
-    for (Operation *reshape : earlierReshapes)
-      rewriter.moveOpAfter(reshape, cast);
     rewriter.setInsertionPoint(cast);
     FailureOr<linalg::ElementwiseOpFusionResult> fused =
         linalg::fuseElementwiseOps(rewriter, input);
     if (failed(fused))
       return failure();
+    // They read the fused op's results from now on.
+    for (Operation *reshape : earlierReshapes)
+      rewriter.moveOpAfter(reshape, fused->fusedOp);
     for (auto [original, replacement] : fused->replacements)
       rewriter.replaceAllUsesWith(original, replacement);
     rewriter.eraseOp(cast);

@@ -210,7 +210,8 @@ struct MatmulToGemmCall : public OpRewritePattern<OpTy> {
       // rounding generic did: no f32 product in memory, and no kernel.
       Value rounded = rootOf(rounding.getDpsInitOperand(0)->get());
       if (Operation *allocation = rounded.getDefiningOp();
-          allocation && op->isBeforeInBlock(allocation))
+          allocation && allocation->getBlock() == op->getBlock() &&
+          op->isBeforeInBlock(allocation))
         rewriter.moveOpBefore(allocation, op);
       rewriter.setInsertionPoint(op);
       Value d = reshapedAs(rewriter, loc, rounded,

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace mpt::cuda;
@@ -15,7 +16,7 @@ using namespace mpt::cuda;
 namespace {
 
 struct Launch {
-  const char *name;
+  std::string name;
   CUevent start = nullptr, end = nullptr;
 };
 
@@ -50,13 +51,13 @@ CUevent recordEvent(Driver &d) {
 
 bool mpt::cuda::kernelTimesEnabled() { return timesPath() != nullptr; }
 
-void mpt::cuda::beginKernelTime(const char *name) {
+void mpt::cuda::beginKernelTime(std::string name) {
   Driver *d = driver();
   if (!d)
     return;
   Recorder &r = recorder();
   std::lock_guard<std::mutex> lock(r.mutex);
-  r.launches.push_back({name, recordEvent(*d), nullptr});
+  r.launches.push_back({std::move(name), recordEvent(*d), nullptr});
 }
 
 void mpt::cuda::endKernelTime() {
@@ -91,7 +92,7 @@ bool mpt::cuda::writeKernelTimes() {
         check(d->cuEventSynchronize(launch.end), "cuEventSynchronize") &&
         check(d->cuEventElapsedTime(&milliseconds, launch.start, launch.end),
               "cuEventElapsedTime"))
-      std::fprintf(file, "%zu,%s,%.3f\n", r.written, launch.name,
+      std::fprintf(file, "%zu,%s,%.3f\n", r.written, launch.name.c_str(),
                    milliseconds * 1e3);
     else
       ok = false;

@@ -12,14 +12,16 @@
 #ifndef MPT_RUNTIME_CUDA_KERNELTIMES_H
 #define MPT_RUNTIME_CUDA_KERNELTIMES_H
 
+#include <string>
+
 namespace mpt::cuda {
 
 /// Whether $MPT_CUDA_KERNEL_TIMES asks for times.
 bool kernelTimesEnabled();
 
-/// Records the start of a launch of `name` (which must outlive the
-/// recording: a kernel's or entry point's name) on the stream.
-void beginKernelTime(const char *name);
+/// Records the start of a launch of `name` (a kernel's or entry point's) on
+/// the stream.
+void beginKernelTime(std::string name);
 
 /// Records the end of the launch begun last.
 void endKernelTime();

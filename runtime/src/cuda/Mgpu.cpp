@@ -75,19 +75,24 @@ public:
   void add(CUmodule module, const char *name, CUfunction function) {
     std::lock_guard<std::mutex> lock(mutex);
     functions[{module, name}] = function;
-    names.try_emplace(function, name);
+    names.insert_or_assign(function, name);
   }
-  /// The name `function` was looked up by; it lives as long as the process.
-  const char *nameOf(CUfunction function) {
+  /// The name `function` was looked up by.
+  std::string nameOf(CUfunction function) {
     std::lock_guard<std::mutex> lock(mutex);
     auto found = names.find(function);
-    return found == names.end() ? "?" : found->second.c_str();
+    return found == names.end() ? "?" : found->second;
   }
   void forget(CUmodule module) {
     std::lock_guard<std::mutex> lock(mutex);
-    for (auto entry = functions.begin(); entry != functions.end();)
-      entry = entry->first.first == module ? functions.erase(entry)
-                                           : std::next(entry);
+    for (auto entry = functions.begin(); entry != functions.end();) {
+      if (entry->first.first != module) {
+        ++entry;
+        continue;
+      }
+      names.erase(entry->second);
+      entry = functions.erase(entry);
+    }
   }
 
 private:
@@ -101,7 +106,6 @@ private:
   // The name is a constant of the compiled module, so its address is a key.
   std::unordered_map<std::pair<CUmodule, const char *>, CUfunction, KeyHash>
       functions;
-  // Kept after an unload: kernel times may still name the function.
   std::unordered_map<CUfunction, std::string> names;
 };
 
