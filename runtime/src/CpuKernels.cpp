@@ -164,27 +164,47 @@ std::vector<float> &scratch(int index) {
 /// as outline-parallel-linalg's default threshold for the generated loops.
 constexpr int64_t kParallelWidening = 65536;
 
-/// One 2-d product C += op(A) op(B) with row-major strided operands.
+/// The leading dimension BLAS needs for a row-major matrix with dense rows
+/// `stride` apart, or 0 if rows overlap (a single row may carry any stride).
+int64_t leadingDimension(int64_t rows, int64_t cols, int64_t stride) {
+  if (rows == 1)
+    return std::max<int64_t>(cols, 1);
+  return stride >= cols ? stride : 0;
+}
+
+/// The row stride BLAS can take for a row-major matrix with these sizes and
+/// strides (its columns contiguous, or only one); 0 where BLAS cannot read or
+/// write it in place.
+int64_t rowStride(const int64_t *sizes, const int64_t *strides) {
+  if (strides[1] != 1 && sizes[1] != 1)
+    return 0;
+  return leadingDimension(sizes[0], sizes[1], strides[0]);
+}
+
+/// One 2-d product C += op(A) op(B) (with `accumulate`; C = op(A) op(B)
+/// without, and C is not read) with row-major strided operands.
 template <typename T>
 void gemm(const T *a, const int64_t *aSizes, const int64_t *aStrides,
           const T *b, const int64_t *bSizes, const int64_t *bStrides, float *c,
           const int64_t *cSizes, const int64_t *cStrides, int64_t transposeA,
-          int64_t transposeB) {
+          int64_t transposeB, int64_t accumulate) {
   int64_t m = cSizes[0], n = cSizes[1];
   int64_t k = transposeA ? aSizes[0] : aSizes[1];
   if (m == 0 || n == 0)
     return;
+  const int64_t ldc = rowStride(cSizes, cStrides);
   if constexpr (std::is_same_v<T, BF16>) {
     static const mpt::runtime::GemmBF16 native =
         mpt::runtime::preferredGemmBF16();
-    if (native && cStrides[1] == 1 && cStrides[0] >= n) {
+    if (native && ldc) {
       // op(A)(i, l) and op(B)(l, j) as strides over the stored matrices.
       native(reinterpret_cast<const uint16_t *>(a),
              transposeA ? aStrides[1] : aStrides[0],
              transposeA ? aStrides[0] : aStrides[1],
              reinterpret_cast<const uint16_t *>(b),
              transposeB ? bStrides[1] : bStrides[0],
-             transposeB ? bStrides[0] : bStrides[1], c, cStrides[0], m, n, k);
+             transposeB ? bStrides[0] : bStrides[1], c, ldc, m, n, k,
+             accumulate);
       return;
     }
   }
@@ -220,50 +240,54 @@ void gemm(const T *a, const int64_t *aSizes, const int64_t *aStrides,
   const float *aData, *bData;
   int64_t lda, ldb;
   if constexpr (std::is_same_v<T, float>) {
-    aData = aStrides[1] == 1 ? a : dense(a, aSizes, aStrides, scratch(0));
-    bData = bStrides[1] == 1 ? b : dense(b, bSizes, bStrides, scratch(1));
-    lda = aStrides[1] == 1 ? aStrides[0] : aSizes[1];
-    ldb = bStrides[1] == 1 ? bStrides[0] : bSizes[1];
+    lda = rowStride(aSizes, aStrides);
+    ldb = rowStride(bSizes, bStrides);
+    aData = lda ? a : dense(a, aSizes, aStrides, scratch(0));
+    bData = ldb ? b : dense(b, bSizes, bStrides, scratch(1));
+    lda = lda ? lda : aSizes[1];
+    ldb = ldb ? ldb : bSizes[1];
   } else {
     aData = dense(a, aSizes, aStrides, scratch(0));
     bData = dense(b, bSizes, bStrides, scratch(1));
     lda = aSizes[1];
     ldb = bSizes[1];
   }
-  if (cStrides[1] != 1) {
-    // A strided accumulator: compute densely, then add in.
+  if (!ldc) {
+    // A strided accumulator: compute densely, then add or copy in.
     float *dense = scratchBuffer(scratch(2), m * n);
     cblas_sgemm(CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans,
                 transposeB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, aData,
                 lda ? lda : 1, bData, ldb ? ldb : 1, 0.0f, dense, n);
     for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j)
-        c[i * cStrides[0] + j * cStrides[1]] += dense[i * n + j];
+      for (int64_t j = 0; j < n; ++j) {
+        float &element = c[i * cStrides[0] + j * cStrides[1]];
+        element = accumulate ? element + dense[i * n + j] : dense[i * n + j];
+      }
     return;
   }
   cblas_sgemm(CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans,
               transposeB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, aData,
-              lda ? lda : 1, bData, ldb ? ldb : 1, 1.0f, c,
-              cStrides[0] ? cStrides[0] : 1);
+              lda ? lda : 1, bData, ldb ? ldb : 1, accumulate ? 1.0f : 0.0f, c,
+              ldc);
 }
 
 template <typename T>
 void matmul2d(MemRef<T, 2> *a, MemRef<T, 2> *b, MemRef<float, 2> *c,
-              int64_t transposeA, int64_t transposeB) {
+              int64_t transposeA, int64_t transposeB, int64_t accumulate) {
   gemm(a->aligned + a->offset, a->sizes, a->strides, b->aligned + b->offset,
        b->sizes, b->strides, c->aligned + c->offset, c->sizes, c->strides,
-       transposeA, transposeB);
+       transposeA, transposeB, accumulate);
 }
 
 template <typename T>
 void matmul3d(MemRef<T, 3> *a, MemRef<T, 3> *b, MemRef<float, 3> *c,
-              int64_t transposeA, int64_t transposeB) {
+              int64_t transposeA, int64_t transposeB, int64_t accumulate) {
   for (int64_t batch = 0; batch < c->sizes[0]; ++batch)
     gemm(a->aligned + a->offset + batch * a->strides[0], a->sizes + 1,
          a->strides + 1, b->aligned + b->offset + batch * b->strides[0],
          b->sizes + 1, b->strides + 1,
          c->aligned + c->offset + batch * c->strides[0], c->sizes + 1,
-         c->strides + 1, transposeA, transposeB);
+         c->strides + 1, transposeA, transposeB, accumulate);
 }
 
 /// Whether dimensions [first, rank) of a memref form one dense row-major
@@ -278,14 +302,6 @@ bool isDenseBlock(const int64_t *sizes, const int64_t *strides, int first,
     expected *= sizes[dim];
   }
   return true;
-}
-
-/// The leading dimension BLAS needs for a row-major matrix with dense rows
-/// `stride` apart, or 0 if rows overlap (a single row may carry any stride).
-int64_t leadingDimension(int64_t rows, int64_t cols, int64_t stride) {
-  if (rows == 1)
-    return std::max<int64_t>(cols, 1);
-  return stride >= cols ? stride : 0;
 }
 
 /// Where the windows of one image of a convolution lie, for im2col. The
@@ -379,6 +395,20 @@ void copyRow(const BF16 *src, int64_t stride, int64_t count, uint16_t *dst) {
   copyRowInMoves<16>(src, count * sizeof(uint16_t), dst);
 }
 
+/// Adds (with `accumulate`) or copies a dense F x OH*OW product into the
+/// image of `output` at `out`, whose (oh, ow) are not contiguous.
+void storeImage(const float *product, const MemRef<float, 4> *output,
+                float *out, int64_t accumulate) {
+  const int64_t *sizes = output->sizes, *os = output->strides;
+  for (int64_t f = 0; f < sizes[1]; ++f)
+    for (int64_t oh = 0; oh < sizes[2]; ++oh)
+      for (int64_t ow = 0; ow < sizes[3]; ++ow) {
+        float &element = out[f * os[1] + oh * os[2] + ow * os[3]];
+        float value = product[(f * sizes[2] + oh) * sizes[3] + ow];
+        element = accumulate ? element + value : value;
+      }
+}
+
 /// conv2d (below) where the CPU has a bf16 product for convolutions
 /// (preferredConvolutionGemmBF16): the filter and the im2col matrix stay bf16,
 /// copies of the bits at half the bytes of widened ones.
@@ -388,7 +418,7 @@ void copyRow(const BF16 *src, int64_t stride, int64_t count, uint16_t *dst) {
 void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
                       MemRef<BF16, 4> *filter, MemRef<float, 4> *output,
                       int64_t strideH, int64_t strideW, int64_t dilationH,
-                      int64_t dilationW) {
+                      int64_t dilationW, int64_t accumulate) {
   const int64_t batch = output->sizes[0], numFilters = output->sizes[1],
                 outH = output->sizes[2], outW = output->sizes[3];
   const int64_t channels = filter->sizes[1], kernelH = filter->sizes[2],
@@ -428,44 +458,51 @@ void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
     float *out = output->aligned + output->offset + n * os[0];
     if (ldOut) {
       product(weights, ldWeights, 1, col, colRow, colColumn, out, ldOut,
-              numFilters, positions, depth);
+              numFilters, positions, depth, accumulate);
       return;
     }
     thread_local std::vector<float> sumBuffer;
     float *sum = scratchBuffer(sumBuffer, numFilters * positions);
-    std::fill(sum, sum + numFilters * positions, 0.0f);
     product(weights, ldWeights, 1, col, colRow, colColumn, sum, positions,
-            numFilters, positions, depth);
-    for (int64_t f = 0; f < numFilters; ++f)
-      for (int64_t oh = 0; oh < outH; ++oh)
-        for (int64_t ow = 0; ow < outW; ++ow)
-          out[f * os[1] + oh * os[2] + ow * os[3]] +=
-              sum[f * positions + oh * outW + ow];
+            numFilters, positions, depth, /*accumulate=*/false);
+    storeImage(sum, output, out, accumulate);
   };
   mpt::runtime::parallelFor(batch, mpt::runtime::cpuThreads(), convolveImage);
 }
 
 /// output[n, f, oh, ow] += sum_{c, kh, kw}
 ///     input[n, c, oh*sh + kh*dh, ow*sw + kw*dw] * filter[f, c, kh, kw]
-/// as one sgemm per image: out_n (F x OH*OW) += W (F x C*KH*KW) * col_n, with
-/// col_n the input windows unrolled (im2col), widened to f32 on the way.
+/// (= without `accumulate`) as one sgemm per image: out_n (F x OH*OW) += W
+/// (F x C*KH*KW) * col_n, with col_n the input windows unrolled (im2col),
+/// widened to f32 on the way.
 template <typename T>
 void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
             int64_t strideH, int64_t strideW, int64_t dilationH,
-            int64_t dilationW) {
+            int64_t dilationW, int64_t accumulate) {
   const int64_t batch = output->sizes[0], numFilters = output->sizes[1],
                 outH = output->sizes[2], outW = output->sizes[3];
   const int64_t channels = filter->sizes[1], kernelH = filter->sizes[2],
                 kernelW = filter->sizes[3];
   const int64_t positions = outH * outW, depth = channels * kernelH * kernelW;
-  if (batch == 0 || numFilters == 0 || positions == 0 || depth == 0)
+  if (batch == 0 || numFilters == 0 || positions == 0)
     return;
+  if (depth == 0) {
+    // An empty sum: the output keeps its values, or is zero.
+    if (!accumulate) {
+      const std::vector<float> zeros(numFilters * positions);
+      for (int64_t n = 0; n < batch; ++n)
+        storeImage(zeros.data(), output,
+                   output->aligned + output->offset + n * output->strides[0],
+                   /*accumulate=*/false);
+    }
+    return;
+  }
   if constexpr (std::is_same_v<T, BF16>) {
     static const mpt::runtime::ConvolutionGemmBF16 native =
         mpt::runtime::preferredConvolutionGemmBF16();
     if (native.product && depth >= native.minDepth)
       return conv2dNativeBF16(native.product, input, filter, output, strideH,
-                              strideW, dilationH, dilationW);
+                              strideW, dilationH, dilationW, accumulate);
   }
 
   // The filter as a row-major F x depth matrix; f32 filters with contiguous
@@ -522,17 +559,13 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
     }
 
     float *out = output->aligned + output->offset + n * os[0];
-    cblas_sgemm(CblasRowMajor, CblasNoTrans,
-                transposedCol ? CblasTrans : CblasNoTrans, numFilters,
-                positions, depth, 1.0f, weights, ldWeights, col,
-                transposedCol ? depth : positions, ldOut ? 1.0f : 0.0f,
-                ldOut ? out : product, ldOut ? ldOut : positions);
+    cblas_sgemm(
+        CblasRowMajor, CblasNoTrans, transposedCol ? CblasTrans : CblasNoTrans,
+        numFilters, positions, depth, 1.0f, weights, ldWeights, col,
+        transposedCol ? depth : positions, ldOut && accumulate ? 1.0f : 0.0f,
+        ldOut ? out : product, ldOut ? ldOut : positions);
     if (!ldOut)
-      for (int64_t f = 0; f < numFilters; ++f)
-        for (int64_t oh = 0; oh < outH; ++oh)
-          for (int64_t ow = 0; ow < outW; ++ow)
-            out[f * os[1] + oh * os[2] + ow * os[3]] +=
-                product[f * positions + oh * outW + ow];
+      storeImage(product, output, out, accumulate);
   };
   mpt::runtime::parallelFor(batch, mpt::runtime::cpuThreads(), convolveImage);
 }
@@ -549,19 +582,19 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
 #define MPT_DEFINE_KERNELS(TYPE, NAME)                                         \
   extern "C" void _mlir_ciface_mpt_cpu_matmul_##NAME##_2d(                     \
       MemRef<TYPE, 2> *a, MemRef<TYPE, 2> *b, MemRef<float, 2> *c,             \
-      int64_t transposeA, int64_t transposeB) {                                \
-    matmul2d(a, b, c, transposeA, transposeB);                                 \
+      int64_t transposeA, int64_t transposeB, int64_t accumulate) {            \
+    matmul2d(a, b, c, transposeA, transposeB, accumulate);                     \
   }                                                                            \
   extern "C" void _mlir_ciface_mpt_cpu_matmul_##NAME##_3d(                     \
       MemRef<TYPE, 3> *a, MemRef<TYPE, 3> *b, MemRef<float, 3> *c,             \
-      int64_t transposeA, int64_t transposeB) {                                \
-    matmul3d(a, b, c, transposeA, transposeB);                                 \
+      int64_t transposeA, int64_t transposeB, int64_t accumulate) {            \
+    matmul3d(a, b, c, transposeA, transposeB, accumulate);                     \
   }                                                                            \
   extern "C" void _mlir_ciface_mpt_cpu_conv2d_##NAME(                          \
       MemRef<TYPE, 4> *input, MemRef<TYPE, 4> *filter,                         \
       MemRef<float, 4> *output, int64_t sh, int64_t sw, int64_t dh,            \
-      int64_t dw) {                                                            \
-    conv2d(input, filter, output, sh, sw, dh, dw);                             \
+      int64_t dw, int64_t accumulate) {                                        \
+    conv2d(input, filter, output, sh, sw, dh, dw, accumulate);                 \
   }
 MPT_FOR_EACH_KERNEL_TYPE(MPT_DEFINE_KERNELS)
 #undef MPT_DEFINE_KERNELS

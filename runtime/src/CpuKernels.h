@@ -6,7 +6,9 @@
 // (convolutions through im2col). f16 and bf16 inputs widen exactly to f32, so
 // the result is the f32-accumulated product the linalg op defines; bf16 ones
 // go to the runtime's bf16 product instead where the CPU has one (GemmBF16.h),
-// which accumulates the same products in f32.
+// which accumulates the same products in f32. Each adds its product to the
+// output, or with `accumulate` 0 writes it there without reading the output
+// (the compiler drops the zero fill before).
 //
 //===----------------------------------------------------------------------===//
 

@@ -178,14 +178,15 @@ packRowsA(const uint16_t *a, int64_t a0, int64_t a1, int64_t k, int64_t row,
   }
 }
 
-/// C rows [row, row + rows) += the packed A rows times one packed panel of B,
-/// whose first 16 (Halves 1) or 32 (Halves 2) columns are in range: a panel
-/// of at most 16 columns (n = 16, or the last of n = 49) skips the half that
-/// would multiply the padding.
+/// C rows [row, row + rows) += (or =, without `accumulate`) the packed A rows
+/// times one packed panel of B, whose first 16 (Halves 1) or 32 (Halves 2)
+/// columns are in range: a panel of at most 16 columns (n = 16, or the last of
+/// n = 49) skips the half that would multiply the padding.
 template <int Halves>
 __attribute__((target(MPT_BF16_TARGET), always_inline)) inline void
 multiplyPanel(const int32_t *pairsA, const uint16_t *panelB, int64_t pairs,
-              float *c, int64_t ldc, int64_t rows, int64_t columns) {
+              float *c, int64_t ldc, int64_t rows, int64_t columns,
+              bool accumulate) {
   __m512 acc[kRows][Halves];
   for (int i = 0; i < kRows; ++i)
     for (int h = 0; h < Halves; ++h)
@@ -212,18 +213,20 @@ multiplyPanel(const int32_t *pairsA, const uint16_t *panelB, int64_t pairs,
       break;
     for (int h = 0; h < Halves; ++h) {
       float *out = c + i * ldc + 16 * h;
-      _mm512_mask_storeu_ps(
-          out, masks[h],
-          _mm512_add_ps(_mm512_maskz_loadu_ps(masks[h], out), acc[i][h]));
+      __m512 sum =
+          accumulate
+              ? _mm512_add_ps(_mm512_maskz_loadu_ps(masks[h], out), acc[i][h])
+              : acc[i][h];
+      _mm512_mask_storeu_ps(out, masks[h], sum);
     }
   }
 }
 
-/// C rows [row, row + kRows) += A rows times the packed panels of B.
+/// C rows [row, row + kRows) += (or =) A rows times the packed panels of B.
 __attribute__((target(MPT_BF16_TARGET))) void
 multiplyRowBlock(const uint16_t *a, int64_t a0, int64_t a1,
                  const uint16_t *packedB, float *c, int64_t ldc, int64_t m,
-                 int64_t n, int64_t k, int64_t row) {
+                 int64_t n, int64_t k, int64_t row, bool accumulate) {
   const int64_t pairs = (k + 1) / 2, panels = (n + kPanel - 1) / kPanel;
   const int64_t rows = std::min(kRows, m - row);
   thread_local std::vector<uint32_t> packedABuffer;
@@ -236,9 +239,11 @@ multiplyRowBlock(const uint16_t *a, int64_t a0, int64_t a1,
     const int64_t columns = std::min(kPanel, n - first);
     float *out = c + row * ldc + first;
     if (columns > 16)
-      multiplyPanel<2>(pairsA, panelB, pairs, out, ldc, rows, columns);
+      multiplyPanel<2>(pairsA, panelB, pairs, out, ldc, rows, columns,
+                       accumulate);
     else
-      multiplyPanel<1>(pairsA, panelB, pairs, out, ldc, rows, columns);
+      multiplyPanel<1>(pairsA, panelB, pairs, out, ldc, rows, columns,
+                       accumulate);
   }
 }
 
@@ -254,7 +259,7 @@ constexpr int64_t kParallelProduct = int64_t(1) << 24;
 __attribute__((target(MPT_BF16_TARGET))) void
 gemmBF16Dot(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
             int64_t b0, int64_t b1, float *c, int64_t ldc, int64_t m, int64_t n,
-            int64_t k) {
+            int64_t k, bool accumulate) {
   const int64_t pairs = (k + 1) / 2, panels = (n + kPanel - 1) / kPanel;
   thread_local std::vector<uint16_t> packedB;
   uint16_t *packed = scratchBuffer(packedB, panels * pairs * kPanel * 2);
@@ -263,10 +268,11 @@ gemmBF16Dot(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
                std::min(kPanel, n - panel * kPanel),
                packed + panel * pairs * kPanel * 2);
   int threads = m * n * k >= kParallelProduct ? cpuThreads() : 1;
-  mpt::runtime::parallelFor(
-      (m + kRows - 1) / kRows, threads, [&](int64_t block) {
-        multiplyRowBlock(a, a0, a1, packed, c, ldc, m, n, k, block * kRows);
-      });
+  mpt::runtime::parallelFor((m + kRows - 1) / kRows, threads,
+                            [&](int64_t block) {
+                              multiplyRowBlock(a, a0, a1, packed, c, ldc, m, n,
+                                               k, block * kRows, accumulate);
+                            });
 }
 
 //===- AMX ----------------------------------------------------------------===//
@@ -478,13 +484,14 @@ multiplyBlockAmx(const uint16_t *rowsA, int64_t rowStrideA,
   }
 }
 
-/// Row blocks [firstBlock, endBlock) of C += A times the packed panels of B,
-/// on one thread, which releases its tiles at the end (a thread holding tile
-/// state makes every context switch save 8 KB more).
+/// Row blocks [firstBlock, endBlock) of C += (or =) A times the packed panels
+/// of B, on one thread, which releases its tiles at the end (a thread holding
+/// tile state makes every context switch save 8 KB more).
 __attribute__((target(MPT_AMX_TARGET))) void
 multiplyBlocksAmx(const uint16_t *a, int64_t a0, int64_t a1,
                   const uint16_t *packedB, float *c, int64_t ldc, int64_t m,
-                  int64_t n, int64_t k, int64_t firstBlock, int64_t endBlock) {
+                  int64_t n, int64_t k, int64_t firstBlock, int64_t endBlock,
+                  bool accumulate) {
   const int64_t paddedK = (k + 31) / 32 * 32;
   // Rows of A with k contiguous, k a multiple of 32, load as tiles where they
   // are (the filters of a convolution, the activations of a forward matmul).
@@ -498,6 +505,11 @@ multiplyBlocksAmx(const uint16_t *a, int64_t a0, int64_t a1,
     const int64_t rows = std::min(kBlockRows, m - row);
     if (!inPlace)
       packBlockA(a, a0, a1, k, paddedK, row, rows, packedA);
+    // The tiles load C to add to it: a block written, not added to, starts
+    // from zeros, cleared here while its rows are about to be loaded.
+    if (!accumulate)
+      for (int64_t i = row; i < row + rows; ++i)
+        std::fill(c + i * ldc, c + i * ldc + n, 0.0f);
     multiplyBlockAmx(inPlace ? a + row * a0 : packedA, inPlace ? a0 : paddedK,
                      packedB, paddedK, c, ldc, n, row, rows, configuredRows,
                      configuredColumns);
@@ -520,7 +532,7 @@ bool requestTiles() {
 
 void gemmBF16Amx(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
                  int64_t b0, int64_t b1, float *c, int64_t ldc, int64_t m,
-                 int64_t n, int64_t k) {
+                 int64_t n, int64_t k, bool accumulate) {
   const int64_t paddedK = (k + 31) / 32 * 32;
   const int64_t panels = (n + kPanel - 1) / kPanel;
   const int64_t panelSize = paddedK / 2 * kPanel * 2;
@@ -534,12 +546,14 @@ void gemmBF16Amx(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
   const int64_t threads = std::min<int64_t>(
       m * n * k >= kParallelProduct ? cpuThreads() : 1, blocks);
   if (threads <= 1) {
-    multiplyBlocksAmx(a, a0, a1, packed, c, ldc, m, n, k, 0, blocks);
+    multiplyBlocksAmx(a, a0, a1, packed, c, ldc, m, n, k, 0, blocks,
+                      accumulate);
     return;
   }
   parallelFor(threads, threads, [&](int64_t slice) {
     multiplyBlocksAmx(a, a0, a1, packed, c, ldc, m, n, k,
-                      blocks * slice / threads, blocks * (slice + 1) / threads);
+                      blocks * slice / threads, blocks * (slice + 1) / threads,
+                      accumulate);
   });
 }
 

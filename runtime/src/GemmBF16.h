@@ -14,7 +14,8 @@
 
 namespace mpt::runtime {
 
-/// C (m x n, row stride ldc, unit column stride) += A B for bf16 A (m x k)
+/// C (m x n, row stride ldc, unit column stride) += A B (with `accumulate`;
+/// C = A B without, and C is not read) for bf16 A (m x k)
 /// and B (k x n) given as their bits, element (i, l) of A at a[i * a0 + l *
 /// a1] and (l, j) of B at b[l * b0 + j * b1]. Each step adds exact bf16
 /// products to an f32 accumulator, rounding to nearest even: the
@@ -23,7 +24,8 @@ namespace mpt::runtime {
 /// (magnitudes below 2^-126, far under any gradient loss scaling keeps).
 using GemmBF16 = void (*)(const uint16_t *a, int64_t a0, int64_t a1,
                           const uint16_t *b, int64_t b0, int64_t b1, float *c,
-                          int64_t ldc, int64_t m, int64_t n, int64_t k);
+                          int64_t ldc, int64_t m, int64_t n, int64_t k,
+                          bool accumulate);
 
 /// The bf16 product to use on this CPU, or null where widening to f32 for
 /// sgemm is faster: AMX where the CPU has it and Linux grants the tiles;
@@ -59,11 +61,11 @@ bool hasAmxBF16();
 /// With AVX512_BF16 (and BW, VL).
 void gemmBF16Dot(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
                  int64_t b0, int64_t b1, float *c, int64_t ldc, int64_t m,
-                 int64_t n, int64_t k);
+                 int64_t n, int64_t k, bool accumulate);
 /// With AMX-BF16 tiles (and AVX-512 for packing).
 void gemmBF16Amx(const uint16_t *a, int64_t a0, int64_t a1, const uint16_t *b,
                  int64_t b0, int64_t b1, float *c, int64_t ldc, int64_t m,
-                 int64_t n, int64_t k);
+                 int64_t n, int64_t k, bool accumulate);
 #endif
 
 } // namespace mpt::runtime

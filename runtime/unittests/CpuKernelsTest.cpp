@@ -3,7 +3,8 @@
 // The matmul kernels against a double-precision product of the same inputs:
 // the result must be the f32-accumulated product, i.e. within the error bound
 // of k f32 additions, |c - exact| <= k * 2^-24 * sum_l |a_il b_lj| (plus what
-// C held before). Shapes are odd and not multiples of any blocking (m = 13,
+// C held before, or nothing where the kernel writes C without reading it).
+// Shapes are odd and not multiples of any blocking (m = 13,
 // n = 37, k = 29), so a transposed operand, a wrong stride or a dropped edge
 // row, column or odd k changes results by O(1).
 //
@@ -49,12 +50,13 @@ template <typename T> struct MemRef2d {
 /// no such kernel.
 MPT_CALLS_KERNEL_BY_SYMBOL bool runMatmul(const std::string &name, void *a,
                                           void *b, void *c, int64_t transposeA,
-                                          int64_t transposeB) {
-  using MatmulFn = void (*)(void *, void *, void *, int64_t, int64_t);
+                                          int64_t transposeB,
+                                          int64_t accumulate) {
+  using MatmulFn = void (*)(void *, void *, void *, int64_t, int64_t, int64_t);
   for (const CpuKernel &entry : cpuKernels())
     if (entry.name == "_mlir_ciface_" + name) {
-      reinterpret_cast<MatmulFn>(entry.address)(a, b, c, transposeA,
-                                                transposeB);
+      reinterpret_cast<MatmulFn>(entry.address)(a, b, c, transposeA, transposeB,
+                                                accumulate);
       return true;
     }
   return false;
@@ -64,13 +66,15 @@ MPT_CALLS_KERNEL_BY_SYMBOL bool runMatmul(const std::string &name, void *a,
 /// stride and dilation in both dimensions; false if there is no such kernel.
 MPT_CALLS_KERNEL_BY_SYMBOL bool runConv2d(const std::string &name, void *input,
                                           void *filter, void *output,
-                                          int64_t stride, int64_t dilation) {
-  using ConvFn =
-      void (*)(void *, void *, void *, int64_t, int64_t, int64_t, int64_t);
+                                          int64_t stride, int64_t dilation,
+                                          int64_t accumulate) {
+  using ConvFn = void (*)(void *, void *, void *, int64_t, int64_t, int64_t,
+                          int64_t, int64_t);
   for (const CpuKernel &entry : cpuKernels())
     if (entry.name == "_mlir_ciface_" + name) {
       reinterpret_cast<ConvFn>(entry.address)(input, filter, output, stride,
-                                              stride, dilation, dilation);
+                                              stride, dilation, dilation,
+                                              accumulate);
       return true;
     }
   return false;
@@ -111,38 +115,51 @@ MemRef2d<uint16_t> stridedView(const Matrix &matrix, int64_t pitch,
           {pitch, 1}};
 }
 
-/// Computes C += op(A) op(B) for the memrefs of A, B and C.
-using Multiply =
-    std::function<void(MemRef2d<uint16_t> &, MemRef2d<uint16_t> &,
-                       MemRef2d<float> &, bool transposeA, bool transposeB)>;
+/// Computes C += op(A) op(B) (C = op(A) op(B) without `accumulate`) for the
+/// memrefs of A, B and C.
+using Multiply = std::function<void(MemRef2d<uint16_t> &, MemRef2d<uint16_t> &,
+                                    MemRef2d<float> &, bool transposeA,
+                                    bool transposeB, bool accumulate)>;
 
 /// The kernel `name`, called as compiled code calls it.
 Multiply kernel(const std::string &name) {
   return [name](MemRef2d<uint16_t> &a, MemRef2d<uint16_t> &b,
-                MemRef2d<float> &c, bool transposeA, bool transposeB) {
-    ASSERT_TRUE(runMatmul(name, &a, &b, &c, transposeA, transposeB)) << name;
+                MemRef2d<float> &c, bool transposeA, bool transposeB,
+                bool accumulate) {
+    ASSERT_TRUE(runMatmul(name, &a, &b, &c, transposeA, transposeB, accumulate))
+        << name;
   };
 }
 
-/// Runs C (m x n, starting at 0.5 everywhere) += op(A) op(B) and checks
-/// every element against the exact product. The shapes cover full and
-/// partial blocks of rows and columns, odd and even k, and rows that are not
-/// contiguous.
+/// How the product reaches C: added to 0.5 everywhere, or written over NaN
+/// (which adding, or reading C at all, would keep); C's rows contiguous, or
+/// C stored column by column (a strided accumulator).
+struct Output {
+  bool accumulate, columnMajor;
+};
+
+/// Runs op(A) op(B) into C (m x n) as `output` says and checks every element
+/// against the exact product. The shapes cover full and partial blocks of
+/// rows and columns, odd and even k, and rows that are not contiguous.
 void checkMatmul(const std::string &name, const Multiply &multiply, bool bf16,
                  bool transposeA, bool transposeB, int64_t m, int64_t n,
-                 int64_t k, int64_t padding) {
+                 int64_t k, int64_t padding, Output output = {true, false}) {
   std::mt19937 rng(std::hash<std::string>()(name) + transposeA * 2 +
                    transposeB + m);
   Matrix a = transposeA ? randomMatrix(k, m, bf16, rng)
                         : randomMatrix(m, k, bf16, rng);
   Matrix b = transposeB ? randomMatrix(n, k, bf16, rng)
                         : randomMatrix(k, n, bf16, rng);
-  std::vector<float> c(m * n, 0.5f);
+  const double initial = output.accumulate ? 0.5 : 0.0;
+  std::vector<float> c(m * n, output.accumulate ? 0.5f : NAN);
   std::vector<uint16_t> aStorage, bStorage;
   MemRef2d<uint16_t> aRef = stridedView(a, a.cols + padding, aStorage);
   MemRef2d<uint16_t> bRef = stridedView(b, b.cols + padding, bStorage);
-  MemRef2d<float> cRef{c.data(), c.data(), 0, {m, n}, {n, 1}};
-  multiply(aRef, bRef, cRef, transposeA, transposeB);
+  const int64_t rowStride = output.columnMajor ? 1 : n,
+                columnStride = output.columnMajor ? m : 1;
+  MemRef2d<float> cRef{
+      c.data(), c.data(), 0, {m, n}, {rowStride, columnStride}};
+  multiply(aRef, bRef, cRef, transposeA, transposeB, output.accumulate);
 
   auto opA = [&](int64_t i, int64_t l) {
     return transposeA ? a.values[l * m + i] : a.values[i * k + l];
@@ -152,15 +169,17 @@ void checkMatmul(const std::string &name, const Multiply &multiply, bool bf16,
   };
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      double exact = 0.5, magnitude = 0.5;
+      double exact = initial, magnitude = initial;
       for (int64_t l = 0; l < k; ++l) {
         exact += opA(i, l) * opB(l, j);
         magnitude += std::fabs(opA(i, l) * opB(l, j));
       }
       double bound = (k + 1) * std::ldexp(1.0, -24) * magnitude;
-      EXPECT_NEAR(c[i * n + j], exact, bound)
+      EXPECT_NEAR(c[i * rowStride + j * columnStride], exact, bound)
           << name << " transposeA " << transposeA << " transposeB "
-          << transposeB << " at (" << i << ", " << j << ")";
+          << transposeB << " accumulate " << output.accumulate
+          << " column-major C " << output.columnMajor << " at (" << i << ", "
+          << j << ")";
     }
 }
 
@@ -176,6 +195,10 @@ constexpr MatmulShape kMatmulShapes[] = {
     {13, 37, 29, 0}, {16, 64, 64, 0}, {24, 70, 33, 5}, {1, 5, 1, 0},
     {49, 49, 16, 0}, {49, 16, 49, 2}, {40, 45, 96, 3}, {203, 300, 277, 3}};
 
+/// Every way the kernels write C.
+constexpr Output kOutputs[] = {
+    {true, false}, {false, false}, {true, true}, {false, true}};
+
 TEST(CpuKernelsTest, BF16MatmulIsTheF32AccumulatedProduct) {
   // Two threads whatever the environment says, so that the last shape takes
   // the split path.
@@ -184,33 +207,40 @@ TEST(CpuKernelsTest, BF16MatmulIsTheF32AccumulatedProduct) {
   for (MatmulShape shape : kMatmulShapes)
     for (bool transposeA : {false, true})
       for (bool transposeB : {false, true})
-        checkMatmul("mpt_cpu_matmul_bf16_2d", kernel("mpt_cpu_matmul_bf16_2d"),
-                    /*bf16=*/true, transposeA, transposeB, shape.m, shape.n,
-                    shape.k, shape.padding);
+        for (Output output : kOutputs)
+          checkMatmul("mpt_cpu_matmul_bf16_2d",
+                      kernel("mpt_cpu_matmul_bf16_2d"),
+                      /*bf16=*/true, transposeA, transposeB, shape.m, shape.n,
+                      shape.k, shape.padding, output);
   openblas_set_num_threads(threads);
 }
 
 #if defined(__x86_64__)
 /// One of GemmBF16.h's products, on the strides the kernel passes.
 Multiply direct(GemmBF16 gemm) {
-  return [gemm](MemRef2d<uint16_t> &a, MemRef2d<uint16_t> &b,
-                MemRef2d<float> &c, bool transposeA, bool transposeB) {
-    gemm(a.aligned, a.strides[transposeA], a.strides[!transposeA], b.aligned,
-         b.strides[transposeB], b.strides[!transposeB], c.aligned, c.strides[0],
-         c.sizes[0], c.sizes[1], transposeA ? a.sizes[0] : a.sizes[1]);
-  };
+  return
+      [gemm](MemRef2d<uint16_t> &a, MemRef2d<uint16_t> &b, MemRef2d<float> &c,
+             bool transposeA, bool transposeB, bool accumulate) {
+        gemm(a.aligned, a.strides[transposeA], a.strides[!transposeA],
+             b.aligned, b.strides[transposeB], b.strides[!transposeB],
+             c.aligned, c.strides[0], c.sizes[0], c.sizes[1],
+             transposeA ? a.sizes[0] : a.sizes[1], accumulate);
+      };
 }
 
-/// Both bf16 products, whichever the kernel prefers on this CPU; the last
-/// shape splits its rows over two threads in either.
+/// Both bf16 products, whichever the kernel prefers on this CPU, adding to C
+/// and writing it (their C has contiguous rows); the last shape splits its
+/// rows over two threads in either.
 void checkGemmBF16(const std::string &name, GemmBF16 gemm) {
   int threads = openblas_get_num_threads();
   openblas_set_num_threads(2);
   for (MatmulShape shape : kMatmulShapes)
     for (bool transposeA : {false, true})
       for (bool transposeB : {false, true})
-        checkMatmul(name, direct(gemm), /*bf16=*/true, transposeA, transposeB,
-                    shape.m, shape.n, shape.k, shape.padding);
+        for (bool accumulate : {true, false})
+          checkMatmul(name, direct(gemm), /*bf16=*/true, transposeA, transposeB,
+                      shape.m, shape.n, shape.k, shape.padding,
+                      {accumulate, /*columnMajor=*/false});
   openblas_set_num_threads(threads);
 }
 
@@ -231,9 +261,10 @@ TEST(CpuKernelsTest, F16MatmulIsTheF32AccumulatedProduct) {
   for (MatmulShape shape : kMatmulShapes)
     for (bool transposeA : {false, true})
       for (bool transposeB : {false, true})
-        checkMatmul("mpt_cpu_matmul_f16_2d", kernel("mpt_cpu_matmul_f16_2d"),
-                    /*bf16=*/false, transposeA, transposeB, shape.m, shape.n,
-                    shape.k, shape.padding);
+        for (Output output : kOutputs)
+          checkMatmul("mpt_cpu_matmul_f16_2d", kernel("mpt_cpu_matmul_f16_2d"),
+                      /*bf16=*/false, transposeA, transposeB, shape.m, shape.n,
+                      shape.k, shape.padding, output);
 }
 
 /// Infinities and NaN reach the result, so that the loss scaler sees the
@@ -248,7 +279,8 @@ TEST(CpuKernelsTest, BF16MatmulPropagatesNonFinite) {
   MemRef2d<uint16_t> aRef{a.data(), a.data(), 0, {m, k}, {k, 1}};
   MemRef2d<uint16_t> bRef{b.data(), b.data(), 0, {k, n}, {n, 1}};
   MemRef2d<float> cRef{c.data(), c.data(), 0, {m, n}, {n, 1}};
-  ASSERT_TRUE(runMatmul("mpt_cpu_matmul_bf16_2d", &aRef, &bRef, &cRef, 0, 0));
+  ASSERT_TRUE(
+      runMatmul("mpt_cpu_matmul_bf16_2d", &aRef, &bRef, &cRef, 0, 0, 1));
   EXPECT_EQ(c[0 * n + 0], 10.0f);
   EXPECT_TRUE(std::isinf(c[1 * n + 0]) && c[1 * n + 0] > 0);
   EXPECT_TRUE(std::isnan(c[0 * n + 16]));
@@ -265,20 +297,21 @@ template <typename T> struct MemRef4d {
 
 /// A dense NCHW memref over `storage` whose innermost rows are `pitch` >=
 /// sizes[3] apart (the elements in between NaN, never read), filled with
-/// random bf16 values; `values` gets their doubles in dense order.
-MemRef4d<uint16_t> randomBF16Tensor(const int64_t (&sizes)[4], int64_t pitch,
-                                    std::mt19937 &rng,
-                                    std::vector<uint16_t> &storage,
-                                    std::vector<double> &values) {
+/// random bf16 (or f16) values; `values` gets their doubles in dense order.
+MemRef4d<uint16_t> randomTensor(const int64_t (&sizes)[4], int64_t pitch,
+                                bool bf16, std::mt19937 &rng,
+                                std::vector<uint16_t> &storage,
+                                std::vector<double> &values) {
   std::normal_distribution<float> normal(0.0f, 1.0f);
   const int64_t rows = sizes[0] * sizes[1] * sizes[2];
   storage.assign(rows * pitch, 0xFFFF);
   values.clear();
   for (int64_t row = 0; row < rows; ++row)
     for (int64_t x = 0; x < sizes[3]; ++x) {
-      uint16_t bits = floatToBF16(normal(rng));
+      float value = normal(rng);
+      uint16_t bits = bf16 ? floatToBF16(value) : floatToF16(value);
       storage[row * pitch + x] = bits;
-      values.push_back(bf16ToFloat(bits));
+      values.push_back(bf16 ? bf16ToFloat(bits) : f16ToFloat(bits));
     }
   return {storage.data(),
           storage.data(),
@@ -306,65 +339,73 @@ constexpr ConvShape kConvShapes[] = {{{3, 8, 16, 16}, {16, 8, 3, 3}, 1, 1, 0},
                                      {{4, 7, 9, 10}, {33, 7, 2, 3}, 1, 2, 3},
                                      {{2, 9, 11, 12}, {4, 9, 3, 3}, 2, 1, 2}};
 
-/// The bf16 convolution kernel (output starting at 0.5 everywhere) against
-/// the exact convolution of the same inputs, element by element, within the
-/// error bound of depth f32 additions. Two threads, so that the images may
-/// run on both.
-TEST(CpuKernelsTest, BF16ConvolutionIsTheF32AccumulatedConvolution) {
+/// The bf16 and f16 convolution kernels (the bf16 product where the CPU has
+/// one, sgemm on widened inputs for f16), adding to an output at 0.5
+/// everywhere and writing over NaN, against the exact convolution of the same
+/// inputs, element by element, within the error bound of depth f32
+/// additions. Two threads, so that the images may run on both.
+TEST(CpuKernelsTest, ConvolutionIsTheF32AccumulatedConvolution) {
   int threads = openblas_get_num_threads();
   openblas_set_num_threads(2);
   std::mt19937 rng(7);
-  for (const ConvShape &shape : kConvShapes) {
-    const int64_t *in = shape.input, *f = shape.filter;
-    const int64_t outH =
-                      (in[2] - shape.dilation * (f[2] - 1) - 1) / shape.stride +
-                      1,
-                  outW =
-                      (in[3] - shape.dilation * (f[3] - 1) - 1) / shape.stride +
-                      1;
-    std::vector<uint16_t> inputStorage, filterStorage;
-    std::vector<double> input, filter, unused;
-    MemRef4d<uint16_t> inputRef =
-        randomBF16Tensor(shape.input, in[3], rng, inputStorage, input);
-    MemRef4d<uint16_t> filterRef = randomBF16Tensor(
-        shape.filter, f[3] + shape.pitch, rng, filterStorage, filter);
-    const int64_t outPitch = outW + shape.pitch;
-    std::vector<float> output(in[0] * f[0] * outH * outPitch, 0.5f);
-    MemRef4d<float> outputRef{
-        output.data(),
-        output.data(),
-        0,
-        {in[0], f[0], outH, outW},
-        {f[0] * outH * outPitch, outH * outPitch, outPitch, 1}};
-    ASSERT_TRUE(runConv2d("mpt_cpu_conv2d_bf16", &inputRef, &filterRef,
-                          &outputRef, shape.stride, shape.dilation));
-    for (int64_t n = 0; n < in[0]; ++n)
-      for (int64_t k = 0; k < f[0]; ++k)
-        for (int64_t y = 0; y < outH; ++y)
-          for (int64_t x = 0; x < outW; ++x) {
-            double exact = 0.5, magnitude = 0.5;
-            for (int64_t c = 0; c < in[1]; ++c)
-              for (int64_t i = 0; i < f[2]; ++i)
-                for (int64_t j = 0; j < f[3]; ++j) {
-                  double product =
-                      input[((n * in[1] + c) * in[2] + y * shape.stride +
-                             i * shape.dilation) *
-                                in[3] +
-                            x * shape.stride + j * shape.dilation] *
-                      filter[((k * f[1] + c) * f[2] + i) * f[3] + j];
-                  exact += product;
-                  magnitude += std::fabs(product);
-                }
-            double bound =
-                (in[1] * f[2] * f[3] + 1) * std::ldexp(1.0, -24) * magnitude;
-            ASSERT_NEAR(output[((n * f[0] + k) * outH + y) * outPitch + x],
-                        exact, bound)
-                << "input " << in[0] << "x" << in[1] << "x" << in[2] << "x"
-                << in[3] << " filter " << f[0] << "x" << f[1] << "x" << f[2]
-                << "x" << f[3] << " at (" << n << ", " << k << ", " << y << ", "
-                << x << ")";
-          }
-  }
+  for (bool bf16 : {true, false})
+    for (bool accumulate : {true, false})
+      for (const ConvShape &shape : kConvShapes) {
+        const std::string name =
+            bf16 ? "mpt_cpu_conv2d_bf16" : "mpt_cpu_conv2d_f16";
+        const int64_t *in = shape.input, *f = shape.filter;
+        const int64_t outH = (in[2] - shape.dilation * (f[2] - 1) - 1) /
+                                 shape.stride +
+                             1,
+                      outW = (in[3] - shape.dilation * (f[3] - 1) - 1) /
+                                 shape.stride +
+                             1;
+        std::vector<uint16_t> inputStorage, filterStorage;
+        std::vector<double> input, filter, unused;
+        MemRef4d<uint16_t> inputRef =
+            randomTensor(shape.input, in[3], bf16, rng, inputStorage, input);
+        MemRef4d<uint16_t> filterRef = randomTensor(
+            shape.filter, f[3] + shape.pitch, bf16, rng, filterStorage, filter);
+        const int64_t outPitch = outW + shape.pitch;
+        const double initial = accumulate ? 0.5 : 0.0;
+        std::vector<float> output(in[0] * f[0] * outH * outPitch,
+                                  accumulate ? 0.5f : NAN);
+        MemRef4d<float> outputRef{
+            output.data(),
+            output.data(),
+            0,
+            {in[0], f[0], outH, outW},
+            {f[0] * outH * outPitch, outH * outPitch, outPitch, 1}};
+        ASSERT_TRUE(runConv2d(name, &inputRef, &filterRef, &outputRef,
+                              shape.stride, shape.dilation, accumulate));
+        for (int64_t n = 0; n < in[0]; ++n)
+          for (int64_t k = 0; k < f[0]; ++k)
+            for (int64_t y = 0; y < outH; ++y)
+              for (int64_t x = 0; x < outW; ++x) {
+                double exact = initial, magnitude = initial;
+                for (int64_t c = 0; c < in[1]; ++c)
+                  for (int64_t i = 0; i < f[2]; ++i)
+                    for (int64_t j = 0; j < f[3]; ++j) {
+                      double product =
+                          input[((n * in[1] + c) * in[2] + y * shape.stride +
+                                 i * shape.dilation) *
+                                    in[3] +
+                                x * shape.stride + j * shape.dilation] *
+                          filter[((k * f[1] + c) * f[2] + i) * f[3] + j];
+                      exact += product;
+                      magnitude += std::fabs(product);
+                    }
+                double bound = (in[1] * f[2] * f[3] + 1) *
+                               std::ldexp(1.0, -24) * magnitude;
+                ASSERT_NEAR(output[((n * f[0] + k) * outH + y) * outPitch + x],
+                            exact, bound)
+                    << name << " accumulate " << accumulate << " input "
+                    << in[0] << "x" << in[1] << "x" << in[2] << "x" << in[3]
+                    << " filter " << f[0] << "x" << f[1] << "x" << f[2] << "x"
+                    << f[3] << " at (" << n << ", " << k << ", " << y << ", "
+                    << x << ")";
+              }
+      }
   openblas_set_num_threads(threads);
 }
 

@@ -1,8 +1,9 @@
 //===- LibraryCalls.h - bufferized linalg ops as runtime calls --*- C++ -*-===//
 //
 // What convert-linalg-to-cpu-kernels and convert-linalg-to-cuda-library-calls
-// share: recognizing a matmul as a GEMM C(f32) += op(A)·op(B), and calling a
-// runtime entry point with memref descriptors of any shape and layout.
+// share: recognizing a matmul as a GEMM C(f32) += op(A)·op(B), finding the
+// zero fill that makes it C = op(A)·op(B), and calling a runtime entry point
+// with memref descriptors of any shape and layout.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +44,21 @@ mlir::FailureOr<LibraryGemm> matchLibraryGemm(mlir::linalg::LinalgOp op,
 void createLibraryCall(mlir::RewriterBase &rewriter, mlir::Location loc,
                        llvm::StringRef name, mlir::ValueRange memrefs,
                        llvm::ArrayRef<int64_t> scalars);
+
+/// The allocation or argument that `view` is a view of.
+mlir::Value rootOf(mlir::Value view);
+
+/// Whether `view` shows all of its root (through reshapes and casts).
+bool isWholeView(mlir::Value view);
+
+/// Whether `op` or an op nested in it has an operand that views `buffer`.
+bool usesBuffer(mlir::Operation *op, mlir::Value buffer);
+
+/// The linalg.fill that writes 0.0 to all of `c`'s buffer before `op` in its
+/// block, with nothing in between reading or writing that buffer; null if
+/// there is none. The GEMM or convolution `op` can then write C instead of
+/// adding to it: no fill, and C is not read.
+mlir::linalg::FillOp zeroFillBefore(mlir::Operation *op, mlir::Value c);
 
 } // namespace mpt
 

@@ -88,9 +88,10 @@ def ConvertLinalgToCPUKernels
   let description = [{
     Replaces `linalg.matmul` and `linalg.batch_matmul` on memrefs whose inputs are f32, f16 or
     bf16 and whose accumulator is f32 (what `convert-mpt-to-linalg` produces) by calls to
-    `mpt_cpu_matmul_<type>_<rank>d(A, B, C, transpose_a, transpose_b)`, and
+    `mpt_cpu_matmul_<type>_<rank>d(A, B, C, transpose_a, transpose_b, accumulate)`, and
     `linalg.conv_2d_nchw_fchw` with the same element types by calls to
-    `mpt_cpu_conv2d_<type>(input, filter, output, stride_h, stride_w, dilation_h, dilation_w)`.
+    `mpt_cpu_conv2d_<type>(input, filter, output, stride_h, stride_w, dilation_h, dilation_w,
+    accumulate)`.
     The memrefs are cast to fully dynamic strided layouts and the kernels are declared with
     `llvm.emit_c_interface`. The runtime implements them on an optimized sgemm (convolutions
     through im2col): f16 and bf16 inputs are widened exactly to f32 and the products accumulate
@@ -99,6 +100,11 @@ def ConvertLinalgToCPUKernels
     are left to the generic lowering. All three convolutions of a training step reach the conv
     kernel: `convert-mpt-to-linalg` writes conv2d_input_grad and conv2d_filter_grad as
     `linalg.conv_2d_nchw_fchw` too.
+
+    Where a `linalg.fill` with 0.0 wrote all of the output just before, and nothing in between
+    reads or writes its buffer, the fill goes and `accumulate` is 0: the kernel writes the product
+    (sgemm's beta 0) instead of zeroing the output and then reading it back to add to it. Every
+    product of a training step starts from such a fill.
 
     `memref.copy` ops with a strided source or target become `linalg.copy`, so that they lower
     to loops that LLVM vectorizes instead of to the runner utility `memrefCopy`, which copies

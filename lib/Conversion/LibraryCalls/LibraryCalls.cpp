@@ -7,6 +7,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
@@ -116,6 +118,57 @@ void createLibraryCall(RewriterBase &rewriter, Location loc, StringRef name,
                     rewriter.getUnitAttr());
   }
   func::CallOp::create(rewriter, loc, callee, operands);
+}
+
+Value rootOf(Value view) {
+  while (auto op = view.getDefiningOp<ViewLikeOpInterface>())
+    view = op.getViewSource();
+  return view;
+}
+
+bool isWholeView(Value view) {
+  while (Operation *op = view.getDefiningOp<ViewLikeOpInterface>()) {
+    if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp>(
+            op))
+      return false;
+    view = op->getOperand(0);
+  }
+  return true;
+}
+
+bool usesBuffer(Operation *op, Value buffer) {
+  return op
+      ->walk([&](Operation *nested) {
+        return llvm::any_of(nested->getOperands(),
+                            [&](Value v) { return rootOf(v) == buffer; })
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+linalg::FillOp zeroFillBefore(Operation *op, Value c) {
+  Value buffer = rootOf(c);
+  if (!isWholeView(c))
+    return nullptr;
+  for (Operation *before = op->getPrevNode(); before;
+       before = before->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(before);
+        fill && rootOf(fill.getOutputs()[0]) == buffer) {
+      auto value = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
+      auto zero = value ? dyn_cast<FloatAttr>(value.getValue()) : FloatAttr();
+      return zero && zero.getValue().isZero() &&
+                     isWholeView(fill.getOutputs()[0])
+                 ? fill
+                 : nullptr;
+    }
+    // Making a view reads and writes nothing.
+    if (isa<ViewLikeOpInterface>(before) && isMemoryEffectFree(before))
+      continue;
+    if (usesBuffer(before, buffer))
+      return nullptr;
+  }
+  return nullptr;
 }
 
 } // namespace mpt

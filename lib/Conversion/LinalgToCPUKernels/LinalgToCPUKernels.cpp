@@ -25,13 +25,21 @@ using namespace mlir;
 
 namespace {
 
-/// Replaces `op` by a call to the runtime kernel `name` (LibraryCalls.h).
+/// Replaces `op`, which adds its product to `output`, by a call to the
+/// runtime kernel `name` (LibraryCalls.h) with `scalars` and then
+/// `accumulate`: 0 where a zero fill of the output went before `op`, which
+/// then goes too.
 static void replaceWithKernelCall(PatternRewriter &rewriter, Operation *op,
                                   StringRef name, ValueRange memrefs,
-                                  ArrayRef<int64_t> scalars) {
+                                  Value output, ArrayRef<int64_t> scalars) {
+  linalg::FillOp zeroFill = mpt::zeroFillBefore(op, output);
+  SmallVector<int64_t> arguments(scalars);
+  arguments.push_back(zeroFill ? 0 : 1);
   rewriter.setInsertionPoint(op);
-  mpt::createLibraryCall(rewriter, op->getLoc(), name, memrefs, scalars);
+  mpt::createLibraryCall(rewriter, op->getLoc(), name, memrefs, arguments);
   rewriter.eraseOp(op);
+  if (zeroFill)
+    rewriter.eraseOp(zeroFill);
 }
 
 template <typename OpTy>
@@ -50,7 +58,7 @@ struct MatmulToKernelCall : public OpRewritePattern<OpTy> {
          "_" + std::to_string(aType.getRank()) + "d")
             .str();
     replaceWithKernelCall(rewriter, op, name, {gemm->a, gemm->b, gemm->c},
-                          {gemm->transposeA, gemm->transposeB});
+                          gemm->c, {gemm->transposeA, gemm->transposeB});
     return success();
   }
 };
@@ -78,7 +86,7 @@ struct Conv2DToKernelCall : public OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     auto strides = llvm::to_vector(op.getStrides().getValues<int64_t>());
     auto dilations = llvm::to_vector(op.getDilations().getValues<int64_t>());
     replaceWithKernelCall(rewriter, op, ("mpt_cpu_conv2d_" + typeName).str(),
-                          {input, filter, output},
+                          {input, filter, output}, output,
                           {strides[0], strides[1], dilations[0], dilations[1]});
     return success();
   }

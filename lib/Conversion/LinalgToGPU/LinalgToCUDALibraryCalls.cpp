@@ -43,63 +43,6 @@ static void createGemmCall(RewriterBase &rewriter, Location loc,
                          {gemm.transposeA, gemm.transposeB, accumulate});
 }
 
-/// The allocation or argument that `view` is a view of.
-static Value rootOf(Value view) {
-  while (auto op = view.getDefiningOp<ViewLikeOpInterface>())
-    view = op.getViewSource();
-  return view;
-}
-
-/// Whether `view` shows all of its root (through reshapes and casts).
-static bool isWhole(Value view) {
-  while (Operation *op = view.getDefiningOp<ViewLikeOpInterface>()) {
-    if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp>(
-            op))
-      return false;
-    view = op->getOperand(0);
-  }
-  return true;
-}
-
-/// Whether `op` or an op nested in it has an operand that views `buffer`.
-static bool usesBuffer(Operation *op, Value buffer) {
-  return op
-      ->walk([&](Operation *nested) {
-        return llvm::any_of(nested->getOperands(),
-                            [&](Value v) { return rootOf(v) == buffer; })
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
-/// The linalg.fill that writes 0.0 to all of `c`'s buffer before `op` in its
-/// block, with nothing in between reading or writing that buffer; null if
-/// there is none. The GEMM can then write C instead of adding to it: no fill
-/// kernel, and cuBLASLt does not read C.
-static linalg::FillOp zeroFillBefore(Operation *op, Value c) {
-  Value buffer = rootOf(c);
-  if (!isWhole(c))
-    return nullptr;
-  for (Operation *before = op->getPrevNode(); before;
-       before = before->getPrevNode()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(before);
-        fill && rootOf(fill.getOutputs()[0]) == buffer) {
-      auto value = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
-      auto zero = value ? dyn_cast<FloatAttr>(value.getValue()) : FloatAttr();
-      return zero && zero.getValue().isZero() && isWhole(fill.getOutputs()[0])
-                 ? fill
-                 : nullptr;
-    }
-    // Making a view reads and writes nothing.
-    if (isa<ViewLikeOpInterface>(before) && isMemoryEffectFree(before))
-      continue;
-    if (usesBuffer(before, buffer))
-      return nullptr;
-  }
-  return nullptr;
-}
-
 /// Whether the inputs are one GEMM type and the accumulator is f32: what
 /// convert-mpt-to-linalg writes, and what cuBLASLt's COMPUTE_32F computes.
 static bool hasGemmTypes(Value a, Value b, Value c) {
@@ -118,7 +61,7 @@ static bool hasGemmTypes(Value a, Value b, Value c) {
 /// write at `op`. Null otherwise.
 static linalg::GenericOp onlyRoundingOf(Operation *op, Value c,
                                         Type roundedType) {
-  Value buffer = rootOf(c);
+  Value buffer = mpt::rootOf(c);
   auto cType = cast<MemRefType>(c.getType());
   auto allocation = buffer.getDefiningOp<memref::AllocOp>();
   if (!allocation || allocation->getBlock() != op->getBlock() ||
@@ -129,7 +72,7 @@ static linalg::GenericOp onlyRoundingOf(Operation *op, Value c,
   for (; after; after = after->getNextNode()) {
     if (isa<ViewLikeOpInterface>(after) && isMemoryEffectFree(after))
       continue;
-    if (usesBuffer(after, buffer)) {
+    if (mpt::usesBuffer(after, buffer)) {
       rounding = dyn_cast<linalg::GenericOp>(after);
       break;
     }
@@ -144,11 +87,12 @@ static linalg::GenericOp onlyRoundingOf(Operation *op, Value c,
   Value output = rounding.getDpsInitOperand(0)->get();
   auto yield = cast<linalg::YieldOp>(rounding.getBlock()->getTerminator());
   auto truncf = yield.getValues()[0].getDefiningOp<arith::TruncFOp>();
-  if (rootOf(input) != buffer || !isWhole(input) || !isWhole(output) ||
-      !truncf || truncf.getIn() != rounding.getBlock()->getArgument(0) ||
+  if (mpt::rootOf(input) != buffer || !mpt::isWholeView(input) ||
+      !mpt::isWholeView(output) || !truncf ||
+      truncf.getIn() != rounding.getBlock()->getArgument(0) ||
       truncf.getType() != roundedType)
     return nullptr;
-  auto roundedBuffer = dyn_cast<TypedValue<MemRefType>>(rootOf(output));
+  auto roundedBuffer = dyn_cast<TypedValue<MemRefType>>(mpt::rootOf(output));
   auto roundedAllocation =
       roundedBuffer ? roundedBuffer.getDefiningOp<memref::AllocOp>() : nullptr;
   if (!roundedBuffer || roundedBuffer == buffer ||
@@ -160,11 +104,11 @@ static linalg::GenericOp onlyRoundingOf(Operation *op, Value c,
     return nullptr;
   for (Operation *between = op->getNextNode(); between != rounding;
        between = between->getNextNode())
-    if (usesBuffer(between, roundedBuffer))
+    if (mpt::usesBuffer(between, roundedBuffer))
       return nullptr;
   for (Operation *later = rounding->getNextNode(); later;
        later = later->getNextNode())
-    if (usesBuffer(later, buffer))
+    if (mpt::usesBuffer(later, buffer))
       return nullptr;
   return rounding;
 }
@@ -199,7 +143,7 @@ struct MatmulToGemmCall : public OpRewritePattern<OpTy> {
         op, std::is_same_v<OpTy, linalg::BatchMatmulOp>, rewriter);
     if (failed(gemm))
       return failure();
-    linalg::FillOp zeroFill = zeroFillBefore(op, gemm->c);
+    linalg::FillOp zeroFill = mpt::zeroFillBefore(op, gemm->c);
     Type inputType = cast<MemRefType>(gemm->a.getType()).getElementType();
     linalg::GenericOp rounding = zeroFill && !inputType.isF32()
                                      ? onlyRoundingOf(op, gemm->c, inputType)
@@ -208,7 +152,7 @@ struct MatmulToGemmCall : public OpRewritePattern<OpTy> {
     if (rounding) {
       // cuBLASLt rounds the f32 product once as it writes it, as the
       // rounding generic did: no f32 product in memory, and no kernel.
-      Value rounded = rootOf(rounding.getDpsInitOperand(0)->get());
+      Value rounded = mpt::rootOf(rounding.getDpsInitOperand(0)->get());
       if (Operation *allocation = rounded.getDefiningOp();
           allocation && allocation->getBlock() == op->getBlock() &&
           op->isBeforeInBlock(allocation))

@@ -1,17 +1,19 @@
 // RUN: mpt-opt %s --convert-linalg-to-cpu-kernels --split-input-file | FileCheck %s
 
 // A matmul on memrefs becomes a call to the f32 kernel: operands cast to
-// fully dynamic strided memrefs, then transpose_a and transpose_b.
+// fully dynamic strided memrefs, then transpose_a, transpose_b and accumulate
+// (1: the product adds to C, which holds what the caller put there).
 
-// CHECK-LABEL: func.func private @mpt_cpu_matmul_f32_2d(memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, i64, i64)
+// CHECK-LABEL: func.func private @mpt_cpu_matmul_f32_2d(memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, i64, i64, i64)
 // CHECK-SAME: attributes {llvm.emit_c_interface}
 // CHECK-LABEL: func.func @matmul_f32
 // CHECK-SAME: (%[[A:.*]]: memref<4x8xf32>, %[[B:.*]]: memref<8x16xf32>, %[[C:.*]]: memref<4x16xf32>)
 // CHECK-DAG: %[[NO:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[YES:.*]] = arith.constant 1 : i64
 // CHECK-DAG: %[[CA:.*]] = memref.cast %[[A]] : memref<4x8xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
 // CHECK-DAG: %[[CB:.*]] = memref.cast %[[B]] : memref<8x16xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
 // CHECK-DAG: %[[CC:.*]] = memref.cast %[[C]] : memref<4x16xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
-// CHECK: call @mpt_cpu_matmul_f32_2d(%[[CA]], %[[CB]], %[[CC]], %[[NO]], %[[NO]])
+// CHECK: call @mpt_cpu_matmul_f32_2d(%[[CA]], %[[CB]], %[[CC]], %[[NO]], %[[NO]], %[[YES]])
 // CHECK-NOT: linalg.matmul
 func.func @matmul_f32(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
   linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
@@ -22,11 +24,11 @@ func.func @matmul_f32(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16
 
 // A transposed lhs comes from the indexing map (k, m).
 
-// CHECK-LABEL: func.func private @mpt_cpu_matmul_f16_2d(memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, i64, i64)
+// CHECK-LABEL: func.func private @mpt_cpu_matmul_f16_2d(memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, i64, i64, i64)
 // CHECK-LABEL: func.func @matmul_f16_transposed_a
 // CHECK-DAG: %[[NO:.*]] = arith.constant 0 : i64
 // CHECK-DAG: %[[YES:.*]] = arith.constant 1 : i64
-// CHECK: call @mpt_cpu_matmul_f16_2d(%{{.*}}, %{{.*}}, %{{.*}}, %[[YES]], %[[NO]])
+// CHECK: call @mpt_cpu_matmul_f16_2d(%{{.*}}, %{{.*}}, %{{.*}}, %[[YES]], %[[NO]], %[[YES]])
 // CHECK-NOT: linalg.matmul
 func.func @matmul_f16_transposed_a(%a: memref<8x4xf16>, %b: memref<8x16xf16>, %c: memref<4x16xf32>) {
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>,
@@ -45,7 +47,7 @@ func.func @matmul_f16_transposed_a(%a: memref<8x4xf16>, %b: memref<8x16xf16>, %c
 // CHECK-DAG: %[[NO:.*]] = arith.constant 0 : i64
 // CHECK-DAG: %[[YES:.*]] = arith.constant 1 : i64
 // CHECK-DAG: %[[CB:.*]] = memref.cast %{{.*}} : memref<16x8xbf16, strided<[32, 2], offset: 1>> to memref<?x?xbf16, strided<[?, ?], offset: ?>>
-// CHECK: call @mpt_cpu_matmul_bf16_2d(%{{.*}}, %[[CB]], %{{.*}}, %[[NO]], %[[YES]])
+// CHECK: call @mpt_cpu_matmul_bf16_2d(%{{.*}}, %[[CB]], %{{.*}}, %[[NO]], %[[YES]], %[[YES]])
 // CHECK-NOT: linalg.matmul
 func.func @matmul_bf16_transposed_b_strided(%a: memref<4x8xbf16>, %b: memref<16x32xbf16>, %c: memref<4x16xf32>) {
   %view = memref.subview %b[0, 1] [16, 8] [1, 2]
@@ -62,11 +64,12 @@ func.func @matmul_bf16_transposed_b_strided(%a: memref<4x8xbf16>, %b: memref<16x
 
 // batch_matmul calls the 3-d kernel.
 
-// CHECK-LABEL: func.func private @mpt_cpu_matmul_f32_3d(memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, i64, i64)
+// CHECK-LABEL: func.func private @mpt_cpu_matmul_f32_3d(memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, i64, i64, i64)
 // CHECK-SAME: attributes {llvm.emit_c_interface}
 // CHECK-LABEL: func.func @batch_matmul_f32
 // CHECK-DAG: %[[NO:.*]] = arith.constant 0 : i64
-// CHECK: call @mpt_cpu_matmul_f32_3d(%{{.*}}, %{{.*}}, %{{.*}}, %[[NO]], %[[NO]])
+// CHECK-DAG: %[[YES:.*]] = arith.constant 1 : i64
+// CHECK: call @mpt_cpu_matmul_f32_3d(%{{.*}}, %{{.*}}, %{{.*}}, %[[NO]], %[[NO]], %[[YES]])
 // CHECK-NOT: linalg.batch_matmul
 func.func @batch_matmul_f32(%a: memref<2x4x8xf32>, %b: memref<2x8x16xf32>, %c: memref<2x4x16xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<2x4x8xf32>, memref<2x8x16xf32>) outs(%c : memref<2x4x16xf32>)
@@ -77,7 +80,7 @@ func.func @batch_matmul_f32(%a: memref<2x4x8xf32>, %b: memref<2x8x16xf32>, %c: m
 
 // CHECK-LABEL: func.func @batch_matmul_f16_transposed_both
 // CHECK-DAG: %[[YES:.*]] = arith.constant 1 : i64
-// CHECK: call @mpt_cpu_matmul_f16_3d(%{{.*}}, %{{.*}}, %{{.*}}, %[[YES]], %[[YES]])
+// CHECK: call @mpt_cpu_matmul_f16_3d(%{{.*}}, %{{.*}}, %{{.*}}, %[[YES]], %[[YES]], %[[YES]])
 // CHECK-NOT: linalg.batch_matmul
 func.func @batch_matmul_f16_transposed_both(%a: memref<2x8x4xf16>, %b: memref<2x16x8xf16>, %c: memref<2x4x16xf32>) {
   linalg.batch_matmul indexing_maps = [affine_map<(bt, m, n, k) -> (bt, k, m)>,
@@ -92,7 +95,7 @@ func.func @batch_matmul_f16_transposed_both(%a: memref<2x8x4xf16>, %b: memref<2x
 // CHECK-LABEL: func.func @batch_matmul_bf16_transposed_b
 // CHECK-DAG: %[[NO:.*]] = arith.constant 0 : i64
 // CHECK-DAG: %[[YES:.*]] = arith.constant 1 : i64
-// CHECK: call @mpt_cpu_matmul_bf16_3d(%{{.*}}, %{{.*}}, %{{.*}}, %[[NO]], %[[YES]])
+// CHECK: call @mpt_cpu_matmul_bf16_3d(%{{.*}}, %{{.*}}, %{{.*}}, %[[NO]], %[[YES]], %[[YES]])
 func.func @batch_matmul_bf16_transposed_b(%a: memref<2x4x8xbf16>, %b: memref<2x16x8xbf16>, %c: memref<2x4x16xf32>) {
   linalg.batch_matmul indexing_maps = [affine_map<(bt, m, n, k) -> (bt, m, k)>,
                                        affine_map<(bt, m, n, k) -> (bt, n, k)>,
@@ -103,9 +106,10 @@ func.func @batch_matmul_bf16_transposed_b(%a: memref<2x4x8xbf16>, %b: memref<2x1
 
 // -----
 
-// A convolution passes its strides and dilations, (h, w) each.
+// A convolution passes its strides and dilations, (h, w) each, then
+// accumulate.
 
-// CHECK-LABEL: func.func private @mpt_cpu_conv2d_f32(memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64)
+// CHECK-LABEL: func.func private @mpt_cpu_conv2d_f32(memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64, i64)
 // CHECK-SAME: attributes {llvm.emit_c_interface}
 // CHECK-LABEL: func.func @conv_f32
 // CHECK-SAME: (%[[X:.*]]: memref<2x3x9x9xf32>, %[[W:.*]]: memref<4x3x3x3xf32>, %[[Y:.*]]: memref<2x4x3x5xf32>)
@@ -115,7 +119,7 @@ func.func @batch_matmul_bf16_transposed_b(%a: memref<2x4x8xbf16>, %b: memref<2x1
 // CHECK-DAG: %[[CX:.*]] = memref.cast %[[X]] : memref<2x3x9x9xf32> to memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>
 // CHECK-DAG: %[[CW:.*]] = memref.cast %[[W]] : memref<4x3x3x3xf32> to memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>
 // CHECK-DAG: %[[CY:.*]] = memref.cast %[[Y]] : memref<2x4x3x5xf32> to memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>
-// CHECK: call @mpt_cpu_conv2d_f32(%[[CX]], %[[CW]], %[[CY]], %[[THREE]], %[[ONE]], %[[ONE]], %[[TWO]])
+// CHECK: call @mpt_cpu_conv2d_f32(%[[CX]], %[[CW]], %[[CY]], %[[THREE]], %[[ONE]], %[[ONE]], %[[TWO]], %[[ONE]])
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
 func.func @conv_f32(%x: memref<2x3x9x9xf32>, %w: memref<4x3x3x3xf32>, %y: memref<2x4x3x5xf32>) {
   linalg.conv_2d_nchw_fchw {strides = dense<[3, 1]> : tensor<2xi64>, dilations = dense<[1, 2]> : tensor<2xi64>}
@@ -129,8 +133,8 @@ func.func @conv_f32(%x: memref<2x3x9x9xf32>, %w: memref<4x3x3x3xf32>, %y: memref
 // declaration, and a strided view travels with its strides.
 
 // CHECK: module {
-// CHECK-DAG: func.func private @mpt_cpu_conv2d_bf16(memref<?x?x?x?xbf16, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xbf16, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
-// CHECK-DAG: func.func private @mpt_cpu_conv2d_f16(memref<?x?x?x?xf16, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf16, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
+// CHECK-DAG: func.func private @mpt_cpu_conv2d_bf16(memref<?x?x?x?xbf16, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xbf16, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
+// CHECK-DAG: func.func private @mpt_cpu_conv2d_f16(memref<?x?x?x?xf16, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf16, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
 // CHECK-NOT: func.func private
 // CHECK: func.func @conv_f16_bf16
 // CHECK: %[[CX:.*]] = memref.cast %{{.*}} : memref<1x2x5x5xf16, strided<[100, 25, 5, 1], offset: 50>> to memref<?x?x?x?xf16, strided<[?, ?, ?, ?], offset: ?>>
@@ -153,6 +157,97 @@ func.func @conv_f16_bf16(%x: memref<1x4x5x5xf16>, %w: memref<3x2x3x3xf16>, %y: m
   linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
       ins(%xb, %wb : memref<1x2x5x5xbf16>, memref<3x2x3x3xbf16>)
       outs(%y : memref<1x3x3x3xf32>)
+  return
+}
+
+// -----
+
+// A zero fill of all of C just before: the kernel writes C (accumulate 0,
+// sgemm's beta 0) and the fill goes. Reshapes and casts of C between them
+// read nothing; the 3-d product fills through a collapsed view.
+
+// CHECK-LABEL: func.func @matmuls_after_zero_fills
+// CHECK-DAG: %[[NO:.*]] = arith.constant 0 : i64
+// CHECK-NOT: linalg.fill
+// CHECK: call @mpt_cpu_matmul_f16_2d(%{{.*}}, %{{.*}}, %{{.*}}, %[[NO]], %[[NO]], %[[NO]])
+// CHECK-NOT: linalg.fill
+// CHECK: call @mpt_cpu_matmul_f32_3d(%{{.*}}, %{{.*}}, %{{.*}}, %[[NO]], %[[NO]], %[[NO]])
+// CHECK-NOT: linalg.fill
+func.func @matmuls_after_zero_fills(%a: memref<4x8xf16>, %b: memref<8x16xf16>, %c: memref<4x16xf32>,
+                                    %a3: memref<2x4x8xf32>, %b3: memref<2x8x16xf32>) -> memref<2x4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x16xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf16>, memref<8x16xf16>) outs(%c : memref<4x16xf32>)
+  %c3 = memref.alloc() : memref<2x4x16xf32>
+  %flat = memref.collapse_shape %c3 [[0, 1], [2]] : memref<2x4x16xf32> into memref<8x16xf32>
+  linalg.fill ins(%zero : f32) outs(%flat : memref<8x16xf32>)
+  linalg.batch_matmul ins(%a3, %b3 : memref<2x4x8xf32>, memref<2x8x16xf32>) outs(%c3 : memref<2x4x16xf32>)
+  return %c3 : memref<2x4x16xf32>
+}
+
+// -----
+
+// The convolution too (here the CNN's form: a fill of -0.0, the sum's exact
+// identity, counts as zero).
+
+// CHECK-LABEL: func.func @conv_after_zero_fill
+// CHECK-DAG: %[[NO:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-NOT: linalg.fill
+// CHECK: call @mpt_cpu_conv2d_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], %[[NO]])
+// CHECK-NOT: linalg.fill
+func.func @conv_after_zero_fill(%x: memref<1x2x5x5xbf16>, %w: memref<3x2x3x3xbf16>, %y: memref<1x3x3x3xf32>) {
+  %zero = arith.constant -0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x3x3x3xf32>)
+  linalg.conv_2d_nchw_fchw {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x2x5x5xbf16>, memref<3x2x3x3xbf16>) outs(%y : memref<1x3x3x3xf32>)
+  return
+}
+
+// -----
+
+// The kernel still adds to C, and the fill stays, when C is read between the
+// fill and the product, when the fill writes another value, when it fills
+// only part of C's buffer, and when the product writes only part of it.
+
+// CHECK-LABEL: func.func @read_between
+// CHECK-DAG: %[[YES:.*]] = arith.constant 1 : i64
+// CHECK: linalg.fill
+// CHECK: memref.copy
+// CHECK: call @mpt_cpu_matmul_f32_2d(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[YES]])
+func.func @read_between(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x4xf32>, %copy: memref<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x4xf32>)
+  memref.copy %c, %copy : memref<4x4xf32> to memref<4x4xf32>
+  linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @fill_with_one
+// CHECK-DAG: %[[YES:.*]] = arith.constant 1 : i64
+// CHECK: linalg.fill
+// CHECK: call @mpt_cpu_matmul_f32_2d(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[YES]])
+func.func @fill_with_one(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x4xf32>) {
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%c : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @partial_fill_and_partial_product
+// CHECK-DAG: %[[YES:.*]] = arith.constant 1 : i64
+// CHECK: linalg.fill
+// CHECK: call @mpt_cpu_matmul_f32_2d(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[YES]])
+// CHECK: linalg.fill
+// CHECK: call @mpt_cpu_matmul_f32_2d(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[YES]])
+func.func @partial_fill_and_partial_product(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<8x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %top = memref.subview %c[0, 0] [4, 4] [1, 1] : memref<8x4xf32> to memref<4x4xf32, strided<[4, 1]>>
+  linalg.fill ins(%zero : f32) outs(%c : memref<8x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%top : memref<4x4xf32, strided<[4, 1]>>)
+  linalg.fill ins(%zero : f32) outs(%top : memref<4x4xf32, strided<[4, 1]>>)
+  %bottom = memref.subview %c[4, 0] [4, 4] [1, 1] : memref<8x4xf32> to memref<4x4xf32, strided<[4, 1], offset: 16>>
+  linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%bottom : memref<4x4xf32, strided<[4, 1], offset: 16>>)
   return
 }
 
