@@ -268,6 +268,17 @@ def mpt_sample(mpt_run, model, precision, batch, steps, threads):
             usage.ru_maxrss / 1024)
 
 
+def host_ticks():
+    """(steal, total) clock ticks of all CPUs so far, from /proc/stat.
+
+    Steal is time the hypervisor ran something else while this VM wanted its CPUs: on the 2-vCPU
+    machines here it grows during two-thread runs and moves their wall times by up to 2x, so each
+    model's lines say how much of the time went to it.
+    """
+    fields = [int(v) for v in open("/proc/stat").readline().split()[1:]]
+    return fields[7], sum(fields[:8])
+
+
 def median(values):
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else float("nan")
@@ -288,6 +299,7 @@ def bench_model(args, name, threads):
     for variant in torch_variants:
         worker.ask(f"{variant} {steps}")
 
+    steal0, total0 = host_ticks()
     samples = {key: [] for key in [f"mpt {p}" for p in precisions]
                + [f"torch {variant}" for variant in torch_variants]}
     rss = 0.0
@@ -299,6 +311,8 @@ def bench_model(args, name, threads):
         for variant in torch_variants:
             samples[f"torch {variant}"].append(worker.ask(f"{variant} {steps}"))
     torch_rss = worker.close()["rss_mb"]
+    steal1, total1 = host_ticks()
+    steal = 100.0 * (steal1 - steal0) / max(1, total1 - total0)
 
     # At 1 thread CPU time, at more threads wall time (see the module docstring).
     measure = "cpu_ms" if threads == 1 else "wall_ms"
@@ -320,7 +334,8 @@ def bench_model(args, name, threads):
             ("mpt f16", "mpt fp32", "target <= 1.15 without native f16"),
             ("mpt bf16", "mpt fp32", "target <= 1.15 (< 1 with avx512_bf16)")]
     result = {"model": name, "threads": threads,
-              "ms": {k: median(v) for k, v in times.items()}, "ratios": {}}
+              "ms": {k: median(v) for k, v in times.items()}, "ratios": {},
+              "steal_percent": steal}
     for num, den, note in rows:
         if num in times and den in times:
             value = ratio(num, den)
@@ -328,6 +343,7 @@ def bench_model(args, name, threads):
             print(f"  ratio {num} / {den}: {value:.2f} {note}")
     print(f"  peak RSS: mpt-run {rss:.0f} MB (compiler included), PyTorch worker "
           f"{torch_rss:.0f} MB (torch included)")
+    print(f"  host steal during the pairs: {steal:.1f}% of all CPUs' time")
     return result
 
 
