@@ -189,18 +189,20 @@ struct MatmulShape {
 /// The bf16 kernel's panels of 32 columns end full (64), past 16 (49: 17
 /// left), at 16 (16) and below (37, 70, 5, 300). k of 64 and 96 lets AMX read
 /// untransposed rows of A in place, from dense and from padded rows. The last
-/// shape is large enough (m n k >= 2^24) for the bf16 kernel to split its
-/// rows over OpenBLAS's threads.
+/// shape but one is large enough (m n k >= 2^24) for the bf16 kernel to split
+/// its rows over OpenBLAS's threads; the last has k = 0, an empty sum, which
+/// leaves C as it was or writes zeros.
 constexpr MatmulShape kMatmulShapes[] = {
-    {13, 37, 29, 0}, {16, 64, 64, 0}, {24, 70, 33, 5}, {1, 5, 1, 0},
-    {49, 49, 16, 0}, {49, 16, 49, 2}, {40, 45, 96, 3}, {203, 300, 277, 3}};
+    {13, 37, 29, 0}, {16, 64, 64, 0},    {24, 70, 33, 5},
+    {1, 5, 1, 0},    {49, 49, 16, 0},    {49, 16, 49, 2},
+    {40, 45, 96, 3}, {203, 300, 277, 3}, {3, 5, 0, 0}};
 
 /// Every way the kernels write C.
 constexpr Output kOutputs[] = {
     {true, false}, {false, false}, {true, true}, {false, true}};
 
 TEST(CpuKernelsTest, BF16MatmulIsTheF32AccumulatedProduct) {
-  // Two threads whatever the environment says, so that the last shape takes
+  // Two threads whatever the environment says, so that the large shape takes
   // the split path.
   int threads = openblas_get_num_threads();
   openblas_set_num_threads(2);
@@ -229,7 +231,7 @@ Multiply direct(GemmBF16 gemm) {
 }
 
 /// Both bf16 products, whichever the kernel prefers on this CPU, adding to C
-/// and writing it (their C has contiguous rows); the last shape splits its
+/// and writing it (their C has contiguous rows); the large shape splits its
 /// rows over two threads in either.
 void checkGemmBF16(const std::string &name, GemmBF16 gemm) {
   int threads = openblas_get_num_threads();
@@ -329,7 +331,7 @@ struct ConvShape {
 /// output, depth 500), the first layer's depth of 9 (widened for sgemm on
 /// every CPU), a depth of 32 (filters read in place); then strides, dilations
 /// and non-square kernels, and filters and outputs with rows that are not
-/// contiguous.
+/// contiguous; last, no channels (an empty sum).
 constexpr ConvShape kConvShapes[] = {{{3, 8, 16, 16}, {16, 8, 3, 3}, 1, 1, 0},
                                      {{2, 8, 7, 9}, {20, 8, 2, 2}, 1, 1, 0},
                                      {{3, 16, 16, 16}, {8, 16, 3, 3}, 1, 1, 0},
@@ -337,7 +339,8 @@ constexpr ConvShape kConvShapes[] = {{{3, 8, 16, 16}, {16, 8, 3, 3}, 1, 1, 0},
                                      {{3, 1, 30, 30}, {8, 1, 3, 3}, 1, 1, 0},
                                      {{2, 6, 13, 11}, {5, 6, 3, 2}, 2, 2, 0},
                                      {{4, 7, 9, 10}, {33, 7, 2, 3}, 1, 2, 3},
-                                     {{2, 9, 11, 12}, {4, 9, 3, 3}, 2, 1, 2}};
+                                     {{2, 9, 11, 12}, {4, 9, 3, 3}, 2, 1, 2},
+                                     {{2, 0, 5, 5}, {3, 0, 3, 3}, 1, 1, 1}};
 
 /// The bf16 and f16 convolution kernels (the bf16 product where the CPU has
 /// one, sgemm on widened inputs for f16), adding to an output at 0.5

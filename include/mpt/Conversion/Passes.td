@@ -104,7 +104,8 @@ def ConvertLinalgToCPUKernels
     Where a `linalg.fill` with 0.0 wrote all of the output just before, and nothing in between
     reads or writes its buffer, the fill goes and `accumulate` is 0: the kernel writes the product
     (sgemm's beta 0) instead of zeroing the output and then reading it back to add to it. Every
-    product of a training step starts from such a fill.
+    product of a training step starts from such a fill. The result differs from adding to +0.0
+    only in the sign of a sum that is exactly zero.
 
     `memref.copy` ops with a strided source or target become `linalg.copy`, so that they lower
     to loops that LLVM vectorizes instead of to the runner utility `memrefCopy`, which copies

@@ -151,7 +151,8 @@ linalg::FillOp zeroFillBefore(Operation *op, Value c) {
   Value buffer = rootOf(c);
   if (!isWholeView(c))
     return nullptr;
-  for (Operation *before = op->getPrevNode(); before;
+  Operation *definition = buffer.getDefiningOp();
+  for (Operation *before = op->getPrevNode(); before && before != definition;
        before = before->getPrevNode()) {
     if (auto fill = dyn_cast<linalg::FillOp>(before);
         fill && rootOf(fill.getOutputs()[0]) == buffer) {

@@ -187,8 +187,8 @@ func.func @matmuls_after_zero_fills(%a: memref<4x8xf16>, %b: memref<8x16xf16>, %
 
 // -----
 
-// The convolution too (here the CNN's form: a fill of -0.0, the sum's exact
-// identity, counts as zero).
+// The convolution too; a fill of -0.0, the sum's exact identity, counts as
+// zero like the examples' +0.0.
 
 // CHECK-LABEL: func.func @conv_after_zero_fill
 // CHECK-DAG: %[[NO:.*]] = arith.constant 0 : i64
