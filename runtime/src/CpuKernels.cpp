@@ -192,6 +192,15 @@ void gemm(const T *a, const int64_t *aSizes, const int64_t *aStrides,
   int64_t k = transposeA ? aSizes[0] : aSizes[1];
   if (m == 0 || n == 0)
     return;
+  if (k == 0) {
+    // An empty sum: C keeps its values, or is zero; A and B may have no
+    // storage at all.
+    if (!accumulate)
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          c[i * cStrides[0] + j * cStrides[1]] = 0.0f;
+    return;
+  }
   const int64_t ldc = rowStride(cSizes, cStrides);
   if constexpr (std::is_same_v<T, BF16>) {
     static const mpt::runtime::GemmBF16 native =

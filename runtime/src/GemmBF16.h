@@ -15,7 +15,7 @@
 namespace mpt::runtime {
 
 /// C (m x n, row stride ldc, unit column stride) += A B (with `accumulate`;
-/// C = A B without, and C is not read) for bf16 A (m x k)
+/// C = A B without, and C is not read) for k >= 1 and bf16 A (m x k)
 /// and B (k x n) given as their bits, element (i, l) of A at a[i * a0 + l *
 /// a1] and (l, j) of B at b[l * b0 + j * b1]. Each step adds exact bf16
 /// products to an f32 accumulator, rounding to nearest even: the
