@@ -181,6 +181,36 @@ int64_t rowStride(const int64_t *sizes, const int64_t *strides) {
   return leadingDimension(sizes[0], sizes[1], strides[0]);
 }
 
+/// The rows x cols matrix at `src` (sizes[0] x sizes[1], any strides) widened
+/// (or gathered) into a dense row-major f32 matrix in `buffer`.
+template <typename T>
+const float *widenMatrix(const T *src, const int64_t *sizes,
+                         const int64_t *strides, std::vector<float> &buffer) {
+  const int64_t rows = sizes[0], cols = sizes[1];
+  float *dst = scratchBuffer(buffer, rows * cols);
+  // Large operands widen over the threads that sgemm then runs on: on one,
+  // the two-thread MLP's f16 and bf16 steps took 1.44x its FP32 step (Zen
+  // 3, AVX2), where sgemm split and the widening did not.
+  const int threads =
+      rows * cols >= kParallelWidening ? mpt::runtime::cpuThreads() : 1;
+  // A contiguous matrix widens in slices of the whole: on 64-wide rows, a
+  // call per row cost as much as the conversions.
+  if (strides[1] == 1 && (strides[0] == cols || rows == 1)) {
+    mpt::runtime::parallelFor(threads, threads, [&](int64_t slice) {
+      int64_t begin = rows * cols * slice / threads,
+              end = rows * cols * (slice + 1) / threads;
+      widenRow(src + begin, 1, end - begin, dst + begin);
+    });
+    return dst;
+  }
+  mpt::runtime::parallelFor(threads, threads, [&](int64_t slice) {
+    for (int64_t i = rows * slice / threads, end = rows * (slice + 1) / threads;
+         i < end; ++i)
+      widenRow(src + i * strides[0], strides[1], cols, dst + i * cols);
+  });
+  return dst;
+}
+
 /// One 2-d product C += op(A) op(B) (with `accumulate`; C = op(A) op(B)
 /// without, and C is not read) with row-major strided operands.
 template <typename T>
@@ -217,47 +247,19 @@ void gemm(const T *a, const int64_t *aSizes, const int64_t *aStrides,
       return;
     }
   }
-  // Widen (or gather) each input into a dense row-major f32 matrix; BLAS
-  // wants unit column strides.
-  auto dense = [](const T *src, const int64_t *sizes, const int64_t *strides,
-                  std::vector<float> &buffer) {
-    const int64_t rows = sizes[0], cols = sizes[1];
-    float *dst = scratchBuffer(buffer, rows * cols);
-    // Large operands widen over the threads that sgemm then runs on: on one,
-    // the two-thread MLP's f16 and bf16 steps took 1.44x its FP32 step (Zen
-    // 3, AVX2), where sgemm split and the widening did not.
-    const int threads =
-        rows * cols >= kParallelWidening ? mpt::runtime::cpuThreads() : 1;
-    // A contiguous matrix widens in slices of the whole: on 64-wide rows, a
-    // call per row cost as much as the conversions.
-    if (strides[1] == 1 && (strides[0] == cols || rows == 1)) {
-      mpt::runtime::parallelFor(threads, threads, [&](int64_t slice) {
-        int64_t begin = rows * cols * slice / threads,
-                end = rows * cols * (slice + 1) / threads;
-        widenRow(src + begin, 1, end - begin, dst + begin);
-      });
-      return dst;
-    }
-    mpt::runtime::parallelFor(threads, threads, [&](int64_t slice) {
-      for (int64_t i = rows * slice / threads,
-                   end = rows * (slice + 1) / threads;
-           i < end; ++i)
-        widenRow(src + i * strides[0], strides[1], cols, dst + i * cols);
-    });
-    return dst;
-  };
+  // BLAS wants dense rows with unit column strides.
   const float *aData, *bData;
   int64_t lda, ldb;
   if constexpr (std::is_same_v<T, float>) {
     lda = rowStride(aSizes, aStrides);
     ldb = rowStride(bSizes, bStrides);
-    aData = lda ? a : dense(a, aSizes, aStrides, scratch(0));
-    bData = ldb ? b : dense(b, bSizes, bStrides, scratch(1));
+    aData = lda ? a : widenMatrix(a, aSizes, aStrides, scratch(0));
+    bData = ldb ? b : widenMatrix(b, bSizes, bStrides, scratch(1));
     lda = lda ? lda : aSizes[1];
     ldb = ldb ? ldb : bSizes[1];
   } else {
-    aData = dense(a, aSizes, aStrides, scratch(0));
-    bData = dense(b, bSizes, bStrides, scratch(1));
+    aData = widenMatrix(a, aSizes, aStrides, scratch(0));
+    bData = widenMatrix(b, bSizes, bStrides, scratch(1));
     lda = aSizes[1];
     ldb = bSizes[1];
   }
@@ -514,17 +516,22 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
                               strideW, dilationH, dilationW, accumulate);
   }
 
-  // The filter as a row-major F x depth matrix; f32 filters with contiguous
-  // (c, kh, kw) are read in place.
+  // The filter as a row-major F x depth matrix. With contiguous (c, kh, kw),
+  // f32 filters are read in place and others widened as one matrix, over the
+  // threads when large: a filter gradient's "filter" is the output gradient,
+  // 600K elements a step in the CNN example.
   const T *filterData = filter->aligned + filter->offset;
   const int64_t *fs = filter->strides;
   const float *weights;
-  int64_t ldWeights = 0;
-  if constexpr (std::is_same_v<T, float>)
-    if (isDenseBlock(filter->sizes, fs, 1, 4))
-      ldWeights = leadingDimension(numFilters, depth, fs[0]);
-  if (ldWeights) {
+  int64_t ldWeights = isDenseBlock(filter->sizes, fs, 1, 4)
+                          ? leadingDimension(numFilters, depth, fs[0])
+                          : 0;
+  if (ldWeights && std::is_same_v<T, float>) {
     weights = reinterpret_cast<const float *>(filterData);
+  } else if (ldWeights) {
+    const int64_t sizes[2] = {numFilters, depth}, strides[2] = {ldWeights, 1};
+    weights = widenMatrix(filterData, sizes, strides, scratch(0));
+    ldWeights = depth;
   } else {
     float *dense = scratchBuffer(scratch(0), numFilters * depth);
     gatherFilter(filter, dense, widenRow<T>);

@@ -331,18 +331,21 @@ struct ConvShape {
 /// The CNN example's convolutions at a smaller batch: forward (depth 72),
 /// input gradient (depth 144), filter gradient (a kernel wider than the
 /// output, depth 500), the first layer's depth of 9 (widened for sgemm on
-/// every CPU), a depth of 32 (filters read in place); then strides, dilations
-/// and non-square kernels, and filters and outputs with rows that are not
-/// contiguous; last, no channels (an empty sum).
-constexpr ConvShape kConvShapes[] = {{{3, 8, 16, 16}, {16, 8, 3, 3}, 1, 1, 0},
-                                     {{2, 8, 7, 9}, {20, 8, 2, 2}, 1, 1, 0},
-                                     {{3, 16, 16, 16}, {8, 16, 3, 3}, 1, 1, 0},
-                                     {{2, 5, 12, 12}, {6, 5, 10, 10}, 1, 1, 0},
-                                     {{3, 1, 30, 30}, {8, 1, 3, 3}, 1, 1, 0},
-                                     {{2, 6, 13, 11}, {5, 6, 3, 2}, 2, 2, 0},
-                                     {{4, 7, 9, 10}, {33, 7, 2, 3}, 1, 2, 3},
-                                     {{2, 9, 11, 12}, {4, 9, 3, 3}, 2, 1, 2},
-                                     {{2, 0, 5, 5}, {3, 0, 3, 3}, 1, 1, 1}};
+/// every CPU), a depth of 32 (filters read in place), a filter gradient's
+/// filter of more than 65536 elements (widened over the threads); then
+/// strides, dilations and non-square kernels, and filters and outputs with
+/// rows that are not contiguous; last, no channels (an empty sum).
+constexpr ConvShape kConvShapes[] = {
+    {{3, 8, 16, 16}, {16, 8, 3, 3}, 1, 1, 0},
+    {{2, 8, 7, 9}, {20, 8, 2, 2}, 1, 1, 0},
+    {{3, 16, 16, 16}, {8, 16, 3, 3}, 1, 1, 0},
+    {{2, 5, 12, 12}, {6, 5, 10, 10}, 1, 1, 0},
+    {{3, 1, 30, 30}, {8, 1, 3, 3}, 1, 1, 0},
+    {{1, 64, 16, 16}, {8, 64, 14, 14}, 1, 1, 0},
+    {{2, 6, 13, 11}, {5, 6, 3, 2}, 2, 2, 0},
+    {{4, 7, 9, 10}, {33, 7, 2, 3}, 1, 2, 3},
+    {{2, 9, 11, 12}, {4, 9, 3, 3}, 2, 1, 2},
+    {{2, 0, 5, 5}, {3, 0, 3, 3}, 1, 1, 1}};
 
 /// The bf16 and f16 convolution kernels (the bf16 product where the CPU has
 /// one, sgemm on widened inputs for f16), adding to an output at 0.5
