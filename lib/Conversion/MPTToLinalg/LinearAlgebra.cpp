@@ -529,14 +529,17 @@ private:
   /// kh * KW + kw as an i32, from the generic's loop indices.
   static Value windowPosition(OpBuilder &b, Location loc, int64_t khDim,
                               int64_t kwDim, int64_t kernelWidth) {
-    Value kh = linalg::IndexOp::create(b, loc, khDim);
-    Value kw = linalg::IndexOp::create(b, loc, kwDim);
-    Value position = arith::AddIOp::create(
+    auto index = [&](int64_t dim) -> Value {
+      return arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                        linalg::IndexOp::create(b, loc, dim));
+    };
+    Value kh = index(khDim);
+    Value kw = index(kwDim);
+    return arith::AddIOp::create(
         b, loc,
-        arith::MulIOp::create(
-            b, loc, kh, arith::ConstantIndexOp::create(b, loc, kernelWidth)),
+        arith::MulIOp::create(b, loc, kh,
+                              intConstant(b, loc, b.getI32Type(), kernelWidth)),
         kw);
-    return arith::IndexCastOp::create(b, loc, b.getI32Type(), position);
   }
 
   /// The first maximum of every window, as an order-independent reduction:

@@ -331,7 +331,10 @@ func.func @max_pool2d_grad(%dy: tensor<1x2x3x3xf32>, %x: tensor<1x2x4x4xf32>) ->
 
 // Disjoint windows (stride = kernel, no padding): one parallel pass over dx
 // viewed as [N, C, OH, KH, OW, KW], loops (n, c, oh, ow, kh, kw); each
-// element reads its window's inputs at constant (kh, kw), and dy.
+// element reads its window's inputs at constant (kh, kw), and dy. The
+// element's window position kh * KW + kw is computed in i32 from i32 indices,
+// like the argmax it is compared with: computed as an index and cast, LLVM
+// widened the argmax's selects to 64-bit lanes (twice the vectors).
 
 // CHECK-DAG: #[[$P00:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, 0, d3, 0)>
 // CHECK-DAG: #[[$P01:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, 0, d3, 1)>
@@ -344,7 +347,13 @@ func.func @max_pool2d_grad(%dy: tensor<1x2x3x3xf32>, %x: tensor<1x2x4x4xf32>) ->
 // CHECK: %[[XW:.*]] = tensor.expand_shape %[[X]] {{\[\[}}0], [1], [2, 3], [4, 5]] output_shape [1, 2, 2, 2, 2, 2]
 // CHECK: %[[DXW:.*]] = linalg.generic {indexing_maps = [#[[$P00]], #[[$P01]], #[[$P10]], #[[$P11]], #[[$DY]], #[[$WINDOWED]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[XW]], %[[XW]], %[[XW]], %[[XW]], %[[DY]] :
 // CHECK-COUNT-3: arith.cmpf ogt
-// CHECK: arith.cmpi eq
+// CHECK: %[[KH:.*]] = linalg.index 4 : index
+// CHECK: %[[KH32:.*]] = arith.index_cast %[[KH]] : index to i32
+// CHECK: %[[KW:.*]] = linalg.index 5 : index
+// CHECK: %[[KW32:.*]] = arith.index_cast %[[KW]] : index to i32
+// CHECK: %[[ROW:.*]] = arith.muli %[[KH32]], %{{.*}} : i32
+// CHECK: %[[POSITION:.*]] = arith.addi %[[ROW]], %[[KW32]] : i32
+// CHECK: arith.cmpi eq, %{{.*}}, %[[POSITION]] : i32
 // CHECK: arith.select
 // CHECK: arith.addf
 // CHECK: tensor.collapse_shape %[[DXW]] {{\[\[}}0], [1], [2, 3], [4, 5]] : tensor<1x2x2x2x2x2xf32> into tensor<1x2x4x4xf32>
