@@ -70,6 +70,14 @@ bool checkMaxCpuIsa(std::string &error) {
   return true;
 }
 
+bool hasF16Arithmetic() {
+#if defined(__x86_64__)
+  return maxCpuIsa() == CpuIsa::Native && __builtin_cpu_supports("avx512fp16");
+#else
+  return false;
+#endif
+}
+
 const char *jitTargetCpu(CpuIsa isa) {
   return isa == CpuIsa::AVX2 ? "x86-64-v3" : nullptr;
 }

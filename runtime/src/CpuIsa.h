@@ -31,6 +31,11 @@ CpuIsa maxCpuIsa();
 /// `error` saying which and what to set.
 bool checkMaxCpuIsa(std::string &error);
 
+/// Whether CPU steps compute f16 natively: AVX512-FP16 under no limit. Without
+/// it they compute f16 in f32 (compute-f16-in-f32), and their LLVM pipeline
+/// keeps it there (WidenHalfSelectsPass).
+bool hasF16Arithmetic();
+
 /// The LLVM CPU the JIT's code targets under `isa`; null for the host.
 const char *jitTargetCpu(CpuIsa isa);
 

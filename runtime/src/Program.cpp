@@ -218,12 +218,10 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
     cpu.predicateVectorLoops = avx512 && __builtin_cpu_is("intel");
     // Without VCVTNEPS2BF16, LLVM rounds each bf16 result in a library call.
     cpu.expandBF16Rounding = !hasDotBF16();
-    cpu.computeF16InF32 =
-        maxCpuIsa() != CpuIsa::Native || !__builtin_cpu_supports("avx512fp16");
 #else
     cpu.expandBF16Rounding = true;
-    cpu.computeF16InF32 = true;
 #endif
+    cpu.computeF16InF32 = !hasF16Arithmetic();
     // bf16 matmuls stay bf16 where the runtime multiplies bf16 faster than
     // sgemm multiplies them widened (GemmBF16.h).
     cpu.widenBF16Matmuls = preferredGemmBF16() == nullptr;

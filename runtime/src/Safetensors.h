@@ -31,10 +31,10 @@ int64_t safetensorsDtypeSize(const std::string &dtype);
 /// (the "__metadata__" entry, omitted when empty) to `path`. The file is
 /// written as "<path>.tmp.<pid>", flushed and fsync'ed, renamed over `path`,
 /// and the directory is fsync'ed. Temporaries of `path` left by writers that
-/// no longer run (killed mid-save) are removed first. On failure returns false with an error
-/// naming the path (and the tensor, if one is at fault); unless the failure is
-/// the final directory sync, the previous file at `path` is intact and no
-/// temporary file remains.
+/// no longer run (killed mid-save) are removed first. On failure returns false
+/// with an error naming the path (and the tensor, if one is at fault); unless
+/// the failure is the final directory sync, the previous file at `path` is
+/// intact and no temporary file remains.
 bool writeSafetensors(const std::string &path,
                       const std::vector<TensorRecord> &tensors,
                       const std::map<std::string, std::string> &metadata,

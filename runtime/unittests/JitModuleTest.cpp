@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "JitModule.h"
+#include "cpu/OptimizeModule.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -89,8 +89,9 @@ std::string compileForHost(CpuIsa isa, std::string &targetCpu) {
   }
   llvmModule->setDataLayout((*machine)->createDataLayout());
   llvmModule->setTargetTriple((*machine)->getTargetTriple());
-  llvm::Error optimized =
-      mlir::makeOptimizingTransformer(3, 0, machine->get())(llvmModule.get());
+  llvm::Error optimized = makeOptimizingTransformer(
+      machine->get(),
+      /*widenHalfSelects=*/isa == CpuIsa::AVX2)(llvmModule.get());
   EXPECT_FALSE(bool(optimized));
   llvm::consumeError(std::move(optimized));
 

@@ -2,15 +2,16 @@
 
 #include "CpuBackend.h"
 
+#include "../CpuIsa.h"
 #include "../CpuKernels.h"
 #include "../JitModule.h"
 #include "../JitSymbols.h"
 #include "../PackedArguments.h"
+#include "OptimizeModule.h"
 #include "StepAllocator.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
@@ -89,7 +90,8 @@ std::unique_ptr<Backend> createCpuBackend(ModuleOp module,
             llvm::toString(hostMachine.takeError());
     return nullptr;
   }
-  auto transformer = makeOptimizingTransformer(3, 0, hostMachine->get());
+  auto transformer =
+      makeOptimizingTransformer(hostMachine->get(), !hasF16Arithmetic());
   engineOptions.transformer = transformer;
   engineOptions.llvmModuleBuilder = translateForJitUnderMaxCpuIsa;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
