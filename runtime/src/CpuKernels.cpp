@@ -526,16 +526,16 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
   int64_t ldWeights = isDenseBlock(filter->sizes, fs, 1, 4)
                           ? leadingDimension(numFilters, depth, fs[0])
                           : 0;
-  if (ldWeights && std::is_same_v<T, float>) {
-    weights = reinterpret_cast<const float *>(filterData);
-  } else if (ldWeights) {
-    const int64_t sizes[2] = {numFilters, depth}, strides[2] = {ldWeights, 1};
-    weights = widenMatrix(filterData, sizes, strides, scratch(0));
-    ldWeights = depth;
-  } else {
+  if (!ldWeights) {
     float *dense = scratchBuffer(scratch(0), numFilters * depth);
     gatherFilter(filter, dense, widenRow<T>);
     weights = dense;
+    ldWeights = depth;
+  } else if constexpr (std::is_same_v<T, float>) {
+    weights = filterData;
+  } else {
+    const int64_t sizes[2] = {numFilters, depth}, strides[2] = {ldWeights, 1};
+    weights = widenMatrix(filterData, sizes, strides, scratch(0));
     ldWeights = depth;
   }
 

@@ -148,9 +148,16 @@ const std::regex kHalfCompare(R"(fcmp \w+ <\d+ x half>)");
 const std::regex kHalfSelect(R"(select <\d+ x i1> %\S+, <\d+ x half>)");
 
 #if defined(__x86_64__)
-TEST(OptimizeModule, InstCombineNarrowsTheRunningMaximumToF16) {
-  if (!__builtin_cpu_supports("x86-64-v3"))
-    GTEST_SKIP() << "the host has less than AVX2";
+/// The loop is compiled for x86-64-v3, which the host must run.
+class OptimizeModule : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!__builtin_cpu_supports("x86-64-v3"))
+      GTEST_SKIP() << "the host has less than AVX2";
+  }
+};
+
+TEST_F(OptimizeModule, InstCombineNarrowsTheRunningMaximumToF16) {
   // Without the pass: what it exists to undo (if LLVM stops narrowing, this
   // fails, and the pass has no work left).
   std::string ir = optimizedForAVX2(/*widenHalfSelects=*/false);
@@ -158,9 +165,7 @@ TEST(OptimizeModule, InstCombineNarrowsTheRunningMaximumToF16) {
   EXPECT_TRUE(std::regex_search(ir, kHalfSelect)) << ir;
 }
 
-TEST(OptimizeModule, WidenHalfSelectsKeepsItInF32) {
-  if (!__builtin_cpu_supports("x86-64-v3"))
-    GTEST_SKIP() << "the host has less than AVX2";
+TEST_F(OptimizeModule, WidenHalfSelectsKeepsItInF32) {
   std::string ir = optimizedForAVX2(/*widenHalfSelects=*/true);
   EXPECT_FALSE(std::regex_search(ir, kHalfCompare)) << ir;
   EXPECT_FALSE(std::regex_search(ir, kHalfSelect)) << ir;
@@ -182,9 +187,7 @@ void referenceMaximum(const uint16_t *candidates, float &best, int32_t &first) {
   }
 }
 
-TEST(OptimizeModule, WidenedLoopGivesTheFirstMaximum) {
-  if (!__builtin_cpu_supports("x86-64-v3"))
-    GTEST_SKIP() << "the host has less than AVX2";
+TEST_F(OptimizeModule, WidenedLoopGivesTheFirstMaximum) {
   std::unique_ptr<llvm::TargetMachine> machine = hostMachine();
   Parsed parsed;
   ASSERT_TRUE(parsed.module && machine);
