@@ -48,6 +48,8 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
       math::MathExtendToSupportedTypesOptions{{}, "f32"}));
   if (options.approximateMath)
     pm.addNestedPass<func::FuncOp>(createMPTApproximateMath());
+  // Exact, and before the compares of f16/bf16 values widen their operands.
+  pm.addNestedPass<func::FuncOp>(createMPTFoldRoundedCompares());
   // Each op computed in f32 and rounded once gives the f16/bf16 result
   // exactly, as LLVM's own scalar promotion does.
   arith::ArithEmulateUnsupportedFloatsOptions emulate;

@@ -27,6 +27,11 @@ namespace mpt {
 /// extf(x).
 void populateCastCleanupPatterns(mlir::RewritePatternSet &patterns);
 
+/// Compares (and selects) values before their rounding to a narrower float
+/// type where the result is the same for every value:
+/// mpt-fold-rounded-compares.
+void populateFoldRoundedComparePatterns(mlir::RewritePatternSet &patterns);
+
 /// Polynomial approximations of f32 erf, exp and tanh, which LLVM can
 /// vectorize, where libm calls would keep loops scalar.
 void populateApproximateMathPatterns(mlir::RewritePatternSet &patterns);

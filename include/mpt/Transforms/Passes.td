@@ -230,6 +230,22 @@ def MPTApproximateMath : Pass<"mpt-approximate-math", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
 }
 
+def MPTFoldRoundedCompares : Pass<"mpt-fold-rounded-compares", "::mlir::func::FuncOp"> {
+  let summary = "Compares values before their rounding to f16 or bf16 where that is exact";
+  let description = [{
+    Rewrites `cmpf(pred, truncf(x), c)`, for an ordering `pred` and a finite constant `c` whose
+    neighbours are finite, into `cmpf(pred', x, b)`: `b` is the wide midpoint between `c` and
+    its neighbour on the side `pred` looks at, and `pred'` includes `b` or not as
+    round-to-nearest-even rounds it. The result is the same for every `x`, NaN and infinities
+    included. Then `select(cond, truncf(x), k)` with a constant `k`, where nothing else reads
+    the rounded value, becomes `truncf(select(cond, x, extf(k)))`. A ReLU or its gradient on
+    a value computed in f32 and rounded (a batch norm's output recomputed in a fused loop)
+    then compares and selects in f32 and rounds at most once. Only `truncf` that rounds to
+    nearest even (the default) is rewritten.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def MPTExpandBF16Conversions : Pass<"mpt-expand-bf16-conversions", "::mlir::func::FuncOp"> {
   let summary = "Rewrites f32 <-> bf16 casts into integer operations";
   let description = [{
