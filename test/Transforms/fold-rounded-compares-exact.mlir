@@ -7,8 +7,9 @@
 // is compared with every ordering to the rounding of f32 inputs at and next to
 // the constant and the midpoints to its neighbours (the ties), and at zeros,
 // infinities, NaNs, the largest f32 and f16's overflow boundary 65520.
-// The second RUN line checks that every compare was folded: otherwise the
-// first would test LLVM's rounding instead.
+// Written by Inputs/gen_rounded_compares.py. The second RUN line checks
+// that every compare was folded: otherwise the first would test LLVM's
+// rounding instead.
 //
 // RUN: mpt-opt %s --mpt-fold-rounded-compares --convert-scf-to-cf \
 // RUN:   --convert-to-llvm --reconcile-unrealized-casts \
