@@ -154,10 +154,39 @@ void widenRow(const T *src, int64_t stride, int64_t count, float *dst) {
 /// Scratch reused across calls (no allocation per kernel call): im2col
 /// buffers are megabytes and the kernels run several times a step. Indices:
 /// 0 and 1 the widened operands, 2 the im2col matrix or a product to add in,
-/// 3 an f16 or bf16 image widened before im2col.
+/// 3 an f16 or bf16 image widened before im2col, 4 a product to round.
 std::vector<float> &scratch(int index) {
-  thread_local std::vector<float> buffers[4];
+  thread_local std::vector<float> buffers[5];
   return buffers[index];
+}
+
+/// Rounds the dense rows x cols f32 `product` to f16 (uint16_t) or bf16 into
+/// `out`, whose rows are `rowStride` and columns `columnStride` elements
+/// apart, as the compiled code's truncf would.
+template <typename O>
+void roundInto(const float *product, int64_t rows, int64_t cols, O *out,
+               int64_t rowStride, int64_t columnStride) {
+  using mpt::runtime::HalfKind;
+  constexpr HalfKind kind =
+      std::is_same_v<O, BF16> ? HalfKind::BF16 : HalfKind::F16;
+  auto *bits = reinterpret_cast<uint16_t *>(out);
+  if (columnStride == 1 && (rowStride == cols || rows == 1)) {
+    mpt::runtime::roundFloats(product, bits, rows * cols, kind);
+    return;
+  }
+  for (int64_t i = 0; i < rows; ++i) {
+    if (columnStride == 1) {
+      mpt::runtime::roundFloats(product + i * cols, bits + i * rowStride, cols,
+                                kind);
+      continue;
+    }
+    for (int64_t j = 0; j < cols; ++j) {
+      float value = product[i * cols + j];
+      bits[i * rowStride + j * columnStride] =
+          kind == HalfKind::BF16 ? mpt::runtime::floatToBF16(value)
+                                 : mpt::runtime::floatToF16(value);
+    }
+  }
 }
 
 /// Elements of a GEMM operand from which widening it runs over the threads,
@@ -301,6 +330,49 @@ void matmul3d(MemRef<T, 3> *a, MemRef<T, 3> *b, MemRef<float, 3> *c,
          c->strides + 1, transposeA, transposeB, accumulate);
 }
 
+/// C = op(A) op(B) rounded to C's f16 or bf16: the f32 product goes to a
+/// dense scratch matrix and is rounded from there while still in cache,
+/// instead of through memory and a separate loop of the compiled code.
+template <typename T, typename O>
+void gemmRounded(const T *a, const int64_t *aSizes, const int64_t *aStrides,
+                 const T *b, const int64_t *bSizes, const int64_t *bStrides,
+                 O *c, const int64_t *cSizes, const int64_t *cStrides,
+                 int64_t transposeA, int64_t transposeB) {
+  const int64_t m = cSizes[0], n = cSizes[1];
+  float *product = scratchBuffer(scratch(4), m * n);
+  const int64_t denseStrides[2] = {n, 1};
+  gemm(a, aSizes, aStrides, b, bSizes, bStrides, product, cSizes, denseStrides,
+       transposeA, transposeB, /*accumulate=*/0);
+  // Over the threads when large, as the loop it replaces ran.
+  const int threads =
+      m * n >= kParallelWidening ? mpt::runtime::cpuThreads() : 1;
+  mpt::runtime::parallelFor(threads, threads, [&](int64_t slice) {
+    int64_t begin = m * slice / threads, end = m * (slice + 1) / threads;
+    roundInto(product + begin * n, end - begin, n, c + begin * cStrides[0],
+              cStrides[0], cStrides[1]);
+  });
+}
+
+template <typename T, typename O>
+void matmul2dRounded(MemRef<T, 2> *a, MemRef<T, 2> *b, MemRef<O, 2> *c,
+                     int64_t transposeA, int64_t transposeB) {
+  gemmRounded(a->aligned + a->offset, a->sizes, a->strides,
+              b->aligned + b->offset, b->sizes, b->strides,
+              c->aligned + c->offset, c->sizes, c->strides, transposeA,
+              transposeB);
+}
+
+template <typename T, typename O>
+void matmul3dRounded(MemRef<T, 3> *a, MemRef<T, 3> *b, MemRef<O, 3> *c,
+                     int64_t transposeA, int64_t transposeB) {
+  for (int64_t batch = 0; batch < c->sizes[0]; ++batch)
+    gemmRounded(a->aligned + a->offset + batch * a->strides[0], a->sizes + 1,
+                a->strides + 1, b->aligned + b->offset + batch * b->strides[0],
+                b->sizes + 1, b->strides + 1,
+                c->aligned + c->offset + batch * c->strides[0], c->sizes + 1,
+                c->strides + 1, transposeA, transposeB);
+}
+
 /// Whether dimensions [first, rank) of a memref form one dense row-major
 /// block, so that their elements sit at consecutive addresses (dimensions of
 /// size 1 may carry any stride).
@@ -407,17 +479,42 @@ void copyRow(const BF16 *src, int64_t stride, int64_t count, uint16_t *dst) {
 }
 
 /// Adds (with `accumulate`) or copies a dense F x OH*OW product into the
-/// image of `output` at `out`, whose (oh, ow) are not contiguous.
-void storeImage(const float *product, const MemRef<float, 4> *output,
-                float *out, int64_t accumulate) {
+/// image of `output` at `out`, which the product could not write in place; an
+/// f16 or bf16 output gets the product rounded (and is never added to).
+template <typename O>
+void storeImage(const float *product, const MemRef<O, 4> *output, O *out,
+                int64_t accumulate) {
   const int64_t *sizes = output->sizes, *os = output->strides;
-  for (int64_t f = 0; f < sizes[1]; ++f)
-    for (int64_t oh = 0; oh < sizes[2]; ++oh)
-      for (int64_t ow = 0; ow < sizes[3]; ++ow) {
-        float &element = out[f * os[1] + oh * os[2] + ow * os[3]];
-        float value = product[(f * sizes[2] + oh) * sizes[3] + ow];
-        element = accumulate ? element + value : value;
-      }
+  if constexpr (!std::is_same_v<O, float>) {
+    if (os[3] == 1 && (os[2] == sizes[3] || sizes[2] == 1)) {
+      roundInto(product, sizes[1], sizes[2] * sizes[3], out, os[1], 1);
+      return;
+    }
+    for (int64_t f = 0; f < sizes[1]; ++f)
+      roundInto(product + f * sizes[2] * sizes[3], sizes[2], sizes[3],
+                out + f * os[1], os[2], os[3]);
+  } else {
+    for (int64_t f = 0; f < sizes[1]; ++f)
+      for (int64_t oh = 0; oh < sizes[2]; ++oh)
+        for (int64_t ow = 0; ow < sizes[3]; ++ow) {
+          float &element = out[f * os[1] + oh * os[2] + ow * os[3]];
+          float value = product[(f * sizes[2] + oh) * sizes[3] + ow];
+          element = accumulate ? element + value : value;
+        }
+  }
+}
+
+/// The row stride with which a product can write the images of `output`
+/// (F x OH*OW each) in place: f32 outputs whose (oh, ow) are contiguous; 0
+/// for the others, which go through a dense product (rounded on the way for
+/// f16 and bf16 outputs).
+template <typename O>
+int64_t outputRowStride(const MemRef<O, 4> *output, int64_t numFilters,
+                        int64_t positions) {
+  if (!std::is_same_v<O, float> ||
+      !isDenseBlock(output->sizes, output->strides, 2, 4))
+    return 0;
+  return leadingDimension(numFilters, positions, output->strides[1]);
 }
 
 /// conv2d (below) where the CPU has a bf16 product for convolutions
@@ -426,8 +523,9 @@ void storeImage(const float *product, const MemRef<float, 4> *output,
 /// The images are independent products, each too small to split (8-16
 /// filters in the CNN example), so they run over the threads sgemm would use;
 /// each is computed as on one thread.
+template <typename O>
 void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
-                      MemRef<BF16, 4> *filter, MemRef<float, 4> *output,
+                      MemRef<BF16, 4> *filter, MemRef<O, 4> *output,
                       int64_t strideH, int64_t strideW, int64_t dilationH,
                       int64_t dilationW, int64_t accumulate) {
   const int64_t batch = output->sizes[0], numFilters = output->sizes[1],
@@ -452,9 +550,7 @@ void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
   }
 
   const int64_t *os = output->strides;
-  const int64_t ldOut = isDenseBlock(output->sizes, os, 2, 4)
-                            ? leadingDimension(numFilters, positions, os[1])
-                            : 0;
+  const int64_t ldOut = outputRowStride(output, numFilters, positions);
   const ConvWindows windows(input->strides, filter->sizes, output->sizes,
                             strideH, strideW, dilationH, dilationW);
   const bool transposedCol = windows.transposed;
@@ -466,11 +562,13 @@ void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
     // Element (l, j) of the col matrix, as the product's strides.
     const int64_t colRow = transposedCol ? 1 : positions,
                   colColumn = transposedCol ? depth : 1;
-    float *out = output->aligned + output->offset + n * os[0];
-    if (ldOut) {
-      product(weights, ldWeights, 1, col, colRow, colColumn, out, ldOut,
-              numFilters, positions, depth, accumulate);
-      return;
+    O *out = output->aligned + output->offset + n * os[0];
+    if constexpr (std::is_same_v<O, float>) {
+      if (ldOut) {
+        product(weights, ldWeights, 1, col, colRow, colColumn, out, ldOut,
+                numFilters, positions, depth, accumulate);
+        return;
+      }
     }
     thread_local std::vector<float> sumBuffer;
     float *sum = scratchBuffer(sumBuffer, numFilters * positions);
@@ -486,8 +584,8 @@ void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
 /// (= without `accumulate`) as one sgemm per image: out_n (F x OH*OW) += W
 /// (F x C*KH*KW) * col_n, with col_n the input windows unrolled (im2col),
 /// widened to f32 on the way.
-template <typename T>
-void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
+template <typename T, typename O>
+void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<O, 4> *output,
             int64_t strideH, int64_t strideW, int64_t dilationH,
             int64_t dilationW, int64_t accumulate) {
   const int64_t batch = output->sizes[0], numFilters = output->sizes[1],
@@ -539,12 +637,10 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
     ldWeights = depth;
   }
 
-  // The output image as F x OH*OW, written in place when (oh, ow) is
-  // contiguous; otherwise through a dense product added in afterwards.
+  // The output image as F x OH*OW, written in place when it can be;
+  // otherwise through a dense product added in, or rounded, afterwards.
   const int64_t *os = output->strides;
-  int64_t ldOut = isDenseBlock(output->sizes, os, 2, 4)
-                      ? leadingDimension(numFilters, positions, os[1])
-                      : 0;
+  const int64_t ldOut = outputRowStride(output, numFilters, positions);
 
   // f16 and bf16 images are widened once, then unrolled from f32 like f32
   // ones: im2col reads each element up to KH*KW times, and widening it at
@@ -574,12 +670,15 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
       windows.unroll(image, col, widenRow<float>);
     }
 
-    float *out = output->aligned + output->offset + n * os[0];
+    O *out = output->aligned + output->offset + n * os[0];
+    float *target = product;
+    if constexpr (std::is_same_v<O, float>)
+      target = ldOut ? out : product;
     cblas_sgemm(
         CblasRowMajor, CblasNoTrans, transposedCol ? CblasTrans : CblasNoTrans,
         numFilters, positions, depth, 1.0f, weights, ldWeights, col,
         transposedCol ? depth : positions, ldOut && accumulate ? 1.0f : 0.0f,
-        ldOut ? out : product, ldOut ? ldOut : positions);
+        target, ldOut ? ldOut : positions);
     if (!ldOut)
       storeImage(product, output, out, accumulate);
   };
@@ -615,6 +714,35 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<float, 4> *output,
 MPT_FOR_EACH_KERNEL_TYPE(MPT_DEFINE_KERNELS)
 #undef MPT_DEFINE_KERNELS
 
+// The same products rounded to an f16 or bf16 output, which they overwrite
+// (convert-linalg-to-cpu-kernels calls them for a product whose only reader
+// rounds it).
+#define MPT_FOR_EACH_ROUNDED_TYPE(X, TYPE, NAME)                               \
+  X(TYPE, NAME, uint16_t, f16)                                                 \
+  X(TYPE, NAME, BF16, bf16)
+
+#define MPT_DEFINE_ROUNDED_KERNELS(TYPE, NAME, OUT, OUT_NAME)                  \
+  extern "C" void _mlir_ciface_mpt_cpu_matmul_##NAME##_2d_to_##OUT_NAME(       \
+      MemRef<TYPE, 2> *a, MemRef<TYPE, 2> *b, MemRef<OUT, 2> *c,               \
+      int64_t transposeA, int64_t transposeB) {                                \
+    matmul2dRounded(a, b, c, transposeA, transposeB);                          \
+  }                                                                            \
+  extern "C" void _mlir_ciface_mpt_cpu_matmul_##NAME##_3d_to_##OUT_NAME(       \
+      MemRef<TYPE, 3> *a, MemRef<TYPE, 3> *b, MemRef<OUT, 3> *c,               \
+      int64_t transposeA, int64_t transposeB) {                                \
+    matmul3dRounded(a, b, c, transposeA, transposeB);                          \
+  }                                                                            \
+  extern "C" void _mlir_ciface_mpt_cpu_conv2d_##NAME##_to_##OUT_NAME(          \
+      MemRef<TYPE, 4> *input, MemRef<TYPE, 4> *filter, MemRef<OUT, 4> *output, \
+      int64_t sh, int64_t sw, int64_t dh, int64_t dw) {                        \
+    conv2d(input, filter, output, sh, sw, dh, dw, /*accumulate=*/0);           \
+  }
+#define MPT_DEFINE_ROUNDED_KERNELS_FROM(TYPE, NAME)                            \
+  MPT_FOR_EACH_ROUNDED_TYPE(MPT_DEFINE_ROUNDED_KERNELS, TYPE, NAME)
+MPT_FOR_EACH_KERNEL_TYPE(MPT_DEFINE_ROUNDED_KERNELS_FROM)
+#undef MPT_DEFINE_ROUNDED_KERNELS_FROM
+#undef MPT_DEFINE_ROUNDED_KERNELS
+
 /// LLVM rounds f32 to bf16 through this compiler-rt routine, which GCC 12's
 /// libgcc lacks; bf16 travels in an xmm register like _Float16.
 extern "C" _Float16 mpt_truncsfbf2(float value) {
@@ -647,11 +775,20 @@ const std::vector<CpuKernel> &cpuKernels() {
   MPT_KERNEL(mpt_cpu_matmul_##NAME##_2d)                                       \
   MPT_KERNEL(mpt_cpu_matmul_##NAME##_3d)                                       \
   MPT_KERNEL(mpt_cpu_conv2d_##NAME)
+#define MPT_REGISTER_ROUNDED_KERNELS(TYPE, NAME, OUT, OUT_NAME)                \
+  MPT_KERNEL(mpt_cpu_matmul_##NAME##_2d_to_##OUT_NAME)                         \
+  MPT_KERNEL(mpt_cpu_matmul_##NAME##_3d_to_##OUT_NAME)                         \
+  MPT_KERNEL(mpt_cpu_conv2d_##NAME##_to_##OUT_NAME)
+#define MPT_REGISTER_ROUNDED_KERNELS_FROM(TYPE, NAME)                          \
+  MPT_FOR_EACH_ROUNDED_TYPE(MPT_REGISTER_ROUNDED_KERNELS, TYPE, NAME)
   static const std::vector<CpuKernel> kernels = {
       MPT_FOR_EACH_KERNEL_TYPE(MPT_REGISTER_KERNELS)
-          CpuKernel{"__truncsfbf2", reinterpret_cast<void *>(&mpt_truncsfbf2)},
+          MPT_FOR_EACH_KERNEL_TYPE(MPT_REGISTER_ROUNDED_KERNELS_FROM) CpuKernel{
+              "__truncsfbf2", reinterpret_cast<void *>(&mpt_truncsfbf2)},
       CpuKernel{"mpt_cpu_parallel_for",
                 reinterpret_cast<void *>(&mpt_cpu_parallel_for)}};
+#undef MPT_REGISTER_ROUNDED_KERNELS_FROM
+#undef MPT_REGISTER_ROUNDED_KERNELS
 #undef MPT_REGISTER_KERNELS
 #undef MPT_KERNEL
   return kernels;

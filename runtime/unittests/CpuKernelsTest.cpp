@@ -80,6 +80,44 @@ MPT_CALLS_KERNEL_BY_SYMBOL bool runConv2d(const std::string &name, void *input,
   return false;
 }
 
+/// Calls the kernel `name` that writes its product rounded: (a, b, c,
+/// transposeA, transposeB) for matmuls; false if there is no such kernel.
+MPT_CALLS_KERNEL_BY_SYMBOL bool runRoundedMatmul(const std::string &name,
+                                                 void *a, void *b, void *c,
+                                                 int64_t transposeA,
+                                                 int64_t transposeB) {
+  using MatmulFn = void (*)(void *, void *, void *, int64_t, int64_t);
+  for (const CpuKernel &entry : cpuKernels())
+    if (entry.name == "_mlir_ciface_" + name) {
+      reinterpret_cast<MatmulFn>(entry.address)(a, b, c, transposeA,
+                                                transposeB);
+      return true;
+    }
+  return false;
+}
+
+/// The same for a rounded convolution: (input, filter, output, strides,
+/// dilations).
+MPT_CALLS_KERNEL_BY_SYMBOL bool runRoundedConv2d(const std::string &name,
+                                                 void *input, void *filter,
+                                                 void *output, int64_t stride,
+                                                 int64_t dilation) {
+  using ConvFn =
+      void (*)(void *, void *, void *, int64_t, int64_t, int64_t, int64_t);
+  for (const CpuKernel &entry : cpuKernels())
+    if (entry.name == "_mlir_ciface_" + name) {
+      reinterpret_cast<ConvFn>(entry.address)(input, filter, output, stride,
+                                              stride, dilation, dilation);
+      return true;
+    }
+  return false;
+}
+
+/// `value` rounded to nearest even as f16 or bf16 bits (finite values).
+uint16_t roundTo(float value, bool bf16) {
+  return bf16 ? floatToBF16(value) : floatToF16(value);
+}
+
 /// A row-major rows x cols matrix of the type's bits with values exactly
 /// representable in it, and their doubles.
 struct Matrix {
@@ -291,6 +329,120 @@ TEST(CpuKernelsTest, BF16MatmulPropagatesNonFinite) {
   EXPECT_TRUE(std::isnan(c[2 * n + 16]));
 }
 
+/// The kernels that write their product rounded to f16 or bf16 (for a
+/// product whose only reader rounds it) against the f32 kernels of the same
+/// inputs, rounded to nearest even here: bit for bit, on every shape and
+/// transpose, into C with contiguous rows, padded rows and C stored column by
+/// column, for 16-bit inputs and for f32 ones (the widened operands of f16
+/// steps). The f32 kernels are checked against the exact product above. The
+/// last shape (more than 65536 elements) rounds over the threads.
+TEST(CpuKernelsTest, RoundedMatmulIsTheRoundedF32Product) {
+  std::mt19937 rng(11);
+  std::vector<MatmulShape> shapes(std::begin(kMatmulShapes),
+                                  std::end(kMatmulShapes));
+  shapes.push_back({301, 257, 7, 1});
+  for (const char *input : {"f16", "bf16", "f32"})
+    for (bool bf16Out : {false, true})
+      for (MatmulShape shape : shapes)
+        for (bool transposeA : {false, true})
+          for (bool transposeB : {false, true})
+            for (int layout = 0; layout < 3; ++layout) {
+              const std::string in = input;
+              const bool bf16In = in == "bf16";
+              const int64_t m = shape.m, n = shape.n, k = shape.k;
+              Matrix a = transposeA ? randomMatrix(k, m, bf16In, rng)
+                                    : randomMatrix(m, k, bf16In, rng);
+              Matrix b = transposeB ? randomMatrix(n, k, bf16In, rng)
+                                    : randomMatrix(k, n, bf16In, rng);
+              std::vector<uint16_t> aStorage, bStorage;
+              MemRef2d<uint16_t> aRef =
+                  stridedView(a, a.cols + shape.padding, aStorage);
+              MemRef2d<uint16_t> bRef =
+                  stridedView(b, b.cols + shape.padding, bStorage);
+              // f32 inputs: the same values, with the same strides.
+              std::vector<float> aWide(aStorage.size()), bWide(bStorage.size());
+              for (size_t i = 0; i < aStorage.size(); ++i)
+                aWide[i] =
+                    bf16In ? bf16ToFloat(aStorage[i]) : f16ToFloat(aStorage[i]);
+              for (size_t i = 0; i < bStorage.size(); ++i)
+                bWide[i] =
+                    bf16In ? bf16ToFloat(bStorage[i]) : f16ToFloat(bStorage[i]);
+              MemRef2d<float> aWideRef{aWide.data(),
+                                       aWide.data(),
+                                       0,
+                                       {aRef.sizes[0], aRef.sizes[1]},
+                                       {aRef.strides[0], 1}};
+              MemRef2d<float> bWideRef{bWide.data(),
+                                       bWide.data(),
+                                       0,
+                                       {bRef.sizes[0], bRef.sizes[1]},
+                                       {bRef.strides[0], 1}};
+              void *aArg = in == "f32" ? static_cast<void *>(&aWideRef)
+                                       : static_cast<void *>(&aRef);
+              void *bArg = in == "f32" ? static_cast<void *>(&bWideRef)
+                                       : static_cast<void *>(&bRef);
+
+              std::vector<float> product(m * n, NAN);
+              MemRef2d<float> productRef{
+                  product.data(), product.data(), 0, {m, n}, {n, 1}};
+              ASSERT_TRUE(runMatmul("mpt_cpu_matmul_" + in + "_2d", aArg, bArg,
+                                    &productRef, transposeA, transposeB, 0));
+
+              // Contiguous rows, rows 3 apart from the next, column-major.
+              const int64_t rowStride = layout == 2 ? 1 : n + (layout ? 3 : 0),
+                            columnStride = layout == 2 ? m : 1;
+              std::vector<uint16_t> rounded(m * (n + 3), 0x7E00);
+              MemRef2d<uint16_t> roundedRef{rounded.data(),
+                                            rounded.data(),
+                                            0,
+                                            {m, n},
+                                            {rowStride, columnStride}};
+              const std::string name = "mpt_cpu_matmul_" + in + "_2d_to_" +
+                                       (bf16Out ? "bf16" : "f16");
+              ASSERT_TRUE(runRoundedMatmul(name, aArg, bArg, &roundedRef,
+                                           transposeA, transposeB))
+                  << name;
+              for (int64_t i = 0; i < m; ++i)
+                for (int64_t j = 0; j < n; ++j)
+                  ASSERT_EQ(rounded[i * rowStride + j * columnStride],
+                            roundTo(product[i * n + j], bf16Out))
+                      << name << " " << m << "x" << n << "x" << k
+                      << " transposeA " << transposeA << " transposeB "
+                      << transposeB << " layout " << layout << " at (" << i
+                      << ", " << j << ")";
+            }
+}
+
+/// A batched product rounded, each batch at its own offset.
+TEST(CpuKernelsTest, RoundedBatchMatmulRoundsEveryBatch) {
+  const int64_t batches = 3, m = 5, n = 7, k = 9;
+  std::mt19937 rng(5);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::vector<float> a(batches * m * k), b(batches * k * n),
+      product(batches * m * n, NAN);
+  for (float &value : a)
+    value = normal(rng);
+  for (float &value : b)
+    value = normal(rng);
+  struct MemRef3d {
+    void *allocated, *aligned;
+    int64_t offset, sizes[3], strides[3];
+  };
+  MemRef3d aRef{a.data(), a.data(), 0, {batches, m, k}, {m * k, k, 1}};
+  MemRef3d bRef{b.data(), b.data(), 0, {batches, k, n}, {k * n, n, 1}};
+  MemRef3d productRef{
+      product.data(), product.data(), 0, {batches, m, n}, {m * n, n, 1}};
+  ASSERT_TRUE(
+      runMatmul("mpt_cpu_matmul_f32_3d", &aRef, &bRef, &productRef, 0, 0, 0));
+  std::vector<uint16_t> rounded(batches * m * n, 0x7E00);
+  MemRef3d roundedRef{
+      rounded.data(), rounded.data(), 0, {batches, m, n}, {m * n, n, 1}};
+  ASSERT_TRUE(runRoundedMatmul("mpt_cpu_matmul_f32_3d_to_f16", &aRef, &bRef,
+                               &roundedRef, 0, 0));
+  for (int64_t i = 0; i < batches * m * n; ++i)
+    ASSERT_EQ(rounded[i], floatToF16(product[i])) << "element " << i;
+}
+
 template <typename T> struct MemRef4d {
   T *allocated;
   T *aligned;
@@ -414,6 +566,62 @@ TEST(CpuKernelsTest, ConvolutionIsTheF32AccumulatedConvolution) {
                     << x << ")";
               }
       }
+  openblas_set_num_threads(threads);
+}
+
+/// The convolutions that write their output rounded, against the f32 ones
+/// rounded here: bit for bit, into outputs with padded rows (written through
+/// a dense product) and, with `pitch` 0, dense ones, on two threads.
+TEST(CpuKernelsTest, RoundedConvolutionIsTheRoundedF32Convolution) {
+  int threads = openblas_get_num_threads();
+  openblas_set_num_threads(2);
+  std::mt19937 rng(13);
+  for (bool bf16 : {true, false})
+    for (const ConvShape &shape : kConvShapes) {
+      const std::string type = bf16 ? "bf16" : "f16";
+      const int64_t *in = shape.input, *f = shape.filter;
+      const int64_t outH = (in[2] - shape.dilation * (f[2] - 1) - 1) /
+                               shape.stride +
+                           1,
+                    outW = (in[3] - shape.dilation * (f[3] - 1) - 1) /
+                               shape.stride +
+                           1;
+      std::vector<uint16_t> inputStorage, filterStorage;
+      std::vector<double> unused;
+      MemRef4d<uint16_t> inputRef =
+          randomTensor(shape.input, in[3], bf16, rng, inputStorage, unused);
+      MemRef4d<uint16_t> filterRef = randomTensor(
+          shape.filter, f[3] + shape.pitch, bf16, rng, filterStorage, unused);
+      const int64_t outputSize = in[0] * f[0] * outH * outW;
+      std::vector<float> product(outputSize, NAN);
+      MemRef4d<float> productRef{product.data(),
+                                 product.data(),
+                                 0,
+                                 {in[0], f[0], outH, outW},
+                                 {f[0] * outH * outW, outH * outW, outW, 1}};
+      ASSERT_TRUE(runConv2d("mpt_cpu_conv2d_" + type, &inputRef, &filterRef,
+                            &productRef, shape.stride, shape.dilation, 0));
+      const int64_t outPitch = outW + shape.pitch;
+      std::vector<uint16_t> rounded(in[0] * f[0] * outH * outPitch, 0x7E00);
+      MemRef4d<uint16_t> roundedRef{
+          rounded.data(),
+          rounded.data(),
+          0,
+          {in[0], f[0], outH, outW},
+          {f[0] * outH * outPitch, outH * outPitch, outPitch, 1}};
+      const std::string name = "mpt_cpu_conv2d_" + type + "_to_" + type;
+      ASSERT_TRUE(runRoundedConv2d(name, &inputRef, &filterRef, &roundedRef,
+                                   shape.stride, shape.dilation));
+      for (int64_t image = 0; image < in[0] * f[0]; ++image)
+        for (int64_t y = 0; y < outH; ++y)
+          for (int64_t x = 0; x < outW; ++x)
+            ASSERT_EQ(rounded[(image * outH + y) * outPitch + x],
+                      roundTo(product[(image * outH + y) * outW + x], bf16))
+                << name << " input " << in[0] << "x" << in[1] << "x" << in[2]
+                << "x" << in[3] << " filter " << f[0] << "x" << f[1] << "x"
+                << f[2] << "x" << f[3] << " at (" << image << ", " << y << ", "
+                << x << ")";
+    }
   openblas_set_num_threads(threads);
 }
 

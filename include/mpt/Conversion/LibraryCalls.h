@@ -60,6 +60,22 @@ bool usesBuffer(mlir::Operation *op, mlir::Value buffer);
 /// adding to it: no fill, and C is not read.
 mlir::linalg::FillOp zeroFillBefore(mlir::Operation *op, mlir::Value c);
 
+/// The generic after `op` that rounds all of the f32 product `c` to a
+/// library type (arith.truncf to nearest even, element for element, into all
+/// of another buffer), when it is the product's only reader: the product's
+/// buffer is `op`'s block's own allocation, read by nothing else, and nothing
+/// between `op` and the rounding uses the rounded buffer, which the GEMM or
+/// convolution may then write at `op`. Null otherwise.
+mlir::linalg::GenericOp onlyRoundingOf(mlir::Operation *op, mlir::Value c);
+
+/// The element type that `rounding` (onlyRoundingOf) rounds to.
+mlir::Type roundedType(mlir::linalg::GenericOp rounding);
+
+/// `buffer` (contiguous, static) as a memref of `shape`: both list the same
+/// elements in the same order.
+mlir::Value reshapedAs(mlir::RewriterBase &rewriter, mlir::Location loc,
+                       mlir::Value buffer, llvm::ArrayRef<int64_t> shape);
+
 } // namespace mpt
 
 #endif // MPT_CONVERSION_LIBRARYCALLS_H

@@ -172,4 +172,81 @@ linalg::FillOp zeroFillBefore(Operation *op, Value c) {
   return nullptr;
 }
 
+linalg::GenericOp onlyRoundingOf(Operation *op, Value c) {
+  Value buffer = rootOf(c);
+  auto cType = cast<MemRefType>(c.getType());
+  auto allocation = buffer.getDefiningOp<memref::AllocOp>();
+  if (!allocation || allocation->getBlock() != op->getBlock() ||
+      !cType.getLayout().isIdentity() || !cType.hasStaticShape())
+    return nullptr;
+  linalg::GenericOp rounding;
+  Operation *after = op->getNextNode();
+  for (; after; after = after->getNextNode()) {
+    if (isa<ViewLikeOpInterface>(after) && isMemoryEffectFree(after))
+      continue;
+    if (usesBuffer(after, buffer)) {
+      rounding = dyn_cast<linalg::GenericOp>(after);
+      break;
+    }
+  }
+  if (!rounding || rounding.getNumDpsInputs() != 1 ||
+      rounding.getNumDpsInits() != 1 ||
+      rounding.getNumParallelLoops() != rounding.getNumLoops() ||
+      !llvm::all_of(rounding.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return nullptr;
+  Value input = rounding.getDpsInputOperand(0)->get();
+  Value output = rounding.getDpsInitOperand(0)->get();
+  auto yield = cast<linalg::YieldOp>(rounding.getBlock()->getTerminator());
+  auto truncf = yield.getValues()[0].getDefiningOp<arith::TruncFOp>();
+  if (rootOf(input) != buffer || !isWholeView(input) || !isWholeView(output) ||
+      !truncf || truncf.getIn() != rounding.getBlock()->getArgument(0) ||
+      truncf.getRoundingmode().value_or(arith::RoundingMode::to_nearest_even) !=
+          arith::RoundingMode::to_nearest_even ||
+      libraryTypeName(truncf.getType()).empty())
+    return nullptr;
+  auto roundedBuffer = dyn_cast<TypedValue<MemRefType>>(rootOf(output));
+  auto roundedAllocation =
+      roundedBuffer ? roundedBuffer.getDefiningOp<memref::AllocOp>() : nullptr;
+  if (!roundedBuffer || roundedBuffer == buffer ||
+      (!isa<BlockArgument>(roundedBuffer) &&
+       (!roundedAllocation || roundedAllocation->getNumOperands() != 0)) ||
+      !roundedBuffer.getType().getLayout().isIdentity() ||
+      !roundedBuffer.getType().hasStaticShape() ||
+      roundedBuffer.getType().getNumElements() != cType.getNumElements())
+    return nullptr;
+  for (Operation *between = op->getNextNode(); between != rounding;
+       between = between->getNextNode())
+    if (usesBuffer(between, roundedBuffer))
+      return nullptr;
+  for (Operation *later = rounding->getNextNode(); later;
+       later = later->getNextNode())
+    if (usesBuffer(later, buffer))
+      return nullptr;
+  return rounding;
+}
+
+Value reshapedAs(RewriterBase &rewriter, Location loc, Value buffer,
+                 ArrayRef<int64_t> shape) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getShape() == shape)
+    return buffer;
+  auto all = [](int64_t rank) {
+    return ReassociationIndices(llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+  };
+  Value flat = buffer;
+  if (type.getRank() != 1)
+    flat = memref::CollapseShapeOp::create(rewriter, loc, buffer,
+                                           {all(type.getRank())});
+  if (shape.size() == 1)
+    return flat;
+  return memref::ExpandShapeOp::create(rewriter, loc, shape, flat,
+                                       {all(shape.size())});
+}
+
+Type roundedType(linalg::GenericOp rounding) {
+  return cast<MemRefType>(rounding.getDpsInitOperand(0)->get().getType())
+      .getElementType();
+}
+
 } // namespace mpt

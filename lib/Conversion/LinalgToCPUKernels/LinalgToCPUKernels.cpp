@@ -25,21 +25,43 @@ using namespace mlir;
 
 namespace {
 
-/// Replaces `op`, which adds its product to `output`, by a call to the
-/// runtime kernel `name` (LibraryCalls.h) with `scalars` and then
-/// `accumulate`: 0 where a zero fill of the output went before `op`, which
-/// then goes too.
+/// Replaces `op`, which adds its product to `output` (the last of
+/// `memrefs`), by a call to the runtime kernel `name` (LibraryCalls.h) with
+/// `scalars` and then `accumulate`: 0 where a zero fill of the output went
+/// before `op`, which then goes too. A product that is then only rounded to
+/// f16 or bf16 goes to `name`_to_<type> instead, which writes it rounded into
+/// the rounding's buffer (no accumulate): the kernel rounds each block while
+/// it is in cache, and the f32 product and the loop that rounded it go.
 static void replaceWithKernelCall(PatternRewriter &rewriter, Operation *op,
-                                  StringRef name, ValueRange memrefs,
-                                  Value output, ArrayRef<int64_t> scalars) {
+                                  StringRef name, SmallVector<Value> memrefs,
+                                  ArrayRef<int64_t> scalars) {
+  Value output = memrefs.back();
+  Location loc = op->getLoc();
   linalg::FillOp zeroFill = mpt::zeroFillBefore(op, output);
+  linalg::GenericOp rounding =
+      zeroFill ? mpt::onlyRoundingOf(op, output) : nullptr;
   SmallVector<int64_t> arguments(scalars);
-  arguments.push_back(zeroFill ? 0 : 1);
+  std::string callee = name.str();
+  if (rounding) {
+    Value rounded = mpt::rootOf(rounding.getDpsInitOperand(0)->get());
+    if (Operation *allocation = rounded.getDefiningOp();
+        allocation && allocation->getBlock() == op->getBlock() &&
+        op->isBeforeInBlock(allocation))
+      rewriter.moveOpBefore(allocation, op);
+    rewriter.setInsertionPoint(op);
+    memrefs.back() = mpt::reshapedAs(
+        rewriter, loc, rounded, cast<MemRefType>(output.getType()).getShape());
+    callee += ("_to_" + mpt::libraryTypeName(mpt::roundedType(rounding))).str();
+  } else {
+    arguments.push_back(zeroFill ? 0 : 1);
+  }
   rewriter.setInsertionPoint(op);
-  mpt::createLibraryCall(rewriter, op->getLoc(), name, memrefs, arguments);
+  mpt::createLibraryCall(rewriter, loc, callee, memrefs, arguments);
   rewriter.eraseOp(op);
   if (zeroFill)
     rewriter.eraseOp(zeroFill);
+  if (rounding)
+    rewriter.eraseOp(rounding);
 }
 
 template <typename OpTy>
@@ -58,7 +80,7 @@ struct MatmulToKernelCall : public OpRewritePattern<OpTy> {
          "_" + std::to_string(aType.getRank()) + "d")
             .str();
     replaceWithKernelCall(rewriter, op, name, {gemm->a, gemm->b, gemm->c},
-                          gemm->c, {gemm->transposeA, gemm->transposeB});
+                          {gemm->transposeA, gemm->transposeB});
     return success();
   }
 };
@@ -86,7 +108,7 @@ struct Conv2DToKernelCall : public OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     auto strides = llvm::to_vector(op.getStrides().getValues<int64_t>());
     auto dilations = llvm::to_vector(op.getDilations().getValues<int64_t>());
     replaceWithKernelCall(rewriter, op, ("mpt_cpu_conv2d_" + typeName).str(),
-                          {input, filter, output}, output,
+                          {input, filter, output},
                           {strides[0], strides[1], dilations[0], dilations[1]});
     return success();
   }

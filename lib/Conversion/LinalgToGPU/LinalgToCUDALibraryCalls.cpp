@@ -53,86 +53,6 @@ static bool hasGemmTypes(Value a, Value b, Value c) {
          cType.isF32();
 }
 
-/// The generic after `op` that rounds all of the f32 product `c` to
-/// `roundedType` (arith.truncf, element for element, into all of another
-/// buffer), when it is the product's only reader: the product's buffer is
-/// `op`'s block's own allocation, read by nothing else, and nothing between
-/// `op` and the rounding uses the rounded buffer, which the GEMM may then
-/// write at `op`. Null otherwise.
-static linalg::GenericOp onlyRoundingOf(Operation *op, Value c,
-                                        Type roundedType) {
-  Value buffer = mpt::rootOf(c);
-  auto cType = cast<MemRefType>(c.getType());
-  auto allocation = buffer.getDefiningOp<memref::AllocOp>();
-  if (!allocation || allocation->getBlock() != op->getBlock() ||
-      !cType.getLayout().isIdentity())
-    return nullptr;
-  linalg::GenericOp rounding;
-  Operation *after = op->getNextNode();
-  for (; after; after = after->getNextNode()) {
-    if (isa<ViewLikeOpInterface>(after) && isMemoryEffectFree(after))
-      continue;
-    if (mpt::usesBuffer(after, buffer)) {
-      rounding = dyn_cast<linalg::GenericOp>(after);
-      break;
-    }
-  }
-  if (!rounding || rounding.getNumDpsInputs() != 1 ||
-      rounding.getNumDpsInits() != 1 ||
-      rounding.getNumParallelLoops() != rounding.getNumLoops() ||
-      !llvm::all_of(rounding.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isIdentity(); }))
-    return nullptr;
-  Value input = rounding.getDpsInputOperand(0)->get();
-  Value output = rounding.getDpsInitOperand(0)->get();
-  auto yield = cast<linalg::YieldOp>(rounding.getBlock()->getTerminator());
-  auto truncf = yield.getValues()[0].getDefiningOp<arith::TruncFOp>();
-  if (mpt::rootOf(input) != buffer || !mpt::isWholeView(input) ||
-      !mpt::isWholeView(output) || !truncf ||
-      truncf.getIn() != rounding.getBlock()->getArgument(0) ||
-      truncf.getType() != roundedType)
-    return nullptr;
-  auto roundedBuffer = dyn_cast<TypedValue<MemRefType>>(mpt::rootOf(output));
-  auto roundedAllocation =
-      roundedBuffer ? roundedBuffer.getDefiningOp<memref::AllocOp>() : nullptr;
-  if (!roundedBuffer || roundedBuffer == buffer ||
-      (!isa<BlockArgument>(roundedBuffer) &&
-       (!roundedAllocation || roundedAllocation->getNumOperands() != 0)) ||
-      !roundedBuffer.getType().getLayout().isIdentity() ||
-      !roundedBuffer.getType().hasStaticShape() ||
-      roundedBuffer.getType().getNumElements() != cType.getNumElements())
-    return nullptr;
-  for (Operation *between = op->getNextNode(); between != rounding;
-       between = between->getNextNode())
-    if (mpt::usesBuffer(between, roundedBuffer))
-      return nullptr;
-  for (Operation *later = rounding->getNextNode(); later;
-       later = later->getNextNode())
-    if (mpt::usesBuffer(later, buffer))
-      return nullptr;
-  return rounding;
-}
-
-/// `buffer` (contiguous, static) as a memref of `shape`: both list the same
-/// elements in the same order.
-static Value reshapedAs(RewriterBase &rewriter, Location loc, Value buffer,
-                        ArrayRef<int64_t> shape) {
-  auto type = cast<MemRefType>(buffer.getType());
-  if (type.getShape() == shape)
-    return buffer;
-  auto all = [](int64_t rank) {
-    return ReassociationIndices(llvm::to_vector(llvm::seq<int64_t>(0, rank)));
-  };
-  Value flat = buffer;
-  if (type.getRank() != 1)
-    flat = memref::CollapseShapeOp::create(rewriter, loc, buffer,
-                                           {all(type.getRank())});
-  if (shape.size() == 1)
-    return flat;
-  return memref::ExpandShapeOp::create(rewriter, loc, shape, flat,
-                                       {all(shape.size())});
-}
-
 template <typename OpTy>
 struct MatmulToGemmCall : public OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
@@ -146,8 +66,10 @@ struct MatmulToGemmCall : public OpRewritePattern<OpTy> {
     linalg::FillOp zeroFill = mpt::zeroFillBefore(op, gemm->c);
     Type inputType = cast<MemRefType>(gemm->a.getType()).getElementType();
     linalg::GenericOp rounding = zeroFill && !inputType.isF32()
-                                     ? onlyRoundingOf(op, gemm->c, inputType)
+                                     ? mpt::onlyRoundingOf(op, gemm->c)
                                      : nullptr;
+    if (rounding && mpt::roundedType(rounding) != inputType)
+      rounding = nullptr;
     Location loc = op.getLoc();
     if (rounding) {
       // cuBLASLt rounds the f32 product once as it writes it, as the
@@ -158,8 +80,8 @@ struct MatmulToGemmCall : public OpRewritePattern<OpTy> {
           op->isBeforeInBlock(allocation))
         rewriter.moveOpBefore(allocation, op);
       rewriter.setInsertionPoint(op);
-      Value d = reshapedAs(rewriter, loc, rounded,
-                           cast<MemRefType>(gemm->c.getType()).getShape());
+      Value d = mpt::reshapedAs(rewriter, loc, rounded,
+                                cast<MemRefType>(gemm->c.getType()).getShape());
       mpt::createLibraryCall(rewriter, loc, gemmName(gemm->a) + "_rounded",
                              {gemm->a, gemm->b, d},
                              {gemm->transposeA, gemm->transposeB});

@@ -397,3 +397,118 @@ func.func @copies(%src: memref<4x4xf32>, %padded: memref<6x6xf32>, %dst: memref<
   memref.copy %src, %dst : memref<4x4xf32> to memref<4x4xf32>
   return
 }
+
+// -----
+
+// A zeroed f32 product read only by its rounding to f16 or bf16 (a
+// convolution's output ahead of batch norm's statistics): the kernel writes it
+// rounded (`_to_<type>`, no accumulate argument) into the rounded buffer, which
+// is allocated before the call now, and neither the fill, the f32 product nor
+// the rounding generic is left. The CPU kernels round f32 inputs too (f16
+// steps widen their matmul operands on CPUs without AVX512-FP16).
+// CHECK-LABEL: func.func private @mpt_cpu_conv2d_bf16_to_bf16(memref<?x?x?x?xbf16, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xbf16, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xbf16, strided<[?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64)
+// CHECK-LABEL: func.func @conv_rounded
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: 2x4x4x4xf32
+// CHECK: %[[R:.*]] = memref.alloc() : memref<2x4x4x4xbf16>
+// CHECK: %[[RC:.*]] = memref.cast %[[R]] : memref<2x4x4x4xbf16> to memref<?x?x?x?xbf16, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK: call @mpt_cpu_conv2d_bf16_to_bf16(%{{.*}}, %{{.*}}, %[[RC]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) :
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.generic {{.*}} ins(%[[R]] : memref<2x4x4x4xbf16>)
+// CHECK-NOT: linalg.generic
+func.func @conv_rounded(%in: memref<2x3x9x9xbf16>, %f: memref<4x3x3x3xbf16>, %sums: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %out = memref.alloc() : memref<2x4x4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%out : memref<2x4x4x4xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%in, %f : memref<2x3x9x9xbf16>, memref<4x3x3x3xbf16>) outs(%out : memref<2x4x4x4xf32>)
+  %rounded = memref.alloc() : memref<2x4x4x4xbf16>
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%out : memref<2x4x4x4xf32>) outs(%rounded : memref<2x4x4x4xbf16>) {
+  ^bb0(%x: f32, %y: bf16):
+    %r = arith.truncf %x : f32 to bf16
+    linalg.yield %r : bf16
+  }
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (c)>],
+                  iterator_types = ["reduction", "parallel", "reduction", "reduction"]}
+      ins(%rounded : memref<2x4x4x4xbf16>) outs(%sums : memref<4xf32>) {
+  ^bb0(%x: bf16, %acc: f32):
+    %e = arith.extf %x : bf16 to f32
+    %s = arith.addf %acc, %e : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// An f32 GEMM (widened f16 operands) whose product is rounded to f16 through
+// a reshape into heads, as the transformer's projections are: the kernel
+// writes the rounded buffer seen in the product's shape, with the transposes
+// and no accumulate argument.
+// CHECK-LABEL: func.func @projection_rounded_into_heads
+// CHECK-SAME: (%[[A:.*]]: memref<8x4xf32>, %[[B:.*]]: memref<4x6xf32>, %[[HEADS:.*]]: memref<2x4x6xf16>)
+// CHECK-DAG: %[[NO:.*]] = arith.constant 0 : i64
+// CHECK: %[[FLAT:.*]] = memref.collapse_shape %[[HEADS]] {{\[}}[0, 1, 2]] : memref<2x4x6xf16> into memref<48xf16>
+// CHECK: %[[D:.*]] = memref.expand_shape %[[FLAT]] {{\[}}[0, 1]] output_shape [8, 6] : memref<48xf16> into memref<8x6xf16>
+// CHECK: %[[DC:.*]] = memref.cast %[[D]] : memref<8x6xf16> to memref<?x?xf16, strided<[?, ?], offset: ?>>
+// CHECK: call @mpt_cpu_matmul_f32_2d_to_f16(%{{.*}}, %{{.*}}, %[[DC]], %[[NO]], %[[NO]]) :
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @projection_rounded_into_heads(%a: memref<8x4xf32>, %b: memref<4x6xf32>, %heads: memref<2x4x6xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<8x6xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<8x6xf32>)
+  linalg.matmul ins(%a, %b : memref<8x4xf32>, memref<4x6xf32>) outs(%c : memref<8x6xf32>)
+  %view = memref.expand_shape %c [[0, 1], [2]] output_shape [2, 4, 6] : memref<8x6xf32> into memref<2x4x6xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (i, j, k)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%view : memref<2x4x6xf32>) outs(%heads : memref<2x4x6xf16>) {
+  ^bb0(%x: f32, %y: f16):
+    %h = arith.truncf %x : f32 to f16
+    linalg.yield %h : f16
+  }
+  return
+}
+
+// -----
+
+// The product stays in f32 (accumulate 0), rounded by the generic, when the
+// rounding is not to nearest even, or when the product is read again.
+// CHECK-LABEL: func.func @rounded_downward
+// CHECK: call @mpt_cpu_matmul_f32_2d(
+// CHECK: linalg.generic
+// CHECK: arith.truncf {{.*}} downward
+// CHECK-LABEL: func.func @product_read_again
+// CHECK: call @mpt_cpu_matmul_f32_2d(
+// CHECK: linalg.generic
+// CHECK: memref.copy
+#id2 = affine_map<(i, j) -> (i, j)>
+func.func @rounded_downward(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %r: memref<4x4xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x4xf32>) outs(%c : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<4x4xf32>) outs(%r : memref<4x4xbf16>) {
+  ^bb0(%x: f32, %y: bf16):
+    %h = arith.truncf %x downward : f32 to bf16
+    linalg.yield %h : bf16
+  }
+  return
+}
+func.func @product_read_again(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %r: memref<4x4xf16>, %seen: memref<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x4xf32>) outs(%c : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<4x4xf32>) outs(%r : memref<4x4xf16>) {
+  ^bb0(%x: f32, %y: f16):
+    %h = arith.truncf %x : f32 to f16
+    linalg.yield %h : f16
+  }
+  memref.copy %c, %seen : memref<4x4xf32> to memref<4x4xf32>
+  return
+}
