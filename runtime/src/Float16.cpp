@@ -24,7 +24,7 @@ roundToF16WithF16C(const float *from, uint16_t *to, size_t count) {
 #endif
 
 /// floatToBF16 without branches, which the compiler vectorizes.
-void roundToBF16(const float *from, uint16_t *to, size_t count) {
+inline void roundToBF16(const float *from, uint16_t *to, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     uint32_t bits = floatBits(from[i]);
     uint32_t rounded = (bits + 0x7fffu + ((bits >> 16) & 1)) >> 16;
@@ -33,12 +33,27 @@ void roundToBF16(const float *from, uint16_t *to, size_t count) {
   }
 }
 
+#if defined(__x86_64__)
+/// The same loop vectorized 8 wide: the CPU kernels round whole products
+/// with it (a convolution's output in a bf16 step), where SSE2's 4 lanes took
+/// 4.5% of the CNN's step.
+__attribute__((target("avx2"))) void
+roundToBF16WithAVX2(const float *from, uint16_t *to, size_t count) {
+  roundToBF16(from, to, count);
+}
+#endif
+
 } // namespace
 
 void mpt::runtime::roundFloats(const float *from, uint16_t *to, size_t count,
                                HalfKind kind) {
-  if (kind == HalfKind::BF16)
+  if (kind == HalfKind::BF16) {
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx2"))
+      return roundToBF16WithAVX2(from, to, count);
+#endif
     return roundToBF16(from, to, count);
+  }
 #if defined(__x86_64__)
   if (__builtin_cpu_supports("f16c"))
     return roundToF16WithF16C(from, to, count);

@@ -1,0 +1,86 @@
+//===- Float16Test.cpp - Tests for rounding many floats at once -*- C++ -*-===//
+//
+// roundFloats, which the CPU kernels round whole products with, against
+// round-to-nearest-even computed here from the two bf16 neighbours of each
+// value (their distances are exact in double), on every high half of an f32
+// with low halves 0, 1, 0x7fff, 0x8000 (a tie), 0x8001 and 0xffff: both
+// signs, subnormals, the largest values (which overflow to infinity),
+// infinities and NaNs. The count is not a multiple of any vector width.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Float16.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+using namespace mpt::runtime;
+
+namespace {
+
+constexpr uint32_t kLows[] = {0x0000, 0x0001, 0x7fff, 0x8000, 0x8001, 0xffff};
+
+std::vector<float> everyHighHalf() {
+  std::vector<float> values;
+  for (uint32_t high = 0; high < 0x10000; ++high)
+    for (uint32_t low : kLows)
+      values.push_back(bitsFloat(high << 16 | low));
+  values.push_back(1.0f); // a tail past any vector width
+  return values;
+}
+
+/// The bf16 nearest to `value`, ties to the even one (not for NaN).
+uint16_t nearestEvenBF16(float value) {
+  uint32_t bits = floatBits(value);
+  if (std::isnan(value))
+    return 0;
+  uint32_t below = bits >> 16, above = below + 1;
+  if ((below & 0x7fff) == 0x7f80) // infinity
+    return below;
+  // Magnitudes: the next code up from the largest finite one is infinity,
+  // which rounding reaches from 2^128 on.
+  auto magnitude = [](uint32_t code) {
+    code &= 0x7fff;
+    return code == 0x7f80 ? std::ldexp(1.0, 128)
+                          : double(bitsFloat(code << 16));
+  };
+  double x = std::fabs(double(value));
+  double down = x - magnitude(below), up = magnitude(above) - x;
+  return down < up || (down == up && below % 2 == 0) ? below : above;
+}
+
+TEST(Float16Test, RoundFloatsToBF16IsNearestEven) {
+  std::vector<float> values = everyHighHalf();
+  std::vector<uint16_t> rounded(values.size());
+  roundFloats(values.data(), rounded.data(), values.size(), HalfKind::BF16);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (std::isnan(values[i])) {
+      EXPECT_TRUE(std::isnan(bf16ToFloat(rounded[i])))
+          << "input bits " << std::hex << floatBits(values[i]);
+      continue;
+    }
+    ASSERT_EQ(rounded[i], nearestEvenBF16(values[i]))
+        << "input bits " << std::hex << floatBits(values[i]);
+  }
+}
+
+/// f16 (F16C where the CPU has it) as the scalar floatToF16, NaN as a NaN.
+TEST(Float16Test, RoundFloatsToF16IsTheScalarRounding) {
+  std::vector<float> values = everyHighHalf();
+  std::vector<uint16_t> rounded(values.size());
+  roundFloats(values.data(), rounded.data(), values.size(), HalfKind::F16);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (std::isnan(values[i])) {
+      EXPECT_TRUE(std::isnan(f16ToFloat(rounded[i])))
+          << "input bits " << std::hex << floatBits(values[i]);
+      continue;
+    }
+    ASSERT_EQ(rounded[i], floatToF16(values[i]))
+        << "input bits " << std::hex << floatBits(values[i]);
+  }
+}
+
+} // namespace
