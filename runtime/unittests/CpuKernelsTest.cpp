@@ -499,6 +499,13 @@ constexpr ConvShape kConvShapes[] = {
     {{2, 9, 11, 12}, {4, 9, 3, 3}, 2, 1, 2},
     {{2, 0, 5, 5}, {3, 0, 3, 3}, 1, 1, 1}};
 
+/// The output's height (`dim` 2) or width (3) of a convolution of `shape`.
+int64_t outputLength(const ConvShape &shape, int dim) {
+  return (shape.input[dim] - shape.dilation * (shape.filter[dim] - 1) - 1) /
+             shape.stride +
+         1;
+}
+
 /// The bf16 and f16 convolution kernels (the bf16 product where the CPU has
 /// one, sgemm on widened inputs for f16), adding to an output at 0.5
 /// everywhere and writing over NaN, against the exact convolution of the same
@@ -514,12 +521,8 @@ TEST(CpuKernelsTest, ConvolutionIsTheF32AccumulatedConvolution) {
         const std::string name =
             bf16 ? "mpt_cpu_conv2d_bf16" : "mpt_cpu_conv2d_f16";
         const int64_t *in = shape.input, *f = shape.filter;
-        const int64_t outH = (in[2] - shape.dilation * (f[2] - 1) - 1) /
-                                 shape.stride +
-                             1,
-                      outW = (in[3] - shape.dilation * (f[3] - 1) - 1) /
-                                 shape.stride +
-                             1;
+        const int64_t outH = outputLength(shape, 2),
+                      outW = outputLength(shape, 3);
         std::vector<uint16_t> inputStorage, filterStorage;
         std::vector<double> input, filter, unused;
         MemRef4d<uint16_t> inputRef =
@@ -580,12 +583,8 @@ TEST(CpuKernelsTest, RoundedConvolutionIsTheRoundedF32Convolution) {
     for (const ConvShape &shape : kConvShapes) {
       const std::string type = bf16 ? "bf16" : "f16";
       const int64_t *in = shape.input, *f = shape.filter;
-      const int64_t outH = (in[2] - shape.dilation * (f[2] - 1) - 1) /
-                               shape.stride +
-                           1,
-                    outW = (in[3] - shape.dilation * (f[3] - 1) - 1) /
-                               shape.stride +
-                           1;
+      const int64_t outH = outputLength(shape, 2),
+                    outW = outputLength(shape, 3);
       std::vector<uint16_t> inputStorage, filterStorage;
       std::vector<double> unused;
       MemRef4d<uint16_t> inputRef =

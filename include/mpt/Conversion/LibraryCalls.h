@@ -68,6 +68,12 @@ mlir::linalg::FillOp zeroFillBefore(mlir::Operation *op, mlir::Value c);
 /// convolution may then write at `op`. Null otherwise.
 mlir::linalg::GenericOp onlyRoundingOf(mlir::Operation *op, mlir::Value c);
 
+/// The buffer that `rounding` (onlyRoundingOf(op, c)) writes, seen in `c`'s
+/// shape and available at `op` (its allocation moves before `op`), for `op`
+/// to write its product rounded there. Leaves the insertion point at `op`.
+mlir::Value roundedOutputAt(mlir::RewriterBase &rewriter, mlir::Operation *op,
+                            mlir::linalg::GenericOp rounding, mlir::Value c);
+
 /// The element type that `rounding` (onlyRoundingOf) rounds to.
 mlir::Type roundedType(mlir::linalg::GenericOp rounding);
 

@@ -244,6 +244,18 @@ Value reshapedAs(RewriterBase &rewriter, Location loc, Value buffer,
                                        {all(shape.size())});
 }
 
+Value roundedOutputAt(RewriterBase &rewriter, Operation *op,
+                      linalg::GenericOp rounding, Value c) {
+  Value rounded = rootOf(rounding.getDpsInitOperand(0)->get());
+  if (Operation *allocation = rounded.getDefiningOp();
+      allocation && allocation->getBlock() == op->getBlock() &&
+      op->isBeforeInBlock(allocation))
+    rewriter.moveOpBefore(allocation, op);
+  rewriter.setInsertionPoint(op);
+  return reshapedAs(rewriter, op->getLoc(), rounded,
+                    cast<MemRefType>(c.getType()).getShape());
+}
+
 Type roundedType(linalg::GenericOp rounding) {
   return cast<MemRefType>(rounding.getDpsInitOperand(0)->get().getType())
       .getElementType();

@@ -43,14 +43,7 @@ static void replaceWithKernelCall(PatternRewriter &rewriter, Operation *op,
   SmallVector<int64_t> arguments(scalars);
   std::string callee = name.str();
   if (rounding) {
-    Value rounded = mpt::rootOf(rounding.getDpsInitOperand(0)->get());
-    if (Operation *allocation = rounded.getDefiningOp();
-        allocation && allocation->getBlock() == op->getBlock() &&
-        op->isBeforeInBlock(allocation))
-      rewriter.moveOpBefore(allocation, op);
-    rewriter.setInsertionPoint(op);
-    memrefs.back() = mpt::reshapedAs(
-        rewriter, loc, rounded, cast<MemRefType>(output.getType()).getShape());
+    memrefs.back() = mpt::roundedOutputAt(rewriter, op, rounding, output);
     callee += ("_to_" + mpt::libraryTypeName(mpt::roundedType(rounding))).str();
   } else {
     arguments.push_back(zeroFill ? 0 : 1);

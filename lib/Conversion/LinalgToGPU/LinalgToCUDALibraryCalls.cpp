@@ -74,14 +74,7 @@ struct MatmulToGemmCall : public OpRewritePattern<OpTy> {
     if (rounding) {
       // cuBLASLt rounds the f32 product once as it writes it, as the
       // rounding generic did: no f32 product in memory, and no kernel.
-      Value rounded = mpt::rootOf(rounding.getDpsInitOperand(0)->get());
-      if (Operation *allocation = rounded.getDefiningOp();
-          allocation && allocation->getBlock() == op->getBlock() &&
-          op->isBeforeInBlock(allocation))
-        rewriter.moveOpBefore(allocation, op);
-      rewriter.setInsertionPoint(op);
-      Value d = mpt::reshapedAs(rewriter, loc, rounded,
-                                cast<MemRefType>(gemm->c.getType()).getShape());
+      Value d = mpt::roundedOutputAt(rewriter, op, rounding, gemm->c);
       mpt::createLibraryCall(rewriter, loc, gemmName(gemm->a) + "_rounded",
                              {gemm->a, gemm->b, d},
                              {gemm->transposeA, gemm->transposeB});
