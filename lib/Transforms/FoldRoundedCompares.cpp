@@ -36,69 +36,55 @@ arith::TruncFOp getNearestEvenTruncF(Value value) {
   return trunc;
 }
 
-/// The predicate that compares with the operands swapped.
-arith::CmpFPredicate swapOperands(arith::CmpFPredicate predicate) {
+/// An ordering predicate of cmpf taken apart: > or <, strict or not, and
+/// false (ordered) or true (unordered) where an operand is NaN.
+struct Ordering {
+  bool greater, strict, ordered;
+};
+
+std::optional<Ordering> getOrdering(arith::CmpFPredicate predicate) {
   using P = arith::CmpFPredicate;
   switch (predicate) {
   case P::OGT:
-    return P::OLT;
-  case P::OGE:
-    return P::OLE;
-  case P::OLT:
-    return P::OGT;
-  case P::OLE:
-    return P::OGE;
   case P::UGT:
-    return P::ULT;
+    return Ordering{true, true, predicate == P::OGT};
+  case P::OGE:
   case P::UGE:
-    return P::ULE;
+    return Ordering{true, false, predicate == P::OGE};
+  case P::OLT:
   case P::ULT:
-    return P::UGT;
+    return Ordering{false, true, predicate == P::OLT};
+  case P::OLE:
   case P::ULE:
-    return P::UGE;
+    return Ordering{false, false, predicate == P::OLE};
   default:
-    return predicate;
+    return std::nullopt;
   }
 }
 
-/// For `truncf(x) pred c` (pred an ordering, c a finite constant of the narrow
-/// type whose neighbours are finite too), the predicate and the constant of
-/// the wide type b with `x pred' b` equal to it for every x, NaN included.
-/// b is the midpoint between c and its neighbour on the side the predicate
+arith::CmpFPredicate getPredicate(Ordering ordering) {
+  using P = arith::CmpFPredicate;
+  if (ordering.greater)
+    return ordering.strict ? (ordering.ordered ? P::OGT : P::UGT)
+                           : (ordering.ordered ? P::OGE : P::UGE);
+  return ordering.strict ? (ordering.ordered ? P::OLT : P::ULT)
+                         : (ordering.ordered ? P::OLE : P::ULE);
+}
+
+/// For `truncf(x) ordering c` (c a finite constant of the narrow type whose
+/// neighbours are finite too), the ordering and the constant of the wide type
+/// b with `x ordering' b` equal to it for every x, NaN included.
+/// b is the midpoint between c and its neighbour on the side the ordering
 /// looks at: values beyond it round away from c, values short of it to c, and
 /// b itself to whichever of the two is even. Everything is exact: the
 /// midpoint of two adjacent narrow values has one bit more than they do.
-std::optional<std::pair<arith::CmpFPredicate, APFloat>>
-foldedCompare(arith::CmpFPredicate predicate, const APFloat &constant,
+std::optional<std::pair<Ordering, APFloat>>
+foldedCompare(Ordering ordering, const APFloat &constant,
               const llvm::fltSemantics &wide) {
-  using P = arith::CmpFPredicate;
-  bool greater, strict, ordered;
-  switch (predicate) {
-  case P::OGT:
-  case P::UGT:
-    greater = true, strict = true;
-    break;
-  case P::OGE:
-  case P::UGE:
-    greater = true, strict = false;
-    break;
-  case P::OLT:
-  case P::ULT:
-    greater = false, strict = true;
-    break;
-  case P::OLE:
-  case P::ULE:
-    greater = false, strict = false;
-    break;
-  default:
-    return std::nullopt;
-  }
-  ordered = predicate == P::OGT || predicate == P::OGE || predicate == P::OLT ||
-            predicate == P::OLE;
   if (!constant.isFinite())
     return std::nullopt;
   // x > c and x <= c (not x > c) look above c; x >= c and x < c below it.
-  bool above = greater == strict;
+  bool above = ordering.greater == ordering.strict;
   APFloat neighbour = constant;
   if (neighbour.next(/*nextDown=*/!above) != APFloat::opOK ||
       !neighbour.isFinite())
@@ -129,15 +115,10 @@ foldedCompare(arith::CmpFPredicate predicate, const APFloat &constant,
   // where it does not; below c, round(x) < c likewise. <= and >= are their
   // complements (up to NaN, which the ordered or unordered form carries over).
   bool includesBoundary =
-      strict ? !boundaryRoundsToConstant : boundaryRoundsToConstant;
-  P folded;
-  if (greater)
-    folded = includesBoundary ? (ordered ? P::OGE : P::UGE)
-                              : (ordered ? P::OGT : P::UGT);
-  else
-    folded = includesBoundary ? (ordered ? P::OLE : P::ULE)
-                              : (ordered ? P::OLT : P::ULT);
-  return std::make_pair(folded, boundary);
+      ordering.strict ? !boundaryRoundsToConstant : boundaryRoundsToConstant;
+  return std::make_pair(
+      Ordering{ordering.greater, !includesBoundary, ordering.ordered},
+      boundary);
 }
 
 /// The splat or scalar float constant `value` is, if any.
@@ -154,31 +135,34 @@ struct CompareBeforeRounding : public OpRewritePattern<arith::CmpFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::CmpFOp compare,
                                 PatternRewriter &rewriter) const override {
-    arith::CmpFPredicate predicate = compare.getPredicate();
+    std::optional<Ordering> ordering = getOrdering(compare.getPredicate());
     Value rounded = compare.getLhs(), other = compare.getRhs();
-    if (!getNearestEvenTruncF(rounded)) {
+    if (ordering && !getNearestEvenTruncF(rounded)) {
+      // c pred truncf(x) is truncf(x) pred' c with > and < exchanged.
       std::swap(rounded, other);
-      predicate = swapOperands(predicate);
+      ordering->greater = !ordering->greater;
     }
     arith::TruncFOp trunc = getNearestEvenTruncF(rounded);
     std::optional<APFloat> constant = getFloatConstant(other);
-    if (!trunc || !constant)
-      return rewriter.notifyMatchFailure(compare,
-                                         "not a rounded value and a constant");
+    if (!ordering || !trunc || !constant)
+      return rewriter.notifyMatchFailure(
+          compare, "not an ordering of a rounded value and a constant");
     Type wideType = trunc.getIn().getType();
     auto wideElement = cast<FloatType>(getElementTypeOrSelf(wideType));
-    std::optional<std::pair<arith::CmpFPredicate, APFloat>> folded =
-        foldedCompare(predicate, *constant, wideElement.getFloatSemantics());
+    std::optional<std::pair<Ordering, APFloat>> folded =
+        foldedCompare(*ordering, *constant, wideElement.getFloatSemantics());
     if (!folded)
       return rewriter.notifyMatchFailure(
-          compare, "not an ordering against a constant inside the range");
+          compare, "a constant whose neighbour is not finite");
     TypedAttr boundary = rewriter.getFloatAttr(wideElement, folded->second);
     if (auto shaped = dyn_cast<ShapedType>(wideType))
       boundary = SplatElementsAttr::get(shaped, boundary);
     Value wideBoundary =
         arith::ConstantOp::create(rewriter, compare.getLoc(), boundary);
     rewriter.replaceOpWithNewOp<arith::CmpFOp>(
-        compare, arith::CmpFPredicateAttr::get(getContext(), folded->first),
+        compare,
+        arith::CmpFPredicateAttr::get(getContext(),
+                                      getPredicate(folded->first)),
         trunc.getIn(), wideBoundary, compare.getFastmathAttr());
     return success();
   }
