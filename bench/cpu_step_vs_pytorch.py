@@ -313,6 +313,10 @@ def bench_model(args, name, threads):
                + [f"torch {variant}" for variant in torch_variants]}
     rss = 0.0
     measure = "cpu_ms" if threads == 1 else "wall_ms"
+
+    def fastest(runs):
+        return min(runs, key=lambda run: run[measure])
+
     for _ in range(args.pairs):
         for p in precisions:
             runs = []
@@ -320,10 +324,10 @@ def bench_model(args, name, threads):
                 cpu, wall, peak = mpt_sample(args.mpt_run, path, p, batch, steps, threads)
                 runs.append({"cpu_ms": cpu, "wall_ms": wall})
                 rss = max(rss, peak)
-            samples[f"mpt {p}"].append(min(runs, key=lambda run: run[measure]))
+            samples[f"mpt {p}"].append(fastest(runs))
         for variant in torch_variants:
             runs = [worker.ask(f"{variant} {steps}") for _ in range(args.launches)]
-            samples[f"torch {variant}"].append(min(runs, key=lambda run: run[measure]))
+            samples[f"torch {variant}"].append(fastest(runs))
     torch_rss = worker.close()["rss_mb"]
     steal1, total1 = host_ticks()
     steal = 100.0 * (steal1 - steal0) / max(1, total1 - total0)
