@@ -252,7 +252,10 @@ def FuseElementwiseAroundCPUKernels
     for element, is fused into each of them when that moves fewer bytes than storing it once:
     a few cheap arith ops, no input wider than its result, and (readers - 1) * input bits
     <= (readers + 1) * result bits. Loss scaling's unscale, read by the finite check and the
-    update, is the case. Upstream fuses only a producer with one use.
+    update, is the case. So is the rounding of a matmul's product to f16 or bf16, although its
+    input is wider: the GEMM computes the product in f32 anyway, and the rounding kept would be a
+    pass of its own over it (a weight gradient read by loss scaling's counts and the update).
+    Upstream fuses only a producer with one use.
 
     With `recompute-conversions`, a generic that only converts its input (`arith.truncf` and
     `arith.extf`, element for element, to a result no narrower than the input: an f32 value

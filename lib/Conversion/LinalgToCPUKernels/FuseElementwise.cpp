@@ -22,6 +22,30 @@ using namespace mlir;
 
 namespace {
 
+/// Whether `op` is a generic that only converts its one input
+/// (arith.truncf/extf, element for element).
+static bool isCast(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  return generic && generic.getNumDpsInputs() == 1 &&
+         generic.getNumParallelLoops() == generic.getNumLoops() &&
+         llvm::all_of(generic.getBlock()->without_terminator(),
+                      [](Operation &nested) {
+                        return isa<arith::TruncFOp, arith::ExtFOp>(nested);
+                      });
+}
+
+/// Whether `generic` only rounds the product of a matmul, which the GEMM
+/// computes in f32 whatever reads it. Kept, the rounding is a pass of its own
+/// over the whole product (the runtime's `_to_f16` kernels): computed in each
+/// reader, it costs no pass, and the f32 product lives until the last reader
+/// instead (a weight gradient read by the counts of loss scaling and by the
+/// update).
+static bool roundsProduct(linalg::GenericOp generic) {
+  return isCast(generic) &&
+         isa_and_nonnull<linalg::MatmulOp, linalg::BatchMatmulOp>(
+             generic.getDpsInputOperand(0)->get().getDefiningOp());
+}
+
 /// Whether computing `producer` again in each of the generics that read it
 /// moves fewer bytes than storing its result once and loading it in each:
 /// (uses - 1) * input bytes <= (uses + 1) * result bytes per element, counting
@@ -29,8 +53,9 @@ namespace {
 /// Its body must be a few cheap arith ops, and no input wider than its
 /// result: a truncation to f16 read by several ops (an activation kept for
 /// the backward pass) would keep its f32 source alive instead of its
-/// half-size result. Loss scaling's unscale is the case: its f32 result was
-/// written in full, then read by the finite check and the update.
+/// half-size result. The rounding of a product (roundsProduct) is the
+/// exception. Loss scaling's unscale is the case: its f32 result was written
+/// in full, then read by the finite check and the update.
 static bool isCheapToRecompute(Operation *producer) {
   constexpr int64_t kMaxBodyOps = 6;
   auto generic = dyn_cast<linalg::GenericOp>(producer);
@@ -75,24 +100,12 @@ static bool isCheapToRecompute(Operation *producer) {
     if (map.getNumResults() != generic.getNumLoops() || !map.isPermutation())
       continue;
     int64_t bits = bitWidth(input->get());
-    if (bits < 0 || bits > resultBits)
+    if (bits < 0 || (bits > resultBits && !roundsProduct(generic)))
       return false;
     inputBits += bits;
   }
   int64_t uses = llvm::range_size(producer->getUses());
   return (uses - 1) * inputBits <= (uses + 1) * resultBits;
-}
-
-/// Whether `op` is a generic that only converts its one input
-/// (arith.truncf/extf, element for element).
-static bool isCast(Operation *op) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  return generic && generic.getNumDpsInputs() == 1 &&
-         generic.getNumParallelLoops() == generic.getNumLoops() &&
-         llvm::all_of(generic.getBlock()->without_terminator(),
-                      [](Operation &nested) {
-                        return isa<arith::TruncFOp, arith::ExtFOp>(nested);
-                      });
 }
 
 /// Whether `producer` only converts its one input, element for element, to a

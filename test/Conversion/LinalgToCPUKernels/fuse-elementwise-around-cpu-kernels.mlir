@@ -372,6 +372,134 @@ func.func @kept_producers(%x: tensor<64x8xf32>, %g: tensor<64x8xf32>, %inverse: 
 
 // -----
 
+// With recompute-cheap-producers, a weight gradient's product rounded to f16
+// and read by loss scaling's count and by the update: rounded in each of them
+// from the f32 product, which the matmul computes anyway (1 * 32 <= 3 * 16
+// bits per element). Kept, the rounding was a pass of its own over the
+// product. The matmul stays a named op. Four readers are too many
+// (3 * 32 > 5 * 16): that rounding is kept.
+
+// CHECK-LABEL: func.func @rounded_product_read_twice
+// CHECK-SAME: (%[[X:.*]]: tensor<16x64xf32>, %[[DY:.*]]: tensor<16x8xf32>, %[[INVERSE:.*]]: tensor<f32>, %[[P:.*]]: tensor<64x8xf32>)
+// CHECK: %[[PRODUCT:.*]] = linalg.matmul
+// CHECK: %[[COUNT:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[PRODUCT]], %[[INVERSE]] : tensor<64x8xf32>, tensor<f32>)
+// CHECK: arith.truncf
+// CHECK: arith.extf
+// CHECK: arith.mulf
+// CHECK: arith.cmpf
+// CHECK: %[[UPDATED:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[P]], %[[PRODUCT]], %[[INVERSE]] : tensor<64x8xf32>, tensor<64x8xf32>, tensor<f32>)
+// CHECK: arith.truncf
+// CHECK: arith.extf
+// CHECK: arith.mulf
+// CHECK: arith.subf
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[COUNT]], %[[UPDATED]]
+// ONE-USE-LABEL: func.func @rounded_product_read_twice
+// ONE-USE: linalg.matmul
+// ONE-USE-COUNT-3: linalg.generic
+// ONE-USE-NOT: linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#scalar = affine_map<(d0, d1) -> ()>
+#transposed = affine_map<(d0, d1, d2) -> (d2, d0)>
+#plain = affine_map<(d0, d1, d2) -> (d2, d1)>
+#result = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @rounded_product_read_twice(%x: tensor<16x64xf32>, %dy: tensor<16x8xf32>, %inverse: tensor<f32>, %p: tensor<64x8xf32>) -> (tensor<i64>, tensor<64x8xf32>) {
+  %f0 = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<64x8xf32>
+  %empty16 = tensor.empty() : tensor<64x8xf16>
+  %acc = linalg.fill ins(%f0 : f32) outs(%empty : tensor<64x8xf32>) -> tensor<64x8xf32>
+  %product = linalg.matmul indexing_maps = [#transposed, #plain, #result]
+      ins(%x, %dy : tensor<16x64xf32>, tensor<16x8xf32>) outs(%acc : tensor<64x8xf32>) -> tensor<64x8xf32>
+  %rounded = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%product : tensor<64x8xf32>) outs(%empty16 : tensor<64x8xf16>) {
+  ^bb0(%a: f32, %out: f16):
+    %r = arith.truncf %a : f32 to f16
+    linalg.yield %r : f16
+  } -> tensor<64x8xf16>
+  %zero = arith.constant 0 : i64
+  %init = tensor.empty() : tensor<i64>
+  %zeros = linalg.fill ins(%zero : i64) outs(%init : tensor<i64>) -> tensor<i64>
+  %count = linalg.generic {indexing_maps = [#id, #scalar, #scalar], iterator_types = ["reduction", "reduction"]}
+      ins(%rounded, %inverse : tensor<64x8xf16>, tensor<f32>) outs(%zeros : tensor<i64>) {
+  ^bb0(%a: f16, %s: f32, %c: i64):
+    %e = arith.extf %a : f16 to f32
+    %m = arith.mulf %e, %s : f32
+    %is = arith.cmpf oeq, %m, %f0 : f32
+    %one = arith.extui %is : i1 to i64
+    %sum = arith.addi %c, %one : i64
+    linalg.yield %sum : i64
+  } -> tensor<i64>
+  %updated = linalg.generic {indexing_maps = [#id, #id, #scalar, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %rounded, %inverse : tensor<64x8xf32>, tensor<64x8xf16>, tensor<f32>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f32, %b: f16, %s: f32, %out: f32):
+    %e = arith.extf %b : f16 to f32
+    %m = arith.mulf %e, %s : f32
+    %d = arith.subf %a, %m : f32
+    linalg.yield %d : f32
+  } -> tensor<64x8xf32>
+  return %count, %updated : tensor<i64>, tensor<64x8xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#transposed = affine_map<(d0, d1, d2) -> (d2, d0)>
+#plain = affine_map<(d0, d1, d2) -> (d2, d1)>
+#result = affine_map<(d0, d1, d2) -> (d0, d1)>
+// ONE-USE-LABEL: func.func @rounded_product_read_four_times
+// CHECK-LABEL: func.func @rounded_product_read_four_times
+// CHECK: linalg.matmul
+// CHECK: %[[ROUNDED:.*]] = linalg.generic
+// CHECK-SAME: outs(%{{.*}} : tensor<64x8xf16>)
+// CHECK-COUNT-4: ins(%[[ROUNDED]] : tensor<64x8xf16>)
+func.func @rounded_product_read_four_times(%x: tensor<16x64xf32>, %dy: tensor<16x8xf32>) -> (tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>) {
+  %f0 = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<64x8xf32>
+  %empty16 = tensor.empty() : tensor<64x8xf16>
+  %acc = linalg.fill ins(%f0 : f32) outs(%empty : tensor<64x8xf32>) -> tensor<64x8xf32>
+  %product = linalg.matmul indexing_maps = [#transposed, #plain, #result]
+      ins(%x, %dy : tensor<16x64xf32>, tensor<16x8xf32>) outs(%acc : tensor<64x8xf32>) -> tensor<64x8xf32>
+  %rounded = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%product : tensor<64x8xf32>) outs(%empty16 : tensor<64x8xf16>) {
+  ^bb0(%a: f32, %out: f16):
+    %r = arith.truncf %a : f32 to f16
+    linalg.yield %r : f16
+  } -> tensor<64x8xf16>
+  %r0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%rounded : tensor<64x8xf16>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f16, %out: f32):
+    %e = arith.extf %a : f16 to f32
+    %v = arith.addf %e, %e : f32
+    linalg.yield %v : f32
+  } -> tensor<64x8xf32>
+  %r1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%rounded : tensor<64x8xf16>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f16, %out: f32):
+    %e = arith.extf %a : f16 to f32
+    %v = arith.mulf %e, %e : f32
+    linalg.yield %v : f32
+  } -> tensor<64x8xf32>
+  %r2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%rounded : tensor<64x8xf16>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f16, %out: f32):
+    %e = arith.extf %a : f16 to f32
+    %v = arith.negf %e : f32
+    linalg.yield %v : f32
+  } -> tensor<64x8xf32>
+  %r3 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%rounded : tensor<64x8xf16>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f16, %out: f32):
+    %e = arith.extf %a : f16 to f32
+    %v = math.absf %e : f32
+    linalg.yield %v : f32
+  } -> tensor<64x8xf32>
+  return %r0, %r1, %r2, %r3 : tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>
+}
+
+// -----
+
 // A product rounded to f16, then its heads moved from [B, S, H, D] to
 // [B, H, S, D]. By default the transpose stays a named op and the cast a
 // generic of its own; with fuse-data-movement the transpose is a generic that
