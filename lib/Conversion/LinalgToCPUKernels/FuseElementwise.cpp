@@ -36,10 +36,10 @@ static bool isCast(Operation *op) {
 
 /// Whether `generic` only rounds the product of a matmul, which the GEMM
 /// computes in f32 whatever reads it. Kept, the rounding is a pass of its own
-/// over the whole product (the runtime's `_to_f16` kernels): computed in each
-/// reader, it costs no pass, and the f32 product lives until the last reader
-/// instead (a weight gradient read by the counts of loss scaling and by the
-/// update).
+/// over the whole product (the runtime's `_to_<type>` kernels): computed in
+/// each reader, it costs no pass, and the f32 product lives until the last
+/// reader instead (a weight gradient read by the counts of loss scaling and by
+/// the update).
 static bool roundsProduct(linalg::GenericOp generic) {
   return isCast(generic) &&
          isa_and_nonnull<linalg::MatmulOp, linalg::BatchMatmulOp>(
