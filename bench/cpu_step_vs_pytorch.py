@@ -375,7 +375,7 @@ def main():
     parser.add_argument("--precisions", nargs="+", default=["fp32", "f16", "bf16"])
     parser.add_argument("--threads", nargs="+", type=int, default=[1, 2])
     parser.add_argument("--pairs", type=int, default=5)
-    parser.add_argument("--launches", type=int, default=2,
+    parser.add_argument("--launches", type=int, default=3,
                         help="each sample is the fastest of this many runs of its side")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="multiplies the steps per sample")
