@@ -41,18 +41,19 @@ struct TrainerOptions {
   TrainerOptions() { mpt_compile_options_init(&compile); }
 
   std::string modelPath;         // the training step's .mlir file
-  mpt_compile_options_t compile; // (--precision, --device, ...)
+  mpt_compile_options_t compile; // (--precision, --device, ...) whose
+                                 // strings are borrowed by create()
   int64_t epochs = 1;            // (--epochs) at least 1
   int64_t maxSteps = 0;          // (--steps) steps in all; 0: every epoch
   int64_t batchSize = 0;         // (--batch) 0: the graph's
   uint64_t seed = 0;             // of the initial state and the data order
   DataSource data = DataSource::FashionMnist; // (--data)
-  std::string dataDir;                        // Fashion-MNIST's IDX files
-  int64_t syntheticExamples = 4096;           // training examples, synthetic
-  std::vector<int64_t> injectNonFinite;       // steps whose examples are inf
-  std::string checkpointPath;                 // saved at the end, if set
-  int64_t checkpointEvery = 0;                // and every this many steps
-  std::string resumePath;                     // a checkpoint to continue from
+  std::string dataDir; // Fashion-MNIST's IDX files; empty: the default
+  int64_t syntheticExamples = 4096;     // training examples, synthetic
+  std::vector<int64_t> injectNonFinite; // steps whose examples are inf
+  std::string checkpointPath;           // saved at the end, if set
+  int64_t checkpointEvery = 0;          // and every this many steps
+  std::string resumePath;               // a checkpoint to continue from
   std::string initStatePath;   // F32 tensors that overwrite initial state
   bool evaluate = true;        // (--no-eval) at the end of each epoch
   std::vector<int64_t> evalAt; // also after these numbers of steps
@@ -90,12 +91,15 @@ public:
   virtual void onStep(const StepRecord &, const TrainProgress &) {}
   /// After an evaluation that is not at an epoch's end (evalAt).
   virtual void onEvaluation(const Evaluation &) {}
-  /// After each epoch, with its evaluation if it had one.
-  virtual void onEpochEnd(const StepRecord &last, const TrainProgress &,
-                          std::optional<double> accuracy) {}
-  /// A non-finite loss or gradients: an error when the policy stops the run,
-  /// a warning otherwise. Said once per run.
-  virtual void onNonFinite(const std::string &problem, bool isError) {}
+  /// After each epoch, with its last step and its test accuracy if it was
+  /// evaluated.
+  virtual void onEpochEnd(const StepRecord &, const TrainProgress &,
+                          std::optional<double>) {}
+  /// A problem with what to try: the first non-finite loss or gradients (an
+  /// error when the policy stops the run, a warning otherwise), or a
+  /// checkpoint saved with non-finite state under Warn or Continue (a
+  /// warning). Each is said once per run.
+  virtual void onNonFinite(const std::string &, bool /*isError*/) {}
 };
 
 /// What a run did.
