@@ -31,6 +31,7 @@ config.environment["OMP_NUM_THREADS"] = "1"
 tool_dirs = [config.mpt_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
     ["mpt-opt", "mpt-run", "mpt-runtime-unittests", "mpt-runtime-c-api-test",
+     "mpt-trainer-unittests",
      "not", "count",
      "split-file", "mlir-runner", "mlir-translate", "opt", "llc"],
     tool_dirs)

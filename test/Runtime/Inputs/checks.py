@@ -6,6 +6,7 @@ Each subcommand prints what it compared and exits non-zero with the reason when 
 import argparse
 import csv
 import json
+import math
 import struct
 import sys
 
@@ -105,6 +106,34 @@ def cmd_dtype(args):
         if dtype != args.dtype:
             fail(f"tensor '{name}' is {dtype}, expected {args.dtype}")
     print(f"{args.names}: {args.dtype}")
+
+
+def cmd_finite(args):
+    """Every float tensor of a checkpoint is finite; prints its position."""
+    tensors, metadata = read_safetensors(args.path)
+    for name, (dtype, _, data) in tensors.items():
+        if dtype != "F32":
+            continue
+        for index, value in enumerate(struct.unpack(f"<{len(data) // 4}f", data)):
+            if not math.isfinite(value):
+                fail(f"tensor '{name}' holds {value} at index {index}")
+    print(f"position {metadata.get('position')}: finite")
+
+
+def cmd_resumed(args):
+    """A checkpoint holds the position after the last step of one run's
+    metrics, and the run resumed from it starts there."""
+    def steps(path):
+        with open(path) as f:
+            return [int(row["step"]) for row in csv.DictReader(f)]
+    _, metadata = read_safetensors(args.checkpoint)
+    position = int(metadata["position"])
+    before, after = steps(args.before), steps(args.after)
+    if before[-1] + 1 != position:
+        fail(f"{args.before} ends at step {before[-1]}, the checkpoint is at {position}")
+    if after[0] != position:
+        fail(f"{args.after} starts at step {after[0]}, not at {position}")
+    print(f"resumed at position {position}")
 
 
 def cmd_scale_trajectory(args):
@@ -244,6 +273,14 @@ def main():
     p.add_argument("names")
     p.add_argument("dtype")
     p.set_defaults(run=cmd_dtype)
+    p = sub.add_parser("finite")
+    p.add_argument("path")
+    p.set_defaults(run=cmd_finite)
+    p = sub.add_parser("resumed")
+    p.add_argument("before")
+    p.add_argument("checkpoint")
+    p.add_argument("after")
+    p.set_defaults(run=cmd_resumed)
     p = sub.add_parser("scale-trajectory")
     p.add_argument("metrics")
     p.add_argument("--init", type=float, default=65536.0)

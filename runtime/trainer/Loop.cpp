@@ -1,0 +1,446 @@
+//===- Loop.cpp - the training loop ---------------------------------------===//
+//
+// Queues steps, reads their metrics, evaluates, checkpoints and diagnoses
+// non-finite training. On a device that runs queued work the next step is
+// queued before this one's metrics are read, so that the host prepares
+// batches while the device trains; never past a point that needs the state
+// (an evaluation, a checkpoint, the end).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TrainerState.h"
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cmath>
+
+using namespace mpt;
+using namespace mpt::runtime;
+using Clock = std::chrono::steady_clock;
+
+static std::string formatScale(float scale) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%g", scale);
+  return text;
+}
+
+static double secondsSince(Clock::time_point since) {
+  return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+/// Accuracy on every example of `data`; the last partial batch is padded.
+static llvm::Expected<double> evaluate(mpt_session_t session,
+                                       const DataBinding &binding,
+                                       const Dataset &data) {
+  int64_t correct = 0;
+  int64_t batch = binding.batchSize, size = binding.exampleSize;
+  std::vector<float> examples(batch * size);
+  std::vector<float> logits(batch * binding.numClasses);
+  for (int64_t start = 0; start < data.count; start += batch) {
+    int64_t n = std::min(batch, data.count - start);
+    std::fill(examples.begin(), examples.end(), 0.0f);
+    std::copy(data.images.begin() + start * size,
+              data.images.begin() + (start + n) * size, examples.begin());
+    if (llvm::Error error = takeStatus(mpt_session_bind_input(
+            session, MPT_FUNCTION_EVAL, binding.evalExamples.c_str(),
+            MPT_DTYPE_F32, examples.data(), examples.size() * sizeof(float))))
+      return std::move(error);
+    if (llvm::Error error = takeStatus(mpt_session_eval(session)))
+      return std::move(error);
+    if (llvm::Error error = takeStatus(mpt_session_read_output(
+            session, MPT_FUNCTION_EVAL, "logits", MPT_DTYPE_F32, logits.data(),
+            logits.size() * sizeof(float))))
+      return std::move(error);
+    for (int64_t i = 0; i < n; ++i) {
+      const float *row = logits.data() + i * binding.numClasses;
+      int64_t best = std::max_element(row, row + binding.numClasses) - row;
+      correct += best == data.labels[start + i];
+    }
+  }
+  return data.count ? double(correct) / double(data.count) : 0.0;
+}
+
+/// The first float state element that is not finite, as "'name' holds nan at
+/// index i"; empty when every one is.
+static llvm::Expected<std::string> findNonFiniteState(mpt_session_t session) {
+  std::vector<float> values;
+  for (int64_t i = 0, e = mpt_session_num_state(session); i < e; ++i) {
+    mpt_tensor_info_t info;
+    if (llvm::Error error =
+            takeStatus(mpt_session_state_info(session, i, &info)))
+      return std::move(error);
+    if (info.dtype != MPT_DTYPE_F32 && info.dtype != MPT_DTYPE_F16 &&
+        info.dtype != MPT_DTYPE_BF16)
+      continue;
+    values.resize(info.num_elements);
+    if (llvm::Error error = takeStatus(mpt_session_read_state(
+            session, info.name, values.data(), info.num_elements)))
+      return std::move(error);
+    for (int64_t j = 0; j < info.num_elements; ++j)
+      if (!std::isfinite(values[j]))
+        return llvm::formatv("'{0}' holds {1} at index {2}", info.name,
+                             values[j], j)
+            .str();
+  }
+  return std::string();
+}
+
+namespace {
+
+/// One call of Trainer::run: the loop's position and what it recorded.
+class Run {
+public:
+  Run(const TrainerOptions &options, Trainer::State &state,
+      const std::atomic<bool> &stopRequested, TrainerObserver &observer)
+      : options(options), state(state), binding(state.binding),
+        stopRequested(stopRequested), observer(observer), step(state.firstStep),
+        queued(state.firstStep),
+        queueAhead(options.compile.device == MPT_DEVICE_CUDA),
+        examplesAreF32(binding.examplesType == MPT_DTYPE_F32),
+        batchElements(size_t(binding.batchSize * binding.exampleSize)),
+        examples(examplesAreF32 ? 0 : batchElements),
+        labels(binding.batchSize) {
+    result.firstStep = state.firstStep;
+  }
+
+  TrainResult run();
+
+private:
+  llvm::Error queueStep(int64_t s);
+  llvm::Error bindExamples(int64_t s, int64_t batch);
+  llvm::Expected<StepRecord> recordStep();
+  bool stateNeededAfter(int64_t steps) const;
+  void diagnose(const StepRecord &record);
+  std::string diagnoseNonFinite(const StepRecord &record) const;
+  void save();
+  llvm::Error evaluateAfterStep(const StepRecord &record);
+  llvm::Error trainStep();
+  void summarize(Clock::time_point start);
+  TrainProgress progress() const {
+    return {(step - 1) / state.stepsPerEpoch, options.epochs,
+            (step - 1) % state.stepsPerEpoch + 1, state.stepsPerEpoch,
+            result.skipped};
+  }
+
+  const TrainerOptions &options;
+  Trainer::State &state;
+  const DataBinding &binding;
+  const std::atomic<bool> &stopRequested;
+  TrainerObserver &observer;
+  TrainResult result;
+  /// The next step whose metrics are read, and the next step to queue.
+  int64_t step, queued;
+  bool queueAhead, examplesAreF32;
+  size_t batchElements;
+  // Host memory for an f32 batch that an f16 or bf16 input takes with an
+  // injected overflow: multiplied before it is rounded, as on the device.
+  // Other batches are gathered into the session's staging memory.
+  std::vector<float> examples;
+  std::vector<int32_t> labels;
+  std::vector<int64_t> order;
+  int64_t orderEpoch = -1;
+  bool nonFiniteReported = false, nonFiniteSaveReported = false;
+  /// The run ends early, unsaved: the non-finite policy stopped it, or a
+  /// save failed.
+  bool stopped = false;
+  std::optional<int64_t> lastSaved;
+  double queueingSeconds = 0, waitingSeconds = 0;
+  // The first step also pays one-time costs (GEMM plans, device buffers).
+  Clock::time_point afterFirstStep;
+};
+
+} // namespace
+
+/// Gathers step `s`'s examples into the input. A batch of tens of MB costs
+/// milliseconds per host copy: gathered into the session's staging memory,
+/// in the input's type, it is copied once.
+llvm::Error Run::bindExamples(int64_t s, int64_t batch) {
+  bool injected = state.inject.count(s) != 0;
+  const char *name = binding.examples.c_str();
+  if (!examplesAreF32 && injected) {
+    gatherBatch(state.train, order, batch, binding.batchSize, examples.data(),
+                labels.data());
+    for (float &value : examples)
+      value *= INFINITY;
+    return takeStatus(mpt_session_bind_input(
+        state.session, MPT_FUNCTION_TRAIN, name, MPT_DTYPE_F32, examples.data(),
+        batchElements * sizeof(float)));
+  }
+  void *staging = nullptr;
+  size_t batchBytes = 0;
+  if (llvm::Error error = takeStatus(mpt_session_input_staging(
+          state.session, MPT_FUNCTION_TRAIN, name, &staging, &batchBytes)))
+    return error;
+  if (examplesAreF32) {
+    auto *batchExamples = static_cast<float *>(staging);
+    gatherBatch(state.train, order, batch, binding.batchSize, batchExamples,
+                labels.data());
+    if (injected)
+      for (size_t i = 0; i < batchElements; ++i)
+        batchExamples[i] *= INFINITY;
+  } else {
+    gatherBatch(state.train, order, batch, binding.batchSize,
+                static_cast<uint16_t *>(staging),
+                binding.examplesType == MPT_DTYPE_BF16 ? HalfKind::BF16
+                                                       : HalfKind::F16,
+                labels.data());
+  }
+  return takeStatus(mpt_session_bind_input(state.session, MPT_FUNCTION_TRAIN,
+                                           name, binding.examplesType, staging,
+                                           batchBytes));
+}
+
+/// Binds step `s`'s batch and queues the step.
+llvm::Error Run::queueStep(int64_t s) {
+  auto queueStart = Clock::now();
+  int64_t epoch = s / state.stepsPerEpoch, batch = s % state.stepsPerEpoch;
+  if (epoch != orderEpoch) {
+    order = epochOrder(state.train.count, options.seed, epoch);
+    orderEpoch = epoch;
+  }
+  llvm::Error error = bindExamples(s, batch);
+  if (!error)
+    error = takeStatus(mpt_session_bind_input(
+        state.session, MPT_FUNCTION_TRAIN, binding.labels.c_str(),
+        MPT_DTYPE_I32, labels.data(), labels.size() * sizeof(int32_t)));
+  if (!error)
+    error = takeStatus(mpt_session_step_async(state.session));
+  if (error)
+    return llvm::createStringError(
+        "step " + llvm::Twine(s) + " (" +
+        (options.data == DataSource::Synthetic ? "synthetic"
+                                               : "fashion-mnist") +
+        " batch " + llvm::Twine(batch) + " of epoch " + llvm::Twine(epoch + 1) +
+        "): " + llvm::toString(std::move(error)));
+  if (s > result.firstStep)
+    queueingSeconds += secondsSince(queueStart);
+  return llvm::Error::success();
+}
+
+/// Reads the metrics of the oldest queued step, which is step `step`.
+llvm::Expected<StepRecord> Run::recordStep() {
+  mpt_step_metrics_t metrics;
+  auto waitStart = Clock::now();
+  if (llvm::Error error =
+          takeStatus(mpt_session_step_metrics(state.session, &metrics)))
+    return std::move(error);
+  if (step > result.firstStep)
+    waitingSeconds += secondsSince(waitStart);
+  // A NaN's sign bit depends on which operand the CPU propagated, which
+  // vectorization and threading change: every NaN is reported as "nan".
+  float loss = std::isnan(metrics.loss)
+                   ? std::numeric_limits<float>::quiet_NaN()
+                   : metrics.loss;
+  StepRecord record{step,
+                    step / state.stepsPerEpoch,
+                    loss,
+                    metrics.loss_scale,
+                    metrics.skipped != 0,
+                    metrics.grad_zero,
+                    metrics.grad_nonfinite};
+  result.skipped += record.skipped;
+  result.records.push_back(record);
+  if (step == result.firstStep)
+    afterFirstStep = Clock::now();
+  ++step;
+  return record;
+}
+
+bool Run::stateNeededAfter(int64_t steps) const {
+  return steps == state.totalSteps ||
+         (options.checkpointEvery > 0 &&
+          steps % options.checkpointEvery == 0) ||
+         state.evalSteps.count(steps) ||
+         (steps % state.stepsPerEpoch == 0 && binding.hasEval &&
+          options.evaluate);
+}
+
+/// What went wrong when a step's loss or gradients are not finite, with what
+/// to try; empty when the step is healthy. A skipped step at a scale above 1
+/// is loss scaling doing its job.
+std::string Run::diagnoseNonFinite(const StepRecord &record) const {
+  std::string step = "step " + std::to_string(record.step) + ": ";
+  std::string loss = llvm::formatv("{0}", record.loss).str();
+  std::string precision = precisionName(options.compile.precision);
+  if (!std::isfinite(record.loss) && !record.skipped)
+    return step + "the loss is " + loss +
+           ": training diverged and the parameters are no longer finite. "
+           "Try a smaller learning rate or gradient clipping" +
+           (precision == "fp32"
+                ? std::string(".")
+                : ", or --precision fp32 (or f16 with loss scaling).");
+  if (!std::isfinite(record.loss))
+    return step + "the loss is " + loss +
+           " already in the forward pass (values beyond the range of " +
+           precision +
+           "), which loss scaling cannot fix; the step was skipped. Try a "
+           "smaller learning rate, --precision bf16 or --precision fp32.";
+  // A static scale does not back off: the overflow that skipped this step
+  // will skip the next ones too.
+  if (record.skipped && state.staticLossScale)
+    return step + "the gradients are not finite at the static loss scale " +
+           formatScale(record.lossScale) +
+           ", which does not back off; the step was skipped and later ones "
+           "will be too. Try a smaller --init-scale or --loss-scale dynamic.";
+  if (record.skipped && record.lossScale <= 1.0f)
+    return step + "the gradients are not finite even at loss scale " +
+           llvm::formatv("{0}", record.lossScale).str() +
+           ", the lowest; the step was skipped and later ones will be too. "
+           "Try a smaller learning rate, --precision bf16 or --precision "
+           "fp32.";
+  return {};
+}
+
+/// Reports the first non-finite step (not one injected on purpose), and
+/// stops the run there under the Stop policy.
+void Run::diagnose(const StepRecord &record) {
+  if (state.inject.count(record.step) ||
+      options.onNonFinite == NonFinitePolicy::Continue || nonFiniteReported)
+    return;
+  std::string problem = diagnoseNonFinite(record);
+  if (problem.empty())
+    return;
+  nonFiniteReported = true;
+  bool stop = options.onNonFinite == NonFinitePolicy::Stop;
+  observer.onNonFinite(problem, stop);
+  if (!stop)
+    return;
+  result.errors.push_back(
+      "the run met a non-finite loss or gradients (see above)");
+  result.stoppedAt = record.step;
+  stopped = true;
+}
+
+/// Saves the checkpoint after `step` steps. A state that is not finite
+/// (training diverged) is not saved over the last good checkpoint under the
+/// Stop policy, and is saved with a warning under the others, which train on
+/// past non-finite steps on purpose.
+void Run::save() {
+  const std::string &path = options.checkpointPath;
+  llvm::Expected<std::string> nonFinite = findNonFiniteState(state.session);
+  if (!nonFinite) {
+    result.errors.push_back(llvm::toString(nonFinite.takeError()));
+    stopped = true;
+    return;
+  }
+  if (!nonFinite->empty()) {
+    bool keep = options.onNonFinite == NonFinitePolicy::Stop;
+    std::string problem =
+        path + ": the state after step " + std::to_string(step - 1) +
+        " is not finite (" + *nonFinite + ")" +
+        (!keep ? "; saved as it is"
+         : lastSaved
+             ? "; not saved: the file keeps the checkpoint after step " +
+                   std::to_string(*lastSaved - 1)
+             : "; not saved");
+    if (!nonFiniteSaveReported) {
+      nonFiniteSaveReported = true;
+      if (keep)
+        result.errors.push_back(problem);
+      else
+        observer.onNonFinite(problem, /*isError=*/false);
+    }
+    if (keep)
+      return;
+  }
+  if (llvm::Error error =
+          takeStatus(mpt_session_save(state.session, path.c_str(), step))) {
+    result.errors.push_back(llvm::toString(std::move(error)));
+    stopped = true;
+    return;
+  }
+  lastSaved = step;
+}
+
+/// The evaluations after a step: at the steps asked for, and at each epoch's
+/// end, which the observer hears of.
+llvm::Error Run::evaluateAfterStep(const StepRecord &record) {
+  bool epochDone = step % state.stepsPerEpoch == 0 || step == state.totalSteps;
+  if (!epochDone && !state.evalSteps.count(step))
+    return llvm::Error::success();
+  std::optional<double> accuracy;
+  if (epochDone ? binding.hasEval && options.evaluate : true) {
+    llvm::Expected<double> measured =
+        evaluate(state.session, binding, state.test);
+    if (!measured)
+      return measured.takeError();
+    accuracy = *measured;
+    result.evaluations.push_back({step, *accuracy});
+  }
+  if (!epochDone) {
+    observer.onEvaluation({step, *accuracy});
+    return llvm::Error::success();
+  }
+  if (accuracy)
+    result.epochAccuracies.push_back(*accuracy);
+  observer.onEpochEnd(record, progress(), accuracy);
+  return llvm::Error::success();
+}
+
+/// Queues what may run next, then records, diagnoses, saves and evaluates
+/// step `step`.
+llvm::Error Run::trainStep() {
+  if (queued == step)
+    if (llvm::Error error = queueStep(queued++))
+      return error;
+  if (queueAhead && queued < state.totalSteps && !stateNeededAfter(queued))
+    if (llvm::Error error = queueStep(queued++))
+      return error;
+  llvm::Expected<StepRecord> record = recordStep();
+  if (!record)
+    return record.takeError();
+  observer.onStep(*record, progress());
+  diagnose(*record);
+  if (!stopped && options.checkpointEvery > 0 &&
+      step % options.checkpointEvery == 0)
+    save();
+  if (stopped)
+    return llvm::Error::success();
+  return evaluateAfterStep(*record);
+}
+
+void Run::summarize(Clock::time_point start) {
+  result.seconds = secondsSince(start);
+  int64_t ran = result.steps = step - result.firstStep;
+  result.msPerStep = ran ? 1000.0 * result.seconds / ran : 0.0;
+  if (ran < 2)
+    return;
+  result.msPerStepAfterFirst =
+      1000.0 * secondsSince(afterFirstStep) / (ran - 1);
+  result.msPerStepQueueing = 1000.0 * queueingSeconds / (ran - 1);
+  result.msPerStepWaiting = 1000.0 * waitingSeconds / (ran - 1);
+}
+
+TrainResult Run::run() {
+  auto start = afterFirstStep = Clock::now();
+  while (step < state.totalSteps && !stopped) {
+    if (llvm::Error error = trainStep()) {
+      result.fatalError = llvm::toString(std::move(error));
+      return std::move(result);
+    }
+    // A signal lands between steps: the step it interrupted has finished.
+    if (stopRequested.load(std::memory_order_relaxed) && !stopped &&
+        step < state.totalSteps) {
+      result.interrupted = true;
+      break;
+    }
+  }
+  // A step queued behind the one that stopped the run has run too.
+  while (queued > step)
+    if (llvm::Expected<StepRecord> record = recordStep(); !record) {
+      result.fatalError = llvm::toString(record.takeError());
+      return std::move(result);
+    }
+  summarize(start);
+  // A failed final save must not lose the metrics: the caller writes them.
+  if (!options.checkpointPath.empty() && !stopped)
+    save();
+  return std::move(result);
+}
+
+TrainResult Trainer::run(TrainerObserver &observer) {
+  return Run(opts, *state, stopRequested, observer).run();
+}

@@ -1,0 +1,368 @@
+//===- Setup.cpp - a Trainer's program, data and initial state ------------===//
+//
+// Everything a run needs before its first step, checked up front so that a
+// typo does not cost hours of training: the options, the data inputs'
+// roles, the data sets, the initial or resumed state, and the run's length.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TrainerState.h"
+
+#include "Safetensors.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <cstring>
+#include <limits>
+#include <map>
+#include <unistd.h>
+
+using namespace mpt;
+using namespace mpt::runtime;
+using llvm::Twine;
+
+llvm::Error mpt::takeStatus(mpt_status_t status) {
+  if (!status)
+    return llvm::Error::success();
+  std::string message = mpt_status_message(status);
+  mpt_status_free(status);
+  return llvm::createStringError(message);
+}
+
+std::string mpt::describe(const mpt_tensor_info_t &info) {
+  std::string text = mpt_dtype_name(info.dtype);
+  text += "[";
+  for (int64_t d = 0; d < info.rank; ++d)
+    text += (d ? "x" : "") + std::to_string(info.shape[d]);
+  return text + "]";
+}
+
+const char *mpt::precisionName(mpt_precision_t precision) {
+  switch (precision) {
+  case MPT_PRECISION_F16:
+    return "f16";
+  case MPT_PRECISION_BF16:
+    return "bf16";
+  default:
+    return "fp32";
+  }
+}
+
+static llvm::Error fail(const Twine &message) {
+  return llvm::createStringError(message);
+}
+
+/// The options that need no program: each names its flag.
+static llvm::Error checkOptions(const TrainerOptions &options) {
+  if (options.epochs < 1)
+    return fail("--epochs must be at least 1, got " + Twine(options.epochs));
+  if (options.maxSteps < 0)
+    return fail("--steps must be 0 (all) or more, got " +
+                Twine(options.maxSteps));
+  if (options.checkpointEvery > 0 && options.checkpointPath.empty())
+    return fail("--checkpoint-every " + Twine(options.checkpointEvery) +
+                " needs --checkpoint <file> to say where to save");
+  if (options.checkpointEvery < 0)
+    return fail("--checkpoint-every must be 0 or more, got " +
+                Twine(options.checkpointEvery));
+  for (int64_t step : options.injectNonFinite)
+    if (step < 0)
+      return fail("--inject-nonfinite " + Twine(step) +
+                  " is not a step number (0 or more)");
+  if (!options.checkpointPath.empty())
+    if (std::string problem =
+            checkWritable(options.checkpointPath, "--checkpoint");
+        !problem.empty())
+      return fail(problem);
+  return llvm::Error::success();
+}
+
+/// The data inputs of `function`, in order.
+static llvm::Expected<std::vector<mpt_tensor_info_t>>
+inputInfos(mpt_program_t program, mpt_function_t function) {
+  std::vector<mpt_tensor_info_t> infos(
+      mpt_program_num_inputs(program, function));
+  for (size_t i = 0; i < infos.size(); ++i)
+    if (llvm::Error error =
+            takeStatus(mpt_program_input_info(program, function, i, &infos[i])))
+      return std::move(error);
+  return infos;
+}
+
+/// Takes the training step's inputs: one float input (the examples) and one
+/// vector of class labels.
+static llvm::Error bindTrainInputs(mpt_program_t program,
+                                   const std::string &model,
+                                   DataBinding &binding) {
+  llvm::Expected<std::vector<mpt_tensor_info_t>> infos =
+      inputInfos(program, MPT_FUNCTION_TRAIN);
+  if (!infos)
+    return infos.takeError();
+  for (const mpt_tensor_info_t &info : *infos) {
+    bool isFloat = info.dtype == MPT_DTYPE_F32 || info.dtype == MPT_DTYPE_F16 ||
+                   info.dtype == MPT_DTYPE_BF16;
+    if (isFloat && binding.examples.empty() && info.rank >= 1) {
+      binding.examples = info.name;
+      binding.examplesType = info.dtype;
+      binding.batchSize = info.shape[0];
+      binding.exampleSize = info.num_elements / info.shape[0];
+      binding.examplesShape = describe(info);
+    } else if (info.num_classes > 0 && binding.labels.empty() &&
+               info.rank == 1) {
+      binding.labels = info.name;
+      binding.numClasses = info.num_classes;
+      if (binding.batchSize && info.shape[0] != binding.batchSize)
+        return fail(model + ": labels '" + info.name + "' hold " +
+                    Twine(info.shape[0]) + " values for a batch of " +
+                    Twine(binding.batchSize));
+      binding.batchSize = info.shape[0];
+    } else {
+      return fail(model +
+                  ": mpt-run feeds a training step one float input (a "
+                  "batch of examples) and one vector of class labels "
+                  "that a loss reads; input '" +
+                  info.name + "' is " + describe(info) +
+                  (info.num_classes ? " (labels)" : "") +
+                  " and has no such role");
+    }
+  }
+  if (binding.examples.empty() || binding.labels.empty())
+    return fail(model +
+                ": mpt-run needs a float input (examples) and a vector "
+                "of class labels read by a loss; the training step has " +
+                (binding.examples.empty() ? "no examples" : "no labels"));
+  return llvm::Error::success();
+}
+
+/// Takes the eval step's input, a batch of examples like the training
+/// step's, and checks that it returns logits.
+static llvm::Error bindEvalInputs(mpt_program_t program,
+                                  const std::string &model,
+                                  DataBinding &binding) {
+  llvm::Expected<std::vector<mpt_tensor_info_t>> infos =
+      inputInfos(program, MPT_FUNCTION_EVAL);
+  if (!infos)
+    return infos.takeError();
+  for (const mpt_tensor_info_t &info : *infos) {
+    if (!binding.evalExamples.empty() ||
+        info.num_elements != binding.batchSize * binding.exampleSize)
+      return fail(model +
+                  ": the eval step's inputs must be one batch of "
+                  "examples like the training step's (" +
+                  binding.examplesShape + "); input '" + info.name + "' is " +
+                  describe(info));
+    binding.evalExamples = info.name;
+  }
+  mpt_tensor_info_t logits;
+  if (binding.evalExamples.empty() ||
+      mpt_program_num_outputs(program, MPT_FUNCTION_EVAL) != 1)
+    return fail(model + ": the eval step must take a batch of examples and "
+                        "return the logits");
+  if (llvm::Error error = takeStatus(
+          mpt_program_output_info(program, MPT_FUNCTION_EVAL, 0, &logits)))
+    return error;
+  if (logits.rank != 2 || logits.shape[0] != binding.batchSize ||
+      logits.shape[1] != binding.numClasses)
+    return fail(model + ": the eval step returns " + describe(logits) +
+                "; mpt-run expects logits of batch x classes (" +
+                Twine(binding.batchSize) + "x" + Twine(binding.numClasses) +
+                ")");
+  return llvm::Error::success();
+}
+
+/// The synthetic training set and a held-out quarter of the same classes.
+static llvm::Error makeSyntheticData(const TrainerOptions &options,
+                                     const DataBinding &binding, Dataset &train,
+                                     Dataset &test) {
+  int64_t examples = options.syntheticExamples;
+  if (examples < binding.batchSize)
+    return fail("--synthetic-examples must be at least one batch (" +
+                Twine(binding.batchSize) + ")");
+  // The training set, and the held-out quarter made with it, live in memory
+  // twice while the sets are built.
+  double bytesPerExample = 2.25 * double(binding.exampleSize) * sizeof(float);
+  double memory = double(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  if (double(examples) * bytesPerExample > memory / 2)
+    return fail("--synthetic-examples " + Twine(examples) + " of " +
+                Twine(binding.exampleSize) + " values needs " +
+                Twine(int64_t(double(examples) * bytesPerExample / (1 << 20))) +
+                " MiB, more than half of this machine's " +
+                Twine(int64_t(memory / (1 << 20))) + " MiB; at most " +
+                Twine(int64_t(memory / 2 / bytesPerExample)) + " fit");
+  train = makeSyntheticDataset(examples, 1, binding.exampleSize,
+                               binding.numClasses, options.seed);
+  // Held-out examples of the same classes: the set is seeded by example.
+  Dataset all = makeSyntheticDataset(examples * 5 / 4, 1, binding.exampleSize,
+                                     binding.numClasses, options.seed);
+  test.count = all.count - train.count;
+  test.height = 1;
+  test.width = binding.exampleSize;
+  test.images.assign(all.images.begin() + train.count * binding.exampleSize,
+                     all.images.end());
+  test.labels.assign(all.labels.begin() + train.count, all.labels.end());
+  return llvm::Error::success();
+}
+
+static llvm::Error loadData(const TrainerOptions &options,
+                            const DataBinding &binding, Dataset &train,
+                            Dataset &test) {
+  if (options.data == DataSource::Synthetic)
+    return makeSyntheticData(options, binding, train, test);
+  std::string error;
+  if (!loadFashionMnist(options.dataDir, "train", train, error) ||
+      !loadFashionMnist(options.dataDir, "test", test, error))
+    return fail(error);
+  if (binding.exampleSize != train.height * train.width)
+    return fail(options.modelPath + " takes examples of " +
+                Twine(binding.exampleSize) +
+                " values; Fashion-MNIST has 784 (28x28): use --data synthetic");
+  // Only full batches are trained on: a smaller set would train nothing.
+  if (train.count < binding.batchSize)
+    return fail((options.dataDir.empty() ? kDefaultFashionMnistDirectory
+                                         : options.dataDir) +
+                ": the training set has " + Twine(train.count) +
+                " examples, fewer than one batch of " +
+                Twine(binding.batchSize));
+  return llvm::Error::success();
+}
+
+/// Overwrites state with the F32 tensors of a safetensors file, which must
+/// have the shapes of the state they replace.
+static llvm::Error loadInitialState(mpt_session_t session,
+                                    const std::string &path) {
+  std::vector<TensorRecord> tensors;
+  std::map<std::string, std::string> metadata;
+  std::string error;
+  if (!readSafetensors(path, tensors, metadata, error))
+    return fail(error);
+  std::map<std::string, mpt_tensor_info_t> state;
+  for (int64_t i = 0, e = mpt_session_num_state(session); i < e; ++i) {
+    mpt_tensor_info_t info;
+    if (llvm::Error error =
+            takeStatus(mpt_session_state_info(session, i, &info)))
+      return error;
+    state[info.name] = info;
+  }
+  for (const TensorRecord &tensor : tensors) {
+    auto it = state.find(tensor.name);
+    if (it == state.end())
+      return fail(path + ": no parameter or state named '" + tensor.name + "'");
+    const mpt_tensor_info_t &info = it->second;
+    std::string shape = tensor.dtype + "[";
+    for (size_t d = 0; d < tensor.shape.size(); ++d)
+      shape += (d ? "x" : "") + std::to_string(tensor.shape[d]);
+    shape += "]";
+    if (tensor.shape !=
+        std::vector<int64_t>(info.shape, info.shape + info.rank))
+      return fail(path + ": tensor '" + tensor.name + "' is " + shape +
+                  ", but the state it initializes is " + describe(info) +
+                  " (a transposed or flattened tensor?)");
+    if (tensor.dtype != "F32")
+      return fail(path + ": tensor '" + tensor.name + "' is " + shape +
+                  "; --init-state reads F32 tensors");
+    std::vector<float> values(tensor.data.size() / sizeof(float));
+    std::memcpy(values.data(), tensor.data.data(), tensor.data.size());
+    if (llvm::Error error = takeStatus(
+            mpt_session_write_state(session, tensor.name.c_str(), values.data(),
+                                    int64_t(values.size()))))
+      return fail(path + ": " + llvm::toString(std::move(error)));
+  }
+  return llvm::Error::success();
+}
+
+/// The run's length, its starting position and the steps it evaluates at.
+static llvm::Error planRun(const TrainerOptions &options,
+                           Trainer::State &state) {
+  int64_t batch = state.binding.batchSize;
+  state.stepsPerEpoch = state.train.count / batch;
+  if (state.stepsPerEpoch >
+      std::numeric_limits<int64_t>::max() / options.epochs)
+    return fail("--epochs " + Twine(options.epochs) + " of " +
+                Twine(state.stepsPerEpoch) +
+                " steps each make more steps than a run can count (2^63 - 1)");
+  int64_t epochSteps = state.stepsPerEpoch * options.epochs;
+  state.totalSteps = options.maxSteps > 0
+                         ? std::min(epochSteps, options.maxSteps)
+                         : epochSteps;
+  if (!options.resumePath.empty()) {
+    if (llvm::Error error = takeStatus(mpt_session_load(
+            state.session, options.resumePath.c_str(), &state.firstStep)))
+      return error;
+    if (state.firstStep > epochSteps)
+      return fail(options.resumePath + ": position " + Twine(state.firstStep) +
+                  " is outside this run's " + Twine(epochSteps) + " steps");
+  }
+  state.inject.insert(options.injectNonFinite.begin(),
+                      options.injectNonFinite.end());
+  state.evalSteps.insert(options.evalAt.begin(), options.evalAt.end());
+  if (!state.evalSteps.empty() && !options.evaluate)
+    return fail("--eval-at asks for evaluations that --no-eval turns off");
+  if (!state.evalSteps.empty() && !state.binding.hasEval)
+    return fail("--eval-at: " + options.modelPath +
+                " has no eval step (mpt.eval_step) to evaluate with");
+  for (int64_t at : state.evalSteps)
+    if (at < 1 || at > state.totalSteps)
+      return fail("--eval-at " + Twine(at) + " is outside this run's steps 1-" +
+                  Twine(state.totalSteps));
+  return llvm::Error::success();
+}
+
+static llvm::Error setUp(const TrainerOptions &options, Trainer::State &state) {
+  if (llvm::Error error = checkOptions(options))
+    return error;
+  if (llvm::Error error = takeStatus(mpt_program_compile(
+          options.modelPath.c_str(), &options.compile, &state.program)))
+    return error;
+  DataBinding &binding = state.binding;
+  if (llvm::Error error =
+          bindTrainInputs(state.program, options.modelPath, binding))
+    return error;
+  binding.hasEval = mpt_program_has_eval(state.program);
+  if (binding.hasEval)
+    if (llvm::Error error =
+            bindEvalInputs(state.program, options.modelPath, binding))
+      return error;
+  if (options.batchSize && options.batchSize != binding.batchSize)
+    return fail(options.modelPath + " is written for batch " +
+                Twine(binding.batchSize) + ", got --batch " +
+                Twine(options.batchSize));
+  if (llvm::Error error = loadData(options, binding, state.train, state.test))
+    return error;
+  if (llvm::Error error = takeStatus(
+          mpt_session_create(state.program, options.seed, &state.session)))
+    return error;
+  if (!options.initStatePath.empty())
+    if (llvm::Error error =
+            loadInitialState(state.session, options.initStatePath))
+      return error;
+  return planRun(options, state);
+}
+
+std::unique_ptr<Trainer> Trainer::create(const TrainerOptions &options,
+                                         std::string &error) {
+  auto state = std::make_unique<State>();
+  // Borrowed by the options: read now, while it is valid.
+  state->staticLossScale =
+      options.compile.loss_scale &&
+      std::strcmp(options.compile.loss_scale, "static") == 0;
+  if (llvm::Error failure = setUp(options, *state)) {
+    error = llvm::toString(std::move(failure));
+    return nullptr;
+  }
+  return std::unique_ptr<Trainer>(new Trainer(options, std::move(state)));
+}
+
+Trainer::Trainer(const TrainerOptions &options, std::unique_ptr<State> state)
+    : opts(options), state(std::move(state)) {
+  // The compile options' strings were borrowed for compiling only.
+  opts.compile.loss_scale = nullptr;
+  opts.compile.dump_prefix = nullptr;
+}
+
+Trainer::~Trainer() = default;
+
+int64_t Trainer::batchSize() const { return state->binding.batchSize; }
+int64_t Trainer::stepsPerEpoch() const { return state->stepsPerEpoch; }
+int64_t Trainer::totalSteps() const { return state->totalSteps; }
+bool Trainer::hasEval() const { return state->binding.hasEval; }
+mpt_session_t Trainer::session() const { return state->session; }

@@ -1,0 +1,57 @@
+//===- TrainerState.h - what a Trainer holds --------------------*- C++ -*-===//
+//
+// Shared by the trainer's units: its session, data and run plan, and the
+// conversion of C API statuses to errors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPT_TRAINER_TRAINERSTATE_H
+#define MPT_TRAINER_TRAINERSTATE_H
+
+#include "mpt/trainer.h"
+
+#include "Data.h"
+
+#include "llvm/Support/Error.h"
+
+#include <set>
+
+namespace mpt {
+
+/// The step's data inputs as the data sources fill them: a batch of examples
+/// (the float input) and their class labels (the integer input a loss reads).
+struct DataBinding {
+  std::string examples, labels, evalExamples;
+  std::string examplesShape; // as describe() gives it
+  int64_t batchSize = 0, exampleSize = 0, numClasses = 0;
+  bool hasEval = false;
+  /// The examples input's type: f32, the data's own, or the f16 or bf16 a
+  /// step lowered for a GPU takes (rounded as the batch is gathered).
+  mpt_dtype_t examplesType = MPT_DTYPE_F32;
+};
+
+struct Trainer::State {
+  ~State() {
+    mpt_session_free(session);
+    mpt_program_free(program);
+  }
+  mpt_program_t program = nullptr;
+  mpt_session_t session = nullptr;
+  DataBinding binding;
+  runtime::Dataset train, test;
+  int64_t stepsPerEpoch = 0, totalSteps = 0;
+  /// The position the run starts at: 0, or the resumed checkpoint's.
+  int64_t firstStep = 0;
+  bool staticLossScale = false;
+  std::set<int64_t> inject, evalSteps;
+};
+
+/// The status's message as an error, releasing it; success for null.
+llvm::Error takeStatus(mpt_status_t status);
+
+/// "F32[784x3]".
+std::string describe(const mpt_tensor_info_t &info);
+
+} // namespace mpt
+
+#endif // MPT_TRAINER_TRAINERSTATE_H

@@ -1,0 +1,98 @@
+//===- TrainerTest.cpp - the training loop as a library -------------------===//
+//
+// What a driver other than mpt-run relies on: trainers that share no state,
+// an observer that hears every step, and a stop that saves where it stopped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/trainer.h"
+
+#include "llvm/Support/FileSystem.h"
+
+#include <gtest/gtest.h>
+
+using namespace mpt;
+
+namespace {
+
+TrainerOptions syntheticRun() {
+  TrainerOptions options;
+  options.modelPath = MPT_TEST_INPUTS_DIR "/three-classes.mlir";
+  options.data = DataSource::Synthetic;
+  options.syntheticExamples = 64;
+  options.epochs = 3;
+  return options;
+}
+
+struct CountingObserver : TrainerObserver {
+  void onStep(const StepRecord &record, const TrainProgress &) override {
+    steps.push_back(record.step);
+    if (trainer && int64_t(steps.size()) == stopAfter)
+      trainer->requestStop();
+  }
+  void onEpochEnd(const StepRecord &, const TrainProgress &progress,
+                  std::optional<double>) override {
+    epochs.push_back(progress.epoch);
+  }
+  std::vector<int64_t> steps, epochs;
+  Trainer *trainer = nullptr;
+  int64_t stopAfter = 0;
+};
+
+TEST(TrainerTest, TwoTrainersInOneProcessTrainAlike) {
+  std::string error;
+  std::unique_ptr<Trainer> first = Trainer::create(syntheticRun(), error);
+  ASSERT_TRUE(first) << error;
+  std::unique_ptr<Trainer> second = Trainer::create(syntheticRun(), error);
+  ASSERT_TRUE(second) << error;
+  CountingObserver firstObserver, secondObserver;
+  // Interleaved: neither run sees the other's state.
+  TrainResult a = first->run(firstObserver);
+  TrainResult b = second->run(secondObserver);
+  ASSERT_EQ(a.records.size(), 12u);
+  ASSERT_EQ(b.records.size(), 12u);
+  for (size_t i = 0; i < a.records.size(); ++i)
+    EXPECT_EQ(a.records[i].loss, b.records[i].loss) << "step " << i;
+  EXPECT_EQ(firstObserver.steps.size(), 12u);
+  EXPECT_EQ(firstObserver.epochs, (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_TRUE(a.errors.empty());
+}
+
+TEST(TrainerTest, StopSavesWhereItStopped) {
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(
+      llvm::sys::fs::createTemporaryFile("trainer", "safetensors", path));
+  TrainerOptions options = syntheticRun();
+  options.checkpointPath = path.str().str();
+  std::string error;
+  std::unique_ptr<Trainer> trainer = Trainer::create(options, error);
+  ASSERT_TRUE(trainer) << error;
+  CountingObserver observer;
+  observer.trainer = trainer.get();
+  observer.stopAfter = 5;
+  TrainResult result = trainer->run(observer);
+  EXPECT_TRUE(result.interrupted);
+  EXPECT_EQ(result.steps, 5);
+  EXPECT_TRUE(result.errors.empty());
+
+  // A trainer resumed from the checkpoint trains the remaining 7 steps.
+  options.resumePath = options.checkpointPath;
+  std::unique_ptr<Trainer> resumed = Trainer::create(options, error);
+  ASSERT_TRUE(resumed) << error;
+  CountingObserver resumedObserver;
+  TrainResult rest = resumed->run(resumedObserver);
+  EXPECT_EQ(rest.firstStep, 5);
+  EXPECT_EQ(rest.steps, 7);
+  EXPECT_FALSE(rest.interrupted);
+  llvm::sys::fs::remove(path);
+}
+
+TEST(TrainerTest, BadOptionsNameTheirFlag) {
+  TrainerOptions options = syntheticRun();
+  options.epochs = 0;
+  std::string error;
+  EXPECT_FALSE(Trainer::create(options, error));
+  EXPECT_EQ(error, "--epochs must be at least 1, got 0");
+}
+
+} // namespace

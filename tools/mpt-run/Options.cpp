@@ -1,0 +1,211 @@
+//===- Options.cpp - mpt-run's command line -------------------------------===//
+
+#include "Options.h"
+
+#include "Data.h"
+
+#include "llvm/Support/CommandLine.h"
+
+using namespace mpt;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("mpt-run options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+                                      cl::desc("<training step .mlir>"),
+                                      cl::cat(category));
+static cl::opt<std::string>
+    precision("precision", cl::desc("fp32, f16 or bf16 (mixed precision)"),
+              cl::init("fp32"), cl::cat(category));
+static cl::opt<std::string>
+    device("device",
+           cl::desc("cpu, or cuda (device 0 of the NVIDIA driver; state stays "
+                    "on the GPU)"),
+           cl::init("cpu"), cl::cat(category));
+static cl::opt<int64_t> epochs("epochs", cl::desc("Epochs to train"),
+                               cl::init(1), cl::cat(category));
+static cl::opt<int64_t>
+    maxSteps("steps", cl::desc("Stop after this many steps in total (0: all)"),
+             cl::init(0), cl::cat(category));
+static cl::opt<int64_t>
+    batchSize("batch",
+              cl::desc("Batch size; must be the one the graph is written for"),
+              cl::init(0), cl::cat(category));
+static cl::opt<uint64_t> seed("seed",
+                              cl::desc("Seed of initial state and data order"),
+                              cl::init(0), cl::cat(category));
+static cl::opt<std::string> dataSource("data",
+                                       cl::desc("fashion-mnist or synthetic"),
+                                       cl::init("fashion-mnist"),
+                                       cl::cat(category));
+static cl::opt<std::string>
+    dataDir("data-dir", cl::desc("Directory of the Fashion-MNIST IDX files"),
+            cl::init(runtime::kDefaultFashionMnistDirectory),
+            cl::cat(category));
+static cl::opt<int64_t> syntheticExamples(
+    "synthetic-examples",
+    cl::desc("Training examples of the synthetic set (a quarter as many for "
+             "testing)"),
+    cl::init(4096), cl::cat(category));
+static cl::opt<std::string> lossScale("loss-scale",
+                                      cl::desc("auto, dynamic, static or none"),
+                                      cl::init("auto"), cl::cat(category));
+static cl::opt<double> initScale("init-scale", cl::desc("Initial loss scale"),
+                                 cl::init(65536.0), cl::cat(category));
+static cl::opt<int64_t>
+    growthInterval("growth-interval",
+                   cl::desc("Finite steps before the loss scale grows"),
+                   cl::init(2000), cl::cat(category));
+static cl::list<int64_t> injectNonFinite(
+    "inject-nonfinite",
+    cl::desc("Global step numbers (from 0) whose examples are scaled by inf, "
+             "to test skipped steps"),
+    cl::CommaSeparated, cl::cat(category));
+static cl::opt<std::string> metricsCsv("metrics-csv",
+                                       cl::desc("Write per-step metrics (CSV)"),
+                                       cl::cat(category));
+static cl::opt<std::string>
+    metricsJson("metrics-json",
+                cl::desc("Write per-step metrics and the summary (JSON)"),
+                cl::cat(category));
+static cl::opt<std::string> plotDir(
+    "plot-dir",
+    cl::desc("Write loss.png, loss_scale.png (skipped steps marked) and "
+             "accuracy.png (test accuracy per epoch) here (gnuplot)"),
+    cl::cat(category));
+static cl::opt<std::string>
+    checkpointPath("checkpoint",
+                   cl::desc("Save all state here at the end (safetensors)"),
+                   cl::cat(category));
+static cl::opt<int64_t>
+    checkpointEvery("checkpoint-every",
+                    cl::desc("Also save every this many steps (0: never)"),
+                    cl::init(0), cl::cat(category));
+static cl::opt<std::string>
+    resumePath("resume", cl::desc("Continue from this checkpoint"),
+               cl::cat(category));
+static cl::opt<std::string> initStatePath(
+    "init-state",
+    cl::desc("Initial values for the named F32 tensors of a safetensors file "
+             "(e.g. weights exported from PyTorch); other state keeps its "
+             "initializer"),
+    cl::cat(category));
+static cl::opt<bool> cpuKernels(
+    "cpu-kernels",
+    cl::desc("Call the runtime's BLAS kernels (=false: generic loops)"),
+    cl::init(true), cl::cat(category));
+static cl::opt<int64_t> parallelMinIterations(
+    "parallel-min-iterations",
+    cl::desc("CPU: ops of at least this many loop iterations run over "
+             "mpt_cpu_threads() threads (0: every op on one thread)"),
+    cl::init(65536), cl::cat(category));
+static cl::opt<cl::boolOrDefault> persistentWorkingCopies(
+    "persistent-working-copies",
+    cl::desc("Mixed precision: the update rounds each master to its f16/bf16 "
+             "copy for the next step (=false: each step rounds them at its "
+             "start; default: on for cuda, off for cpu). Same results"),
+    cl::cat(category));
+static cl::opt<bool> noEval("no-eval", cl::desc("Skip test evaluation"),
+                            cl::cat(category));
+static cl::list<int64_t>
+    evalAt("eval-at",
+           cl::desc("Also evaluate test accuracy after these numbers of steps "
+                    "(the end of each epoch always is)"),
+           cl::CommaSeparated, cl::cat(category));
+static cl::opt<bool> quiet("quiet", cl::desc("No progress bar"),
+                           cl::cat(category));
+static cl::opt<std::string> onNonFinite(
+    "on-nonfinite",
+    cl::desc("When the loss is not finite, or the loss scale cannot avoid "
+             "overflow: stop (exit 1, the default), warn (say so once and "
+             "train on) or continue"),
+    cl::init("stop"), cl::cat(category));
+static cl::opt<std::string>
+    dumpPrefix("dump-ir",
+               cl::desc("Write <prefix>.mixed.mlir and <prefix>.llvm.mlir"),
+               cl::cat(category));
+
+/// The compile options; false with `error` for an unknown name.
+static bool parseCompileOptions(mpt_compile_options_t &options,
+                                std::string &error) {
+  if (precision == "fp32")
+    options.precision = MPT_PRECISION_FP32;
+  else if (precision == "f16")
+    options.precision = MPT_PRECISION_F16;
+  else if (precision == "bf16")
+    options.precision = MPT_PRECISION_BF16;
+  else
+    error =
+        "unknown --precision '" + precision + "'; expected fp32, f16 or bf16";
+  if (device == "cpu")
+    options.device = MPT_DEVICE_CPU;
+  else if (device == "cuda")
+    options.device = MPT_DEVICE_CUDA;
+  else if (error.empty())
+    error = "unknown --device '" + device + "'; expected cpu or cuda";
+  // Borrowed: the flags live as long as the process.
+  options.loss_scale = lossScale.c_str();
+  options.init_scale = initScale;
+  options.growth_interval = growthInterval;
+  if (!dumpPrefix.empty())
+    options.dump_prefix = dumpPrefix.c_str();
+  options.cpu_kernels = cpuKernels;
+  options.parallel_min_iterations = parallelMinIterations;
+  if (persistentWorkingCopies != cl::BOU_UNSET)
+    options.persistent_working_copies =
+        persistentWorkingCopies == cl::BOU_TRUE ? 1 : 0;
+  return error.empty();
+}
+
+/// The options naming a choice; false with `error` for an unknown one.
+static bool parseChoices(TrainerOptions &options, std::string &error) {
+  if (onNonFinite == "stop")
+    options.onNonFinite = NonFinitePolicy::Stop;
+  else if (onNonFinite == "warn")
+    options.onNonFinite = NonFinitePolicy::Warn;
+  else if (onNonFinite == "continue")
+    options.onNonFinite = NonFinitePolicy::Continue;
+  else
+    error = "unknown --on-nonfinite '" + onNonFinite +
+            "'; expected stop, warn or continue";
+  if (dataSource == "fashion-mnist")
+    options.data = DataSource::FashionMnist;
+  else if (dataSource == "synthetic")
+    options.data = DataSource::Synthetic;
+  else if (error.empty())
+    error = "unknown --data '" + dataSource +
+            "'; expected fashion-mnist or synthetic";
+  return error.empty();
+}
+
+bool mpt::parseCommandLine(int argc, char **argv, RunOptions &options,
+                           std::string &error) {
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "mpt-run: train an mpt training step on Fashion-MNIST or synthetic "
+      "data\n");
+  TrainerOptions &trainer = options.trainer;
+  if (!parseCompileOptions(trainer.compile, error) ||
+      !parseChoices(trainer, error))
+    return false;
+  trainer.modelPath = inputFile;
+  trainer.epochs = epochs;
+  trainer.maxSteps = maxSteps;
+  trainer.batchSize = batchSize;
+  trainer.seed = seed;
+  trainer.dataDir = dataDir;
+  trainer.syntheticExamples = syntheticExamples;
+  trainer.injectNonFinite.assign(injectNonFinite.begin(),
+                                 injectNonFinite.end());
+  trainer.checkpointPath = checkpointPath;
+  trainer.checkpointEvery = checkpointEvery;
+  trainer.resumePath = resumePath;
+  trainer.initStatePath = initStatePath;
+  trainer.evaluate = !noEval;
+  trainer.evalAt.assign(evalAt.begin(), evalAt.end());
+  options.metricsCsv = metricsCsv;
+  options.metricsJson = metricsJson;
+  options.plotDir = plotDir;
+  options.quiet = quiet;
+  return true;
+}
