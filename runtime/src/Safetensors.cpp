@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Safetensors.h"
+#include "mpt/safetensors.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 //===- SafetensorsTest.cpp - Tests for safetensors I/O ----------*- C++ -*-===//
 
-#include "Safetensors.h"
+#include "mpt/safetensors.h"
 
 #include <gtest/gtest.h>
 

@@ -9,8 +9,8 @@
 
 #include "mpt/runtime.h"
 
-#include "Data.h"
-#include "Safetensors.h"
+#include "mpt/data.h"
+#include "mpt/safetensors.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"

@@ -1,9 +1,9 @@
 //===- CpuKernels.cpp - BLAS-backed kernels called by compiled code -------===//
 
-#include "CpuKernels.h"
+#include "cpu/CpuKernels.h"
 
-#include "Float16.h"
-#include "GemmBF16.h"
+#include "mpt/float16.h"
+#include "cpu/GemmBF16.h"
 #include "ParallelFor.h"
 #include "Scratch.h"
 
