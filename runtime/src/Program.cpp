@@ -73,6 +73,38 @@ void nameArgumentsFromSource(func::FuncOp function,
   }
 }
 
+/// The source of `path`, or null with `error` and `failure` set: for the CUDA
+/// device in a build without CUDA, a file that cannot be read, or one nested
+/// too deeply for MLIR's parser.
+std::unique_ptr<llvm::MemoryBuffer> readSource(const std::string &path,
+                                               Device device,
+                                               std::string &error,
+                                               Program::Failure &failure) {
+#ifndef MPT_ENABLE_CUDA
+  if (device == Device::CUDA) {
+    failure = Program::Failure::DeviceUnavailable;
+    error = path + ": cannot compile for the CUDA device: this mpt was built "
+                   "without CUDA (configure with -DMPT_ENABLE_CUDA=ON and a "
+                   "CUDA toolkit)";
+    return nullptr;
+  }
+#endif
+  failure = Program::Failure::Unreadable;
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!file) {
+    error = path + ": cannot read: " + file.getError().message();
+    return nullptr;
+  }
+  failure = Program::Failure::Invalid;
+  if (nestsTooDeepToParse((*file)->getBuffer())) {
+    error = path + ": brackets nest deeper than " +
+            std::to_string(kMaxSourceNesting) +
+            " levels; MLIR's parser cannot read such input";
+    return nullptr;
+  }
+  return std::move(*file);
+}
+
 /// Parses the module in `sourceMgr` (a bare list of operations is wrapped
 /// in one) and verifies it; null after a diagnostic.
 OwningOpRef<ModuleOp> parseModule(llvm::SourceMgr &sourceMgr,
@@ -194,28 +226,10 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
                                           const CompileOptions &options,
                                           std::string &error,
                                           Failure &failure) {
-#ifndef MPT_ENABLE_CUDA
-  if (options.device == Device::CUDA) {
-    failure = Failure::DeviceUnavailable;
-    error = path + ": cannot compile for the CUDA device: this mpt was built "
-                   "without CUDA (configure with -DMPT_ENABLE_CUDA=ON and a "
-                   "CUDA toolkit)";
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      readSource(path, options.device, error, failure);
+  if (!file)
     return nullptr;
-  }
-#endif
-  failure = Failure::Unreadable;
-  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!file) {
-    error = path + ": cannot read: " + file.getError().message();
-    return nullptr;
-  }
-  failure = Failure::Invalid;
-  if (nestsTooDeepToParse((*file)->getBuffer())) {
-    error = path + ": brackets nest deeper than " +
-            std::to_string(kMaxSourceNesting) +
-            " levels; MLIR's parser cannot read such input";
-    return nullptr;
-  }
 
   // Parsed with only the dialects a training step may contain; the others
   // the lowering needs come after parsing.
@@ -228,7 +242,7 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
   context.printStackTraceOnDiagnostic(false);
 
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   DiagnosticCollector diagnostics(context, sourceMgr);
   auto fail = [&](std::string prefix = {}) {
     error = prefix + diagnostics.take();
