@@ -125,6 +125,10 @@ mpt_status_t mpt_session_save(mpt_session_t session, const char *path,
   static const char *kCaller = "mpt_session_save";
   MPT_RETURN_IF_ERROR(
       checkNotNull(kCaller, {{"session", session}, {"path", path}}));
+  // Checked here: the writer would make "<path>.tmp.<pid>" of it first.
+  if (!*path)
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      std::string(kCaller) + ": path is empty");
   return guarded(kCaller, [&]() -> mpt_status_t {
     std::vector<TensorRecord> tensors;
     for (const PublicTensor &state : session->program->state) {

@@ -579,18 +579,15 @@ void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
   mpt::runtime::parallelFor(batch, mpt::runtime::cpuThreads(), convolveImage);
 }
 
-/// The filter as a row-major F x depth f32 matrix, with its leading
-/// dimension in `ld`. With contiguous (c, kh, kw), f32 filters are read in
-/// place and others widened as one matrix, over the threads when large: a
-/// filter gradient's "filter" is the output gradient, 600K elements a step in
-/// the CNN example.
+/// The filter as a row-major F x depth f32 matrix (leading dimension `ld`):
+/// in place for f32 with contiguous (c, kh, kw), else widened over the threads
+/// when large (a filter gradient's is the output gradient, 600K elements).
 template <typename T>
 const float *filterMatrix(MemRef<T, 4> *filter, int64_t numFilters,
                           int64_t depth, int64_t &ld) {
   const T *filterData = filter->aligned + filter->offset;
-  const int64_t *fs = filter->strides;
-  ld = isDenseBlock(filter->sizes, fs, 1, 4)
-           ? leadingDimension(numFilters, depth, fs[0])
+  ld = isDenseBlock(filter->sizes, filter->strides, 1, 4)
+           ? leadingDimension(numFilters, depth, filter->strides[0])
            : 0;
   if (!ld) {
     float *dense = scratchBuffer(scratch(0), numFilters * depth);
@@ -598,13 +595,11 @@ const float *filterMatrix(MemRef<T, 4> *filter, int64_t numFilters,
     ld = depth;
     return dense;
   }
-  if constexpr (std::is_same_v<T, float>) {
+  if constexpr (std::is_same_v<T, float>)
     return filterData;
-  } else {
-    const int64_t sizes[2] = {numFilters, depth}, strides[2] = {ld, 1};
-    ld = depth;
-    return widenMatrix(filterData, sizes, strides, scratch(0));
-  }
+  const int64_t sizes[2] = {numFilters, depth}, strides[2] = {ld, 1};
+  ld = depth;
+  return widenMatrix(filterData, sizes, strides, scratch(0));
 }
 
 /// output[n, f, oh, ow] += sum_{c, kh, kw}
