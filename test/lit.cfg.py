@@ -15,6 +15,7 @@ config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%mpt_src_root", config.mpt_src_root))
+config.substitutions.append(("%mpt_obj_root", config.mpt_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.mpt_src_root, "examples")))
 
 # LSAN_OPTIONS carries scripts/test-sanitizers.sh's leak suppressions (lit

@@ -1,6 +1,6 @@
 //===- Data.cpp - Training data sources for the runtime ---------*- C++ -*-===//
 
-#include "Data.h"
+#include "mpt/data.h"
 #include "ParallelFor.h"
 
 #include <zlib.h>

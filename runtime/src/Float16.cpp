@@ -1,6 +1,6 @@
 //===- Float16.cpp - rounding many floats at once ---------------*- C++ -*-===//
 
-#include "Float16.h"
+#include "mpt/float16.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

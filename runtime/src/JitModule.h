@@ -7,7 +7,7 @@
 #ifndef MPT_RUNTIME_JITMODULE_H
 #define MPT_RUNTIME_JITMODULE_H
 
-#include "CpuIsa.h"
+#include "cpu/CpuIsa.h"
 
 #include "mlir/IR/Operation.h"
 #include "llvm/IR/LLVMContext.h"

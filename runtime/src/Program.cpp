@@ -2,9 +2,8 @@
 
 #include "Program.h"
 
-#include "CpuIsa.h"
-#include "GemmBF16.h"
 #include "cpu/CpuBackend.h"
+#include "cpu/HostTuning.h"
 #ifdef MPT_ENABLE_CUDA
 #include "cuda/CudaBackend.h"
 #endif
@@ -74,34 +73,163 @@ void nameArgumentsFromSource(func::FuncOp function,
   }
 }
 
-} // namespace
-
-std::unique_ptr<Program> Program::compile(const std::string &path,
-                                          const CompileOptions &options,
-                                          std::string &error,
-                                          Failure &failure) {
+/// The source of `path`, or null with `error` and `failure` set: for the CUDA
+/// device in a build without CUDA, a file that cannot be read, or one nested
+/// too deeply for MLIR's parser.
+std::unique_ptr<llvm::MemoryBuffer> readSource(const std::string &path,
+                                               Device device,
+                                               std::string &error,
+                                               Program::Failure &failure) {
 #ifndef MPT_ENABLE_CUDA
-  if (options.device == Device::CUDA) {
-    failure = Failure::DeviceUnavailable;
+  if (device == Device::CUDA) {
+    failure = Program::Failure::DeviceUnavailable;
     error = path + ": cannot compile for the CUDA device: this mpt was built "
                    "without CUDA (configure with -DMPT_ENABLE_CUDA=ON and a "
                    "CUDA toolkit)";
     return nullptr;
   }
 #endif
-  failure = Failure::Unreadable;
+  failure = Program::Failure::Unreadable;
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!file) {
     error = path + ": cannot read: " + file.getError().message();
     return nullptr;
   }
-  failure = Failure::Invalid;
+  failure = Program::Failure::Invalid;
   if (nestsTooDeepToParse((*file)->getBuffer())) {
     error = path + ": brackets nest deeper than " +
             std::to_string(kMaxSourceNesting) +
             " levels; MLIR's parser cannot read such input";
     return nullptr;
   }
+  return std::move(*file);
+}
+
+/// Parses the module in `sourceMgr` (a bare list of operations is wrapped
+/// in one) and verifies it; null after a diagnostic.
+OwningOpRef<ModuleOp> parseModule(llvm::SourceMgr &sourceMgr,
+                                  MLIRContext &context,
+                                  AsmParserState &asmState) {
+  Block block;
+  ParserConfig config(&context);
+  if (failed(parseAsmSourceFile(sourceMgr, &block, config, &asmState)))
+    return nullptr;
+  OwningOpRef<ModuleOp> module;
+  if (llvm::hasSingleElement(block) && isa<ModuleOp>(block.front())) {
+    module = cast<ModuleOp>(block.front());
+    module.get()->remove();
+  } else {
+    module = ModuleOp::create(UnknownLoc::get(&context));
+    module->getBody()->getOperations().splice(module->getBody()->begin(),
+                                              block.getOperations());
+  }
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+/// Loads the dialects and translations the lowering for `device` needs.
+void loadLoweringDialects(MLIRContext &context, Device device) {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  // The CUDA lowering serializes GPU modules to PTX in-process, and the JIT
+  // translates the embedded binary and its launches.
+  if (device == Device::CUDA) {
+    registerAllToLLVMIRTranslations(registry);
+    NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  }
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+}
+
+/// Names the arguments of the marked functions and gives them C wrappers;
+/// false if no function is marked mpt.train_step.
+bool prepareEntryPoints(ModuleOp module, const AsmParserState &asmState) {
+  bool hasTrainStep = false;
+  Builder builder(module.getContext());
+  for (auto function : module.getOps<func::FuncOp>()) {
+    if (!function->hasAttr(MPTDialect::kTrainStepAttrName) &&
+        !function->hasAttr(MPTDialect::kEvalStepAttrName))
+      continue;
+    hasTrainStep |= function->hasAttr(MPTDialect::kTrainStepAttrName);
+    nameArgumentsFromSource(function, asmState);
+    // The runtime calls the entry points through their C wrappers.
+    function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                      builder.getUnitAttr());
+  }
+  return hasTrainStep;
+}
+
+/// The mixed-precision rewrite (a no-op for f32).
+void buildMixedPrecision(PassManager &pm, const CompileOptions &options) {
+  MixedPrecisionOptions mixed;
+  mixed.computeType = options.computeType;
+  mixed.lossScale = options.lossScale;
+  mixed.initScale = options.initScale;
+  mixed.growthInterval = options.growthInterval;
+  mixed.persistentWorkingCopy = options.persistentWorkingCopies;
+  buildMixedPrecisionPipeline(pm, mixed);
+}
+
+/// The device's lowering, which records the signature
+/// (mpt-export-signature) for the backend.
+void buildLowering(PassManager &pm, const CompileOptions &options) {
+  if (options.device == Device::CUDA) {
+    buildLowerToCUDAPipeline(pm, LowerToCUDAOptions());
+    return;
+  }
+  LowerToCPUOptions cpu;
+  cpu.cpuKernels = options.cpuKernels;
+  cpu.parallelMinIterations = options.parallelMinIterations;
+  tuneForHost(cpu);
+  buildLowerToCPUPipeline(pm, cpu);
+}
+
+/// Writes `module` to the dump prefix + `suffix`, if there is a prefix.
+bool dump(ModuleOp module, const CompileOptions &options, const char *suffix,
+          std::string &error) {
+  if (options.dumpPrefix.empty())
+    return true;
+  auto output = openOutputFile(options.dumpPrefix + suffix, &error);
+  if (!output)
+    return false;
+  module->print(output->os());
+  output->keep();
+  return true;
+}
+
+/// The device's backend for the lowered `module`, and its signature.
+std::unique_ptr<Backend> createBackend(ModuleOp module, Device device,
+                                       std::string &signatureJson,
+                                       std::string &error,
+                                       Program::Failure &failure) {
+  if (device == Device::CPU)
+    return createCpuBackend(module, signatureJson, error);
+  std::unique_ptr<Backend> backend;
+#ifdef MPT_ENABLE_CUDA // without it, compile() returned at its start
+  bool deviceUnavailable = false;
+  backend = createCudaBackend(module, signatureJson, error, deviceUnavailable);
+  if (deviceUnavailable)
+    failure = Program::Failure::DeviceUnavailable;
+#else
+  (void)failure;
+#endif
+  return backend;
+}
+
+} // namespace
+
+std::unique_ptr<Program> Program::compile(const std::string &path,
+                                          const CompileOptions &options,
+                                          std::string &error,
+                                          Failure &failure) {
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      readSource(path, options.device, error, failure);
+  if (!file)
+    return nullptr;
 
   // Parsed with only the dialects a training step may contain; the others
   // the lowering needs come after parsing.
@@ -114,7 +242,7 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
   context.printStackTraceOnDiagnostic(false);
 
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   DiagnosticCollector diagnostics(context, sourceMgr);
   auto fail = [&](std::string prefix = {}) {
     error = prefix + diagnostics.take();
@@ -123,129 +251,36 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
     return nullptr;
   };
 
-  Block block;
   AsmParserState asmState;
-  ParserConfig config(&context);
-  if (failed(parseAsmSourceFile(sourceMgr, &block, config, &asmState)))
+  OwningOpRef<ModuleOp> module = parseModule(sourceMgr, context, asmState);
+  if (!module)
     return fail();
-  OwningOpRef<ModuleOp> module;
-  if (llvm::hasSingleElement(block) && isa<ModuleOp>(block.front())) {
-    module = cast<ModuleOp>(block.front());
-    module.get()->remove();
-  } else {
-    module = ModuleOp::create(UnknownLoc::get(&context));
-    module->getBody()->getOperations().splice(module->getBody()->begin(),
-                                              block.getOperations());
-  }
-  if (failed(verify(*module)))
-    return fail();
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-  // The CUDA lowering serializes GPU modules to PTX in-process, and the JIT
-  // translates the embedded binary and its launches.
-  if (options.device == Device::CUDA) {
-    registerAllToLLVMIRTranslations(registry);
-    NVVM::registerNVVMTargetInterfaceExternalModels(registry);
-  }
-  context.appendDialectRegistry(registry);
-  context.loadAllAvailableDialects();
-
-  bool hasTrainStep = false;
-  Builder builder(&context);
-  for (auto function : module->getOps<func::FuncOp>()) {
-    if (!function->hasAttr(MPTDialect::kTrainStepAttrName) &&
-        !function->hasAttr(MPTDialect::kEvalStepAttrName))
-      continue;
-    hasTrainStep |= function->hasAttr(MPTDialect::kTrainStepAttrName);
-    nameArgumentsFromSource(function, asmState);
-    // The runtime calls the entry points through their C wrappers.
-    function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                      builder.getUnitAttr());
-  }
-  if (!hasTrainStep) {
+  loadLoweringDialects(context, options.device);
+  if (!prepareEntryPoints(*module, asmState)) {
     error = path + ": no function is marked 'mpt.train_step'";
     return nullptr;
   }
 
-  // The mixed-precision rewrite (a no-op for f32).
   PassManager pm(&context);
-  MixedPrecisionOptions mixed;
-  mixed.computeType = options.computeType;
-  mixed.lossScale = options.lossScale;
-  mixed.initScale = options.initScale;
-  mixed.growthInterval = options.growthInterval;
-  mixed.persistentWorkingCopy = options.persistentWorkingCopies;
-  buildMixedPrecisionPipeline(pm, mixed);
+  buildMixedPrecision(pm, options);
   if (failed(pm.run(*module)))
     return fail(path + ": the mixed-precision rewrite failed:\n");
-  auto dump = [&](const char *suffix) {
-    if (options.dumpPrefix.empty())
-      return true;
-    auto output = openOutputFile(options.dumpPrefix + suffix, &error);
-    if (!output)
-      return false;
-    module->print(output->os());
-    output->keep();
-    return true;
-  };
-  if (!dump(".mixed.mlir"))
+  if (!dump(*module, options, ".mixed.mlir", error))
     return nullptr;
 
-  // Lowering records the signature (mpt-export-signature) for the backend.
   PassManager lowering(&context);
+  buildLowering(lowering, options);
   bool cuda = options.device == Device::CUDA;
-  if (cuda) {
-    buildLowerToCUDAPipeline(lowering, LowerToCUDAOptions());
-  } else {
-    LowerToCPUOptions cpu;
-    cpu.cpuKernels = options.cpuKernels;
-    cpu.parallelMinIterations = options.parallelMinIterations;
-#if defined(__x86_64__)
-    // Masked 16-bit loads and stores need AVX512BW; without AVX-512, LLVM
-    // emulates them lane by lane, and 8 f32 lanes fill a register.
-    bool avx512 = maxCpuIsa() == CpuIsa::Native &&
-                  __builtin_cpu_supports("avx512f") &&
-                  __builtin_cpu_supports("avx512bw");
-    cpu.vectorWidth = avx512 ? 16 : 8;
-    // AMD's cores run the masked stores of a predicated 14-wide row slowly:
-    // on a Zen 5, one thread, the CNN's FP32 step took 4.8 ms predicated
-    // and 3.7 ms in loops of 8, 4 and 2 lanes (f16 5.7 and 4.3 ms). Intel's
-    // keep predication, measured there (Sapphire Rapids) before the loops of
-    // halving widths existed.
-    cpu.predicateVectorLoops = avx512 && __builtin_cpu_is("intel");
-    // Without VCVTNEPS2BF16, LLVM rounds each bf16 result in a library call.
-    cpu.expandBF16Rounding = !hasDotBF16();
-#else
-    cpu.expandBF16Rounding = true;
-#endif
-    cpu.computeF16InF32 = !hasF16Arithmetic();
-    // bf16 matmuls stay bf16 where the runtime multiplies bf16 faster than
-    // sgemm multiplies them widened (GemmBF16.h).
-    cpu.widenBF16Matmuls = preferredGemmBF16() == nullptr;
-    buildLowerToCPUPipeline(lowering, cpu);
-  }
   if (failed(lowering.run(*module)))
     return fail(path + (cuda ? ": lowering to CUDA failed:\n"
                              : ": lowering to the CPU failed:\n"));
-  if (!dump(".llvm.mlir"))
+  if (!dump(*module, options, ".llvm.mlir", error))
     return nullptr;
 
   auto program = std::make_unique<Program>();
   std::string signatureJson;
-  if (cuda) {
-#ifdef MPT_ENABLE_CUDA // without it, compile() returned at its start
-    bool deviceUnavailable = false;
-    program->backend =
-        createCudaBackend(*module, signatureJson, error, deviceUnavailable);
-    if (deviceUnavailable)
-      failure = Failure::DeviceUnavailable;
-#endif
-  } else {
-    program->backend = createCpuBackend(*module, signatureJson, error);
-  }
+  program->backend =
+      createBackend(*module, options.device, signatureJson, error, failure);
   if (!program->backend) {
     error = path + ": " + error;
     return nullptr;

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Safetensors.h"
+#include "mpt/safetensors.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +16,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <set>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -294,7 +295,25 @@ bool parseHeader(const std::string &path, const std::string &text,
                  std::vector<Entry> &entries,
                  std::map<std::string, std::string> &metadata,
                  std::string &error) {
-  json root = json::parse(text, /*cb=*/nullptr, /*allow_exceptions=*/false);
+  // nlohmann keeps the last of duplicate keys; a header that names a tensor
+  // or a metadata key twice is corrupt, whichever value is right.
+  std::vector<std::set<std::string>> openObjects;
+  std::string duplicate;
+  auto findDuplicates = [&](int, json::parse_event_t event, json &parsed) {
+    if (event == json::parse_event_t::object_start)
+      openObjects.emplace_back();
+    else if (event == json::parse_event_t::object_end)
+      openObjects.pop_back();
+    else if (event == json::parse_event_t::key && duplicate.empty() &&
+             !openObjects.back().insert(parsed.get<std::string>()).second)
+      duplicate = parsed.get<std::string>();
+    return true;
+  };
+  json root = json::parse(text, findDuplicates, /*allow_exceptions=*/false);
+  if (!root.is_discarded() && !duplicate.empty()) {
+    error = path + ": duplicate key " + inQuotes(duplicate) + " in the header";
+    return false;
+  }
   if (root.is_discarded()) {
     ParseErrorCollector collector;
     json::sax_parse(text, &collector);

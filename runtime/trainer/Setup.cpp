@@ -8,7 +8,7 @@
 
 #include "TrainerState.h"
 
-#include "Safetensors.h"
+#include "mpt/safetensors.h"
 
 #include "llvm/ADT/Twine.h"
 

@@ -10,7 +10,7 @@
 
 #include "mpt/trainer.h"
 
-#include "Data.h"
+#include "mpt/data.h"
 
 #include "llvm/Support/Error.h"
 

@@ -10,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CpuKernels.h"
-#include "Float16.h"
-#include "GemmBF16.h"
+#include "cpu/CpuKernels.h"
+#include "mpt/float16.h"
+#include "cpu/GemmBF16.h"
 
 #include <cblas.h>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 //===- DataTest.cpp - Tests for the runtime data sources --------*- C++ -*-===//
 
-#include "Data.h"
+#include "mpt/data.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cpu/OptimizeModule.h"
-#include "Float16.h"
+#include "mpt/float16.h"
 #include "JitModule.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

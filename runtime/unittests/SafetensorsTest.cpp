@@ -1,6 +1,6 @@
 //===- SafetensorsTest.cpp - Tests for safetensors I/O ----------*- C++ -*-===//
 
-#include "Safetensors.h"
+#include "mpt/safetensors.h"
 
 #include <gtest/gtest.h>
 
@@ -294,6 +294,16 @@ TEST_F(SafetensorsTest, CorruptedHeader) {
   expectRawReadError(R"({"t": {"dtype": "F32", "shape": [], )"
                      R"("data_offsets": [0, -4]}})",
                      4, "tensor 't': \"data_offsets\" is not a pair");
+}
+
+TEST_F(SafetensorsTest, DuplicateKeyIsAnError) {
+  expectRawReadError(R"({"t": {"dtype": "F32", "shape": [], )"
+                     R"("data_offsets": [0, 4]}, )"
+                     R"("t": {"dtype": "F32", "shape": [], )"
+                     R"("data_offsets": [0, 4]}})",
+                     4, "duplicate key 't' in the header");
+  expectRawReadError(R"({"__metadata__": {"k": "a", "k": "b"}})", 0,
+                     "duplicate key 'k' in the header");
 }
 
 TEST_F(SafetensorsTest, UnknownDtype) {

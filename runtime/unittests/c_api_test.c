@@ -320,6 +320,8 @@ static void checkSession(mpt_program_t program, const char *scratch) {
                "session is NULL");
   EXPECT_ERROR(mpt_session_save(session, NULL, 3), MPT_STATUS_INVALID_ARGUMENT,
                "path is NULL");
+  EXPECT_ERROR(mpt_session_save(session, "", 3), MPT_STATUS_INVALID_ARGUMENT,
+               "path is empty");
   EXPECT_ERROR(mpt_session_save(session, "/nonexistent/dir/c.safetensors", 3),
                MPT_STATUS_IO_ERROR, "/nonexistent/dir/c.safetensors");
   EXPECT_OK(mpt_session_save(session, path, 3));

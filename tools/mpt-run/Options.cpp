@@ -2,7 +2,7 @@
 
 #include "Options.h"
 
-#include "Data.h"
+#include "mpt/data.h"
 
 #include "llvm/Support/CommandLine.h"
 

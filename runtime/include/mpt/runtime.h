@@ -30,6 +30,33 @@
 extern "C" {
 #endif
 
+/*===-- Export and result attributes --------------------------------------===*/
+
+/* Marks the entry points libmpt_runtime exports; everything else in it is
+   hidden. */
+#if defined(_WIN32)
+#define MPT_API
+#elif defined(__GNUC__) || defined(__clang__)
+#define MPT_API __attribute__((visibility("default")))
+#else
+#define MPT_API
+#endif
+
+/* Marks a call whose status must be looked at (and freed): a status dropped
+   is a failure unseen and a leak. C++17 and C23 spell it [[nodiscard]], which
+   a cast to void silences; GCC and clang have it in C11 as an attribute;
+   older or other compilers get nothing. */
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define MPT_MUST_USE_RESULT [[nodiscard]]
+#elif !defined(__cplusplus) && defined(__STDC_VERSION__) &&                    \
+    __STDC_VERSION__ > 201710L
+#define MPT_MUST_USE_RESULT [[nodiscard]]
+#elif defined(__GNUC__) || defined(__clang__)
+#define MPT_MUST_USE_RESULT __attribute__((warn_unused_result))
+#else
+#define MPT_MUST_USE_RESULT
+#endif
+
 /*===-- Status ------------------------------------------------------------===*/
 
 typedef enum mpt_status_code_t {
@@ -47,12 +74,12 @@ typedef enum mpt_status_code_t {
 /* NULL is success. A non-NULL status is owned by the caller. */
 typedef struct mpt_status_s *mpt_status_t;
 /* MPT_STATUS_OK for NULL. */
-mpt_status_code_t mpt_status_code(mpt_status_t status);
+MPT_API mpt_status_code_t mpt_status_code(mpt_status_t status);
 /* Names the problem and the input that caused it; "" for NULL. Borrowed from
    `status`. */
-const char *mpt_status_message(mpt_status_t status);
+MPT_API const char *mpt_status_message(mpt_status_t status);
 /* Releases a status; NULL is a no-op. */
-void mpt_status_free(mpt_status_t status);
+MPT_API void mpt_status_free(mpt_status_t status);
 
 /*===-- Tensors -----------------------------------------------------------===*/
 
@@ -68,10 +95,10 @@ enum mpt_dtype_e {
 typedef int32_t mpt_dtype_t;
 
 /* Bytes per element; 0 for a value outside the enum. */
-size_t mpt_dtype_size(mpt_dtype_t dtype);
+MPT_API size_t mpt_dtype_size(mpt_dtype_t dtype);
 /* The safetensors name ("F32", "F16", "BF16", "I64", "I32", "BOOL"); "" for a
    value outside the enum. Static storage. */
-const char *mpt_dtype_name(mpt_dtype_t dtype);
+MPT_API const char *mpt_dtype_name(mpt_dtype_t dtype);
 
 #define MPT_MAX_RANK 8
 
@@ -143,12 +170,12 @@ typedef struct mpt_compile_options_t {
 /* FP32 on the CPU, loss scaling "auto", init scale 65536, growth interval
    2000, CPU kernels on, parallel ops from 65536 iterations, persistent working
    copies as the device chooses (-1). NULL is a no-op. */
-void mpt_compile_options_init(mpt_compile_options_t *options);
+MPT_API void mpt_compile_options_init(mpt_compile_options_t *options);
 
 /* The threads CPU steps run their kernels and parallel ops on, OpenBLAS's
    among them: OMP_NUM_THREADS, or else every core (OpenBLAS's OpenMP build,
    which the runtime links, reads OMP_NUM_THREADS, not OPENBLAS_NUM_THREADS). */
-int mpt_cpu_threads(void);
+MPT_API int mpt_cpu_threads(void);
 
 /* The instruction set CPU steps use: "native", or "avx2" where the environment
    variable MPT_MAX_CPU_ISA=avx2 keeps them to x86-64-v3 (AVX2, FMA, F16C; no
@@ -156,7 +183,7 @@ int mpt_cpu_threads(void);
    kernels by itself: with avx2, OPENBLAS_CORETYPE=Haswell must be set too, or
    compiling for the CPU fails with MPT_STATUS_FAILED_PRECONDITION. Any other
    value fails compiling the same way. */
-const char *mpt_cpu_isa(void);
+MPT_API const char *mpt_cpu_isa(void);
 
 /* A compiled module: its function marked mpt.train_step and, optionally, the
    one marked mpt.eval_step. */
@@ -170,29 +197,31 @@ enum mpt_function_e {
 typedef int32_t mpt_function_t;
 
 /* On success `*program` is owned by the caller (mpt_program_free). */
-mpt_status_t mpt_program_compile(const char *mlir_path,
-                                 const mpt_compile_options_t *options,
-                                 mpt_program_t *program);
+MPT_MUST_USE_RESULT MPT_API mpt_status_t
+mpt_program_compile(const char *mlir_path, const mpt_compile_options_t *options,
+                    mpt_program_t *program);
 /* Releases the caller's reference; sessions keep the program alive. NULL is a
    no-op. */
-void mpt_program_free(mpt_program_t program);
+MPT_API void mpt_program_free(mpt_program_t program);
 
 /* 1 if the module has an eval step; 0 otherwise or for NULL. */
-int mpt_program_has_eval(mpt_program_t program);
+MPT_API int mpt_program_has_eval(mpt_program_t program);
 
 /* The data inputs of a function, which the caller binds by name before each
    step: count (0 for NULL or a missing eval step), then each one's info. */
-int64_t mpt_program_num_inputs(mpt_program_t program, mpt_function_t function);
-mpt_status_t mpt_program_input_info(mpt_program_t program,
-                                    mpt_function_t function, int64_t index,
-                                    mpt_tensor_info_t *info);
+MPT_API int64_t mpt_program_num_inputs(mpt_program_t program,
+                                       mpt_function_t function);
+MPT_MUST_USE_RESULT MPT_API mpt_status_t
+mpt_program_input_info(mpt_program_t program, mpt_function_t function,
+                       int64_t index, mpt_tensor_info_t *info);
 /* The outputs of a function: the training step's metrics ("loss",
    "loss_scale", "skipped", "grad_zero", "grad_nonfinite", ...) or the eval
    step's results ("logits" when it has one). */
-int64_t mpt_program_num_outputs(mpt_program_t program, mpt_function_t function);
-mpt_status_t mpt_program_output_info(mpt_program_t program,
-                                     mpt_function_t function, int64_t index,
-                                     mpt_tensor_info_t *info);
+MPT_API int64_t mpt_program_num_outputs(mpt_program_t program,
+                                        mpt_function_t function);
+MPT_MUST_USE_RESULT MPT_API mpt_status_t
+mpt_program_output_info(mpt_program_t program, mpt_function_t function,
+                        int64_t index, mpt_tensor_info_t *info);
 
 /*===-- Sessions ----------------------------------------------------------===*/
 
@@ -201,10 +230,10 @@ mpt_status_t mpt_program_output_info(mpt_program_t program,
    its recorded initial value. On success `*session` is owned by the caller
    (mpt_session_free) and holds a reference to `program`. */
 typedef struct mpt_session_s *mpt_session_t;
-mpt_status_t mpt_session_create(mpt_program_t program, uint64_t seed,
-                                mpt_session_t *session);
+MPT_MUST_USE_RESULT MPT_API mpt_status_t mpt_session_create(
+    mpt_program_t program, uint64_t seed, mpt_session_t *session);
 /* NULL is a no-op. */
-void mpt_session_free(mpt_session_t session);
+MPT_API void mpt_session_free(mpt_session_t session);
 
 /* Copies `bytes` bytes of `dtype` elements into the input `name` of
    `function`. `bytes` must be the input's element count times the size of
@@ -212,10 +241,9 @@ void mpt_session_free(mpt_session_t session);
    even) and integers to its integer type (in range). Class labels outside
    [0, num_classes) are rejected, naming the value and its index. An input
    stays bound until it is bound again. */
-mpt_status_t mpt_session_bind_input(mpt_session_t session,
-                                    mpt_function_t function, const char *name,
-                                    mpt_dtype_t dtype, const void *data,
-                                    size_t bytes);
+MPT_MUST_USE_RESULT MPT_API mpt_status_t mpt_session_bind_input(
+    mpt_session_t session, mpt_function_t function, const char *name,
+    mpt_dtype_t dtype, const void *data, size_t bytes);
 
 /* Host memory for the next value of input `name` of `function`: `*bytes`
    bytes in the input's own dtype (page-locked on CUDA). Fill it and bind it
@@ -223,10 +251,9 @@ mpt_status_t mpt_session_bind_input(mpt_session_t session,
    then goes to the device with no further copy on the host. Valid until the
    next mpt_session_input_staging or mpt_session_bind_input for this input;
    it may wait for the device to finish copying the batch before last. */
-mpt_status_t mpt_session_input_staging(mpt_session_t session,
-                                       mpt_function_t function,
-                                       const char *name, void **data,
-                                       size_t *bytes);
+MPT_MUST_USE_RESULT MPT_API mpt_status_t
+mpt_session_input_staging(mpt_session_t session, mpt_function_t function,
+                          const char *name, void **data, size_t *bytes);
 
 typedef struct mpt_step_metrics_t {
   float loss;       /* NAN if the step reports no "loss" */
@@ -242,27 +269,29 @@ typedef struct mpt_step_metrics_t {
    bound) and carries its state to the next; returns once the step has
    finished. `metrics` may be NULL. Fails with FAILED_PRECONDITION while steps
    queued by mpt_session_step_async have unread metrics. */
-mpt_status_t mpt_session_step(mpt_session_t session,
-                              mpt_step_metrics_t *metrics);
+MPT_MUST_USE_RESULT MPT_API mpt_status_t
+mpt_session_step(mpt_session_t session, mpt_step_metrics_t *metrics);
 
 /* Queues one training step, like mpt_session_step, without waiting for it
    on a device that runs queued work (CUDA; the CPU runs it before this
    returns). The inputs may be bound again at once for the next step: the
    session keeps its own copy of each batch. Every other call sees the state
    after all queued steps. At most 16 queued steps may have unread metrics. */
-mpt_status_t mpt_session_step_async(mpt_session_t session);
+MPT_MUST_USE_RESULT MPT_API mpt_status_t
+mpt_session_step_async(mpt_session_t session);
 
 /* Waits for the oldest queued step whose metrics have not been read and
    returns them; FAILED_PRECONDITION when there is none. A failure inside
    that step (a kernel fault) is reported here. */
-mpt_status_t mpt_session_step_metrics(mpt_session_t session,
-                                      mpt_step_metrics_t *metrics);
+MPT_MUST_USE_RESULT MPT_API mpt_status_t
+mpt_session_step_metrics(mpt_session_t session, mpt_step_metrics_t *metrics);
 
 /* Steps queued by mpt_session_step_async whose metrics were not read yet. */
-int64_t mpt_session_steps_in_flight(mpt_session_t session);
+MPT_API int64_t mpt_session_steps_in_flight(mpt_session_t session);
 
 /* Runs the eval step on its bound inputs and the current state. */
-mpt_status_t mpt_session_eval(mpt_session_t session);
+MPT_MUST_USE_RESULT MPT_API mpt_status_t
+mpt_session_eval(mpt_session_t session);
 
 /* The calls below that copy tensors (read_output, read_state, write_state,
    save, load) return once their copies are done; on a device that runs
@@ -271,39 +300,41 @@ mpt_status_t mpt_session_eval(mpt_session_t session);
 
 /* Copies output `name` of the last run of `function` out as `dtype` (same
    conversions as binding); `bytes` must match. */
-mpt_status_t mpt_session_read_output(mpt_session_t session,
-                                     mpt_function_t function, const char *name,
-                                     mpt_dtype_t dtype, void *data,
-                                     size_t bytes);
+MPT_MUST_USE_RESULT MPT_API mpt_status_t mpt_session_read_output(
+    mpt_session_t session, mpt_function_t function, const char *name,
+    mpt_dtype_t dtype, void *data, size_t bytes);
 
 /* The parameters and state of the session (source argument names, or
    loss_scale, loss_scale_growth_tracker, ...): count (0 for NULL), then each
    one's info. Persistent working copies are not among them. */
-int64_t mpt_session_num_state(mpt_session_t session);
-mpt_status_t mpt_session_state_info(mpt_session_t session, int64_t index,
-                                    mpt_tensor_info_t *info);
+MPT_API int64_t mpt_session_num_state(mpt_session_t session);
+MPT_MUST_USE_RESULT MPT_API mpt_status_t mpt_session_state_info(
+    mpt_session_t session, int64_t index, mpt_tensor_info_t *info);
 
 /* Copies a state tensor out as f32 (converting f16, bf16 and integers);
    `count` must be its number of elements. */
-mpt_status_t mpt_session_read_state(mpt_session_t session, const char *name,
-                                    float *values, int64_t count);
+MPT_MUST_USE_RESULT MPT_API mpt_status_t mpt_session_read_state(
+    mpt_session_t session, const char *name, float *values, int64_t count);
 /* Overwrites a state tensor from f32 values (rounded to its type; integer
    state takes only finite integral values in its range). Nothing changes on
    error. */
-mpt_status_t mpt_session_write_state(mpt_session_t session, const char *name,
-                                     const float *values, int64_t count);
+MPT_MUST_USE_RESULT MPT_API mpt_status_t
+mpt_session_write_state(mpt_session_t session, const char *name,
+                        const float *values, int64_t count);
 
 /* Writes every parameter and state tensor, bit for bit, plus `position` (the
    caller's place in its data order) to a safetensors file, atomically: the
    previous file stays intact if anything fails. Temporaries that killed
    writers left for the same path are removed. */
-mpt_status_t mpt_session_save(mpt_session_t session, const char *path,
-                              int64_t position);
+MPT_MUST_USE_RESULT MPT_API mpt_status_t mpt_session_save(mpt_session_t session,
+                                                          const char *path,
+                                                          int64_t position);
 /* Loads a checkpoint written by mpt_session_save for the same program and
    precision; nothing changes if the file is missing, corrupt or mismatched.
    `position` may be NULL. */
-mpt_status_t mpt_session_load(mpt_session_t session, const char *path,
-                              int64_t *position);
+MPT_MUST_USE_RESULT MPT_API mpt_status_t mpt_session_load(mpt_session_t session,
+                                                          const char *path,
+                                                          int64_t *position);
 
 #ifdef __cplusplus
 }

@@ -2,8 +2,8 @@
 
 #include "CpuBackend.h"
 
-#include "../CpuIsa.h"
-#include "../CpuKernels.h"
+#include "CpuIsa.h"
+#include "CpuKernels.h"
 #include "../JitModule.h"
 #include "../JitSymbols.h"
 #include "../PackedArguments.h"

@@ -143,82 +143,73 @@ uint32_t alignmentOf(const void *pointer) {
   return alignment;
 }
 
-/// Makes the plan of C += op(B)^T·op(A)^T in cuBLASLt's column-major terms;
-/// false after recording why not.
-bool makePlan(CublasLt &lt, const char *name, cudaDataType_t type,
-              cudaDataType_t resultType, cublasOperation_t opA,
-              cublasOperation_t opB, const Matrix &ma, const Matrix &mb,
-              const Matrix &mc, int64_t batch, int64_t strideA, int64_t strideB,
-              int64_t strideC, const uint32_t (&alignments)[3], Plan &plan) {
-  auto status = [&](cublasStatus_t s, const char *what) {
-    if (s == CUBLAS_STATUS_SUCCESS)
-      return true;
-    recordError(std::string(name) + ": " + what +
-                " failed: " + lt.cublasLtGetStatusString(s));
+/// Whether `result` is success; records `name`: `what` failed otherwise.
+bool succeeded(CublasLt &lt, const char *name, cublasStatus_t result,
+               const char *what) {
+  if (result == CUBLAS_STATUS_SUCCESS)
+    return true;
+  recordError(std::string(name) + ": " + what +
+              " failed: " + lt.cublasLtGetStatusString(result));
+  return false;
+}
+
+/// The layout of `m`, `batch` times `batchStride` apart.
+bool makeLayout(CublasLt &lt, const char *name, cublasLtMatrixLayout_t &out,
+                cudaDataType_t elementType, const Matrix &m, int64_t batch,
+                int64_t batchStride) {
+  if (!succeeded(lt, name,
+                 lt.cublasLtMatrixLayoutCreate(&out, elementType, m.rows,
+                                               m.cols, m.ld),
+                 "cublasLtMatrixLayoutCreate"))
     return false;
-  };
-  auto layout = [&](cublasLtMatrixLayout_t &out, cudaDataType_t elementType,
-                    const Matrix &m, int64_t batchStride) {
-    if (!status(lt.cublasLtMatrixLayoutCreate(&out, elementType, m.rows, m.cols,
-                                              m.ld),
-                "cublasLtMatrixLayoutCreate"))
-      return false;
-    if (batch == 1)
-      return true;
-    int32_t count = int32_t(batch);
-    return status(lt.cublasLtMatrixLayoutSetAttribute(
-                      out, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count,
-                      sizeof(count)),
-                  "batch count") &&
-           status(lt.cublasLtMatrixLayoutSetAttribute(
-                      out, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
-                      &batchStride, sizeof(batchStride)),
-                  "batch stride");
-  };
+  if (batch == 1)
+    return true;
+  int32_t count = int32_t(batch);
+  return succeeded(lt, name,
+                   lt.cublasLtMatrixLayoutSetAttribute(
+                       out, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count,
+                       sizeof(count)),
+                   "batch count") &&
+         succeeded(lt, name,
+                   lt.cublasLtMatrixLayoutSetAttribute(
+                       out, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
+                       &batchStride, sizeof(batchStride)),
+                   "batch stride");
+}
+
+/// cuBLASLt's first choice of algorithm for `plan`'s descriptor and layouts,
+/// with operands of `alignments` (B, A, C) and the shared workspace.
+bool findAlgorithm(CublasLt &lt, const char *name,
+                   const uint32_t (&alignments)[3], Plan &plan) {
   cublasLtMatmulPreference_t preference = nullptr;
   cublasLtMatmulHeuristicResult_t heuristic = {};
   int found = 0;
   uint64_t workspaceBytes = CublasLt::workspaceBytes;
-  bool ok =
-      status(lt.cublasLtMatmulDescCreate(&plan.desc, CUBLAS_COMPUTE_32F,
-                                         CUDA_R_32F),
-             "cublasLtMatmulDescCreate") &&
-      status(lt.cublasLtMatmulDescSetAttribute(
-                 plan.desc, CUBLASLT_MATMUL_DESC_TRANSA, &opB, sizeof(opB)),
-             "transa") &&
-      status(lt.cublasLtMatmulDescSetAttribute(
-                 plan.desc, CUBLASLT_MATMUL_DESC_TRANSB, &opA, sizeof(opA)),
-             "transb") &&
-      layout(plan.layouts[0], type, mb, strideB) &&
-      layout(plan.layouts[1], type, ma, strideA) &&
-      layout(plan.layouts[2], resultType, mc, strideC) &&
-      status(lt.cublasLtMatmulPreferenceCreate(&preference),
-             "cublasLtMatmulPreferenceCreate") &&
-      status(lt.cublasLtMatmulPreferenceSetAttribute(
-                 preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                 &workspaceBytes, sizeof(workspaceBytes)),
-             "workspace preference") &&
-      status(lt.cublasLtMatmulPreferenceSetAttribute(
-                 preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES,
-                 &alignments[0], sizeof(alignments[0])),
-             "alignment of B") &&
-      status(lt.cublasLtMatmulPreferenceSetAttribute(
-                 preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
-                 &alignments[1], sizeof(alignments[1])),
-             "alignment of A") &&
-      status(lt.cublasLtMatmulPreferenceSetAttribute(
-                 preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES,
-                 &alignments[2], sizeof(alignments[2])),
-             "alignment of C") &&
-      status(lt.cublasLtMatmulPreferenceSetAttribute(
-                 preference, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES,
-                 &alignments[2], sizeof(alignments[2])),
-             "alignment of D") &&
-      status(lt.cublasLtMatmulAlgoGetHeuristic(
-                 lt.handle, plan.desc, plan.layouts[0], plan.layouts[1],
-                 plan.layouts[2], plan.layouts[2], preference, 1, &heuristic,
-                 &found),
-             "cublasLtMatmulAlgoGetHeuristic");
+  auto prefer = [&](cublasLtMatmulPreferenceAttributes_t attribute,
+                    const void *value, size_t bytes, const char *what) {
+    return succeeded(lt, name,
+                     lt.cublasLtMatmulPreferenceSetAttribute(
+                         preference, attribute, value, bytes),
+                     what);
+  };
+  bool ok = succeeded(lt, name, lt.cublasLtMatmulPreferenceCreate(&preference),
+                      "cublasLtMatmulPreferenceCreate") &&
+            prefer(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspaceBytes,
+                   sizeof(workspaceBytes), "workspace preference") &&
+            prefer(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &alignments[0],
+                   sizeof(alignments[0]), "alignment of B") &&
+            prefer(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &alignments[1],
+                   sizeof(alignments[1]), "alignment of A") &&
+            prefer(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &alignments[2],
+                   sizeof(alignments[2]), "alignment of C") &&
+            prefer(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &alignments[2],
+                   sizeof(alignments[2]), "alignment of D") &&
+            succeeded(lt, name,
+                      lt.cublasLtMatmulAlgoGetHeuristic(
+                          lt.handle, plan.desc, plan.layouts[0],
+                          plan.layouts[1], plan.layouts[2], plan.layouts[2],
+                          preference, 1, &heuristic, &found),
+                      "cublasLtMatmulAlgoGetHeuristic");
   if (ok && found == 0) {
     recordError(std::string(name) + ": cuBLASLt has no algorithm for this "
                                     "GEMM");
@@ -226,16 +217,64 @@ bool makePlan(CublasLt &lt, const char *name, cudaDataType_t type,
   }
   if (preference)
     lt.cublasLtMatmulPreferenceDestroy(preference);
-  if (ok) {
+  if (ok)
     plan.algo = heuristic.algo;
+  return ok;
+}
+
+/// Makes the plan of C += op(B)^T·op(A)^T in cuBLASLt's column-major terms;
+/// false after recording why not.
+bool makePlan(CublasLt &lt, const char *name, cudaDataType_t type,
+              cudaDataType_t resultType, cublasOperation_t opA,
+              cublasOperation_t opB, const Matrix &ma, const Matrix &mb,
+              const Matrix &mc, int64_t batch, int64_t strideA, int64_t strideB,
+              int64_t strideC, const uint32_t (&alignments)[3], Plan &plan) {
+  bool ok =
+      succeeded(lt, name,
+                lt.cublasLtMatmulDescCreate(&plan.desc, CUBLAS_COMPUTE_32F,
+                                            CUDA_R_32F),
+                "cublasLtMatmulDescCreate") &&
+      succeeded(lt, name,
+                lt.cublasLtMatmulDescSetAttribute(
+                    plan.desc, CUBLASLT_MATMUL_DESC_TRANSA, &opB, sizeof(opB)),
+                "transa") &&
+      succeeded(lt, name,
+                lt.cublasLtMatmulDescSetAttribute(
+                    plan.desc, CUBLASLT_MATMUL_DESC_TRANSB, &opA, sizeof(opA)),
+                "transb") &&
+      makeLayout(lt, name, plan.layouts[0], type, mb, batch, strideB) &&
+      makeLayout(lt, name, plan.layouts[1], type, ma, batch, strideA) &&
+      makeLayout(lt, name, plan.layouts[2], resultType, mc, batch, strideC) &&
+      findAlgorithm(lt, name, alignments, plan);
+  if (ok)
     return true;
-  }
   for (cublasLtMatrixLayout_t l : plan.layouts)
     if (l)
       lt.cublasLtMatrixLayoutDestroy(l);
   if (plan.desc)
     lt.cublasLtMatmulDescDestroy(plan.desc);
   return false;
+}
+
+/// Queues C = op(A)·op(B) (plus C with `accumulate`) as `plan` on the
+/// driver's stream, timed under `name` when kernel times are on.
+void launch(CublasLt &lt, Driver &d, const char *name, const Plan &plan,
+            const void *dataA, const void *dataB, void *dataC,
+            int64_t accumulate) {
+  const float one = 1.0f, beta = accumulate ? 1.0f : 0.0f;
+  bool timed = kernelTimesEnabled();
+  if (timed)
+    beginKernelTime(name);
+  cublasStatus_t result = lt.cublasLtMatmul(
+      lt.handle, plan.desc, &one, dataB, plan.layouts[0], dataA,
+      plan.layouts[1], &beta, dataC, plan.layouts[2], dataC, plan.layouts[2],
+      &plan.algo, reinterpret_cast<void *>(lt.workspace),
+      CublasLt::workspaceBytes, d.stream);
+  if (timed)
+    endKernelTime();
+  if (result != CUBLAS_STATUS_SUCCESS)
+    recordError(std::string(name) + ": cublasLtMatmul failed: " +
+                lt.cublasLtGetStatusString(result));
 }
 
 /// C = op(A)·op(B), plus C with `accumulate`, in f32 then stored in C's
@@ -316,20 +355,7 @@ void gemm(cudaDataType_t type, cudaDataType_t resultType, const char *name,
       plans.emplace(key, plan);
     }
   }
-  const float one = 1.0f, beta = accumulate ? 1.0f : 0.0f;
-  bool timed = kernelTimesEnabled();
-  if (timed)
-    beginKernelTime(name);
-  cublasStatus_t result = lt->cublasLtMatmul(
-      lt->handle, plan.desc, &one, dataB, plan.layouts[0], dataA,
-      plan.layouts[1], &beta, dataC, plan.layouts[2], dataC, plan.layouts[2],
-      &plan.algo, reinterpret_cast<void *>(lt->workspace),
-      CublasLt::workspaceBytes, d->stream);
-  if (timed)
-    endKernelTime();
-  if (result != CUBLAS_STATUS_SUCCESS)
-    recordError(std::string(name) + ": cublasLtMatmul failed: " +
-                lt->cublasLtGetStatusString(result));
+  launch(*lt, *d, name, plan, dataA, dataB, dataC, accumulate);
 }
 
 /// bf16 and f16 storage types: only their bits travel.

@@ -11,7 +11,7 @@
 #ifndef MPT_RUNTIME_DATA_H
 #define MPT_RUNTIME_DATA_H
 
-#include "Float16.h"
+#include "mpt/float16.h"
 
 #include <cstdint>
 #include <string>

@@ -1,11 +1,11 @@
 //===- CpuKernels.cpp - BLAS-backed kernels called by compiled code -------===//
 
-#include "CpuKernels.h"
+#include "cpu/CpuKernels.h"
 
-#include "Float16.h"
-#include "GemmBF16.h"
 #include "ParallelFor.h"
 #include "Scratch.h"
+#include "cpu/GemmBF16.h"
+#include "mpt/float16.h"
 
 #include <algorithm>
 #include <cblas.h>
@@ -579,6 +579,29 @@ void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
   mpt::runtime::parallelFor(batch, mpt::runtime::cpuThreads(), convolveImage);
 }
 
+/// The filter as a row-major F x depth f32 matrix (leading dimension `ld`):
+/// in place for f32 with contiguous (c, kh, kw), else widened over the threads
+/// when large (a filter gradient's is the output gradient, 600K elements).
+template <typename T>
+const float *filterMatrix(MemRef<T, 4> *filter, int64_t numFilters,
+                          int64_t depth, int64_t &ld) {
+  const T *filterData = filter->aligned + filter->offset;
+  ld = isDenseBlock(filter->sizes, filter->strides, 1, 4)
+           ? leadingDimension(numFilters, depth, filter->strides[0])
+           : 0;
+  if (!ld) {
+    float *dense = scratchBuffer(scratch(0), numFilters * depth);
+    gatherFilter(filter, dense, widenRow<T>);
+    ld = depth;
+    return dense;
+  }
+  if constexpr (std::is_same_v<T, float>)
+    return filterData;
+  const int64_t sizes[2] = {numFilters, depth}, strides[2] = {ld, 1};
+  ld = depth;
+  return widenMatrix(filterData, sizes, strides, scratch(0));
+}
+
 /// output[n, f, oh, ow] += sum_{c, kh, kw}
 ///     input[n, c, oh*sh + kh*dh, ow*sw + kw*dw] * filter[f, c, kh, kw]
 /// (= without `accumulate`) as one sgemm per image: out_n (F x OH*OW) += W
@@ -614,28 +637,8 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<O, 4> *output,
                               strideW, dilationH, dilationW, accumulate);
   }
 
-  // The filter as a row-major F x depth matrix. With contiguous (c, kh, kw),
-  // f32 filters are read in place and others widened as one matrix, over the
-  // threads when large: a filter gradient's "filter" is the output gradient,
-  // 600K elements a step in the CNN example.
-  const T *filterData = filter->aligned + filter->offset;
-  const int64_t *fs = filter->strides;
-  const float *weights;
-  int64_t ldWeights = isDenseBlock(filter->sizes, fs, 1, 4)
-                          ? leadingDimension(numFilters, depth, fs[0])
-                          : 0;
-  if (!ldWeights) {
-    float *dense = scratchBuffer(scratch(0), numFilters * depth);
-    gatherFilter(filter, dense, widenRow<T>);
-    weights = dense;
-    ldWeights = depth;
-  } else if constexpr (std::is_same_v<T, float>) {
-    weights = filterData;
-  } else {
-    const int64_t sizes[2] = {numFilters, depth}, strides[2] = {ldWeights, 1};
-    weights = widenMatrix(filterData, sizes, strides, scratch(0));
-    ldWeights = depth;
-  }
+  int64_t ldWeights = 0;
+  const float *weights = filterMatrix(filter, numFilters, depth, ldWeights);
 
   // The output image as F x OH*OW, written in place when it can be;
   // otherwise through a dense product added in, or rounded, afterwards.

@@ -1,10 +1,10 @@
 //===- GemmBF16.cpp - bf16 products accumulated in f32 ----------*- C++ -*-===//
 
-#include "GemmBF16.h"
+#include "cpu/GemmBF16.h"
 
-#include "CpuIsa.h"
 #include "ParallelFor.h"
 #include "Scratch.h"
+#include "cpu/CpuIsa.h"
 
 #include <algorithm>
 #include <cblas.h>
@@ -38,6 +38,16 @@ namespace {
 constexpr int64_t kRows = 8, kPanel = 32, kTranspose = 16;
 
 #define MPT_BF16_TARGET "avx512f,avx512bw,avx512vl,avx512bf16"
+
+// GCC 12's unpack and shuffle intrinsics pass _mm512_undefined_epi32() as
+// the unused source of their masked builtins, which it defines as `__Y = __Y`
+// and then warns is uninitialized (GCC bug 105593, fixed in GCC 13).
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#define MPT_GCC_UNDEFINED_INTRINSICS_WARN
+#endif
 
 /// dst (16 rows dstStride apart) = the transpose of src (16 rows srcStride
 /// apart, the rows from `srcRows` on read as zeros), 32-bit elements.
@@ -77,6 +87,11 @@ transpose16x16(const uint32_t *src, int64_t srcStride, int64_t srcRows,
                         _mm512_shuffle_i32x4(odd, oddHigh, 0xdd));
   }
 }
+
+#ifdef MPT_GCC_UNDEFINED_INTRINSICS_WARN
+#pragma GCC diagnostic pop
+#undef MPT_GCC_UNDEFINED_INTRINSICS_WARN
+#endif
 
 /// Columns [first, first + columns) of B as pairs of rows: for every pair p,
 /// 32 lanes (l = 2p, l = 2p + 1) per column, zero past k and past columns.

@@ -1,6 +1,6 @@
 //===- CpuIsa.cpp - the instruction sets CPU steps may use ------*- C++ -*-===//
 
-#include "CpuIsa.h"
+#include "cpu/CpuIsa.h"
 
 #include <cblas.h>
 #include <cstdlib>

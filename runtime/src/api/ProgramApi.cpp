@@ -1,0 +1,263 @@
+//===- ProgramApi.cpp - the C API's programs --------------------*- C++ -*-===//
+//
+// Compiling a module for a device, and the public views of its functions'
+// inputs and outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ParallelFor.h"
+#include "api/Handles.h"
+#include "cpu/CpuIsa.h"
+
+#include <string>
+
+using namespace mpt::runtime;
+using namespace mpt::runtime::api;
+
+namespace mpt::runtime::api {
+
+bool isFunction(mpt_function_t function) {
+  return function == MPT_FUNCTION_TRAIN || function == MPT_FUNCTION_EVAL;
+}
+
+mpt_status_t checkFunction(const ProgramData &program, mpt_function_t function,
+                           const char *caller) {
+  if (!isFunction(function))
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      std::string(caller) + ": unknown function " +
+                          std::to_string(int(function)));
+  if (function == MPT_FUNCTION_EVAL && !program.signature().hasEval())
+    return makeStatus(MPT_STATUS_NOT_FOUND,
+                      std::string(caller) +
+                          ": the module has no function marked "
+                          "'mpt.eval_step'");
+  return nullptr;
+}
+
+const char *functionName(mpt_function_t function) {
+  return function == MPT_FUNCTION_EVAL ? "eval step" : "training step";
+}
+
+} // namespace mpt::runtime::api
+
+namespace {
+
+/// Builds the public views of a freshly compiled program.
+mpt_status_t describe(ProgramData &data, const std::string &path) {
+  const Signature &signature = data.signature();
+  for (size_t i = 0; i < signature.trainArgs.size(); ++i) {
+    const ArgInfo &arg = signature.trainArgs[i];
+    PublicTensor tensor{arg.name, arg.shape, arg.classes, int64_t(i)};
+    if (arg.role == Role::Data)
+      data.trainInputs.push_back(tensor);
+    else if (arg.init != InitKind::Copy) // a working copy follows its master
+      data.state.push_back(tensor);
+  }
+  for (size_t r = 0; r < signature.trainResults.size(); ++r) {
+    const ResultInfo &result = signature.trainResults[r];
+    if (result.metric.empty())
+      continue;
+    data.trainOutputs.push_back({result.metric, result.shape, 0, int64_t(r)});
+    bool scalar = result.shape.numElements() == 1;
+    auto expect = [&](const char *metric, ElementKind kind, int64_t &slot) {
+      if (result.metric == metric && scalar && result.shape.kind == kind)
+        slot = int64_t(r);
+    };
+    expect("loss", ElementKind::F32, data.lossResult);
+    expect("loss_scale", ElementKind::F32, data.scaleResult);
+    expect("skipped", ElementKind::I1, data.skippedResult);
+    expect("grad_zero", ElementKind::I64, data.gradZeroResult);
+    expect("grad_nonfinite", ElementKind::I64, data.gradNonFiniteResult);
+  }
+  for (size_t i = 0; i < signature.evalArgs.size(); ++i) {
+    const EvalArgInfo &arg = signature.evalArgs[i];
+    if (arg.stateOf < 0)
+      data.evalInputs.push_back({arg.name, arg.shape, 0, int64_t(i)});
+  }
+  for (size_t r = 0; r < signature.evalResults.size(); ++r)
+    data.evalOutputs.push_back({signature.evalResults[r].name,
+                                signature.evalResults[r].shape, 0, int64_t(r)});
+  for (const auto *list : {&data.trainInputs, &data.trainOutputs,
+                           &data.evalInputs, &data.evalOutputs, &data.state})
+    for (const PublicTensor &tensor : *list)
+      if (tensor.shape.dims.size() > MPT_MAX_RANK)
+        return makeStatus(MPT_STATUS_COMPILE_ERROR,
+                          path + ": '" + tensor.name + "' has rank " +
+                              std::to_string(tensor.shape.dims.size()) +
+                              "; the C API holds at most " +
+                              std::to_string(MPT_MAX_RANK));
+  return nullptr;
+}
+
+/// The compiler driver's options from the C API's, checked.
+mpt_status_t translateOptions(const mpt_compile_options_t &options,
+                              CompileOptions &compile) {
+  switch (options.precision) {
+  case MPT_PRECISION_FP32:
+    compile.computeType = "f32";
+    break;
+  case MPT_PRECISION_F16:
+    compile.computeType = "f16";
+    break;
+  case MPT_PRECISION_BF16:
+    compile.computeType = "bf16";
+    break;
+  default:
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      "mpt_program_compile: unknown precision " +
+                          std::to_string(int(options.precision)));
+  }
+  switch (options.device) {
+  case MPT_DEVICE_CPU:
+    compile.device = Device::CPU;
+    break;
+  case MPT_DEVICE_CUDA:
+    compile.device = Device::CUDA;
+    break;
+  default:
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      "mpt_program_compile: unknown device " +
+                          std::to_string(int(options.device)));
+  }
+  compile.lossScale = options.loss_scale ? options.loss_scale : "auto";
+  compile.initScale = options.init_scale;
+  compile.growthInterval = options.growth_interval;
+  if (options.dump_prefix)
+    compile.dumpPrefix = options.dump_prefix;
+  compile.cpuKernels = options.cpu_kernels != 0;
+  if (options.parallel_min_iterations < 0)
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      "mpt_program_compile: parallel_min_iterations must be "
+                      "at least 0, not " +
+                          std::to_string(options.parallel_min_iterations));
+  compile.parallelMinIterations = options.parallel_min_iterations;
+  switch (options.persistent_working_copies) {
+  case -1:
+    compile.persistentWorkingCopies = compile.device == Device::CUDA;
+    break;
+  case 0:
+  case 1:
+    compile.persistentWorkingCopies = options.persistent_working_copies;
+    break;
+  default:
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      "mpt_program_compile: persistent_working_copies must "
+                      "be -1, 0 or 1, not " +
+                          std::to_string(options.persistent_working_copies));
+  }
+  return nullptr;
+}
+
+/// The status for a program that did not compile.
+mpt_status_t compileFailure(Program::Failure failure, std::string error) {
+  mpt_status_code_t code = MPT_STATUS_COMPILE_ERROR;
+  if (failure == Program::Failure::Unreadable)
+    code = MPT_STATUS_NOT_FOUND;
+  else if (failure == Program::Failure::DeviceUnavailable)
+    code = MPT_STATUS_FAILED_PRECONDITION;
+  return makeStatus(code, std::move(error));
+}
+
+} // namespace
+
+extern "C" {
+
+int mpt_cpu_threads(void) { return mpt::runtime::cpuThreads(); }
+
+const char *mpt_cpu_isa(void) {
+  return mpt::runtime::maxCpuIsa() == mpt::runtime::CpuIsa::AVX2 ? "avx2"
+                                                                 : "native";
+}
+
+void mpt_compile_options_init(mpt_compile_options_t *options) {
+  if (!options)
+    return;
+  options->precision = MPT_PRECISION_FP32;
+  options->device = MPT_DEVICE_CPU;
+  options->loss_scale = "auto";
+  options->init_scale = 65536.0;
+  options->growth_interval = 2000;
+  options->dump_prefix = nullptr;
+  options->cpu_kernels = 1;
+  options->parallel_min_iterations = 65536;
+  options->persistent_working_copies = -1;
+}
+
+mpt_status_t mpt_program_compile(const char *mlir_path,
+                                 const mpt_compile_options_t *options,
+                                 mpt_program_t *program) {
+  static const char *kCaller = "mpt_program_compile";
+  MPT_RETURN_IF_ERROR(checkNotNull(
+      kCaller,
+      {{"mlir_path", mlir_path}, {"options", options}, {"program", program}}));
+  *program = nullptr;
+  return guarded(kCaller, [&]() -> mpt_status_t {
+    CompileOptions compile;
+    MPT_RETURN_IF_ERROR(translateOptions(*options, compile));
+    std::string error;
+    if (compile.device == Device::CPU && !checkMaxCpuIsa(error))
+      return makeStatus(MPT_STATUS_FAILED_PRECONDITION,
+                        "mpt_program_compile: " + error);
+    Program::Failure failure = Program::Failure::Invalid;
+    auto data = std::make_shared<ProgramData>();
+    data->program = Program::compile(mlir_path, compile, error, failure);
+    if (!data->program)
+      return compileFailure(failure, std::move(error));
+    MPT_RETURN_IF_ERROR(describe(*data, mlir_path));
+    *program = new mpt_program_s{std::move(data)};
+    return nullptr;
+  });
+}
+
+void mpt_program_free(mpt_program_t program) { delete program; }
+
+int mpt_program_has_eval(mpt_program_t program) {
+  return program && program->data->signature().hasEval();
+}
+
+int64_t mpt_program_num_inputs(mpt_program_t program, mpt_function_t function) {
+  if (!program || !isFunction(function))
+    return 0;
+  return int64_t(program->data->inputs(function).size());
+}
+
+int64_t mpt_program_num_outputs(mpt_program_t program,
+                                mpt_function_t function) {
+  if (!program || !isFunction(function))
+    return 0;
+  return int64_t(program->data->outputs(function).size());
+}
+
+static mpt_status_t tensorInfo(mpt_program_t program, mpt_function_t function,
+                               int64_t index, mpt_tensor_info_t *info,
+                               bool input, const char *caller) {
+  MPT_RETURN_IF_ERROR(
+      checkNotNull(caller, {{"program", program}, {"info", info}}));
+  MPT_RETURN_IF_ERROR(checkFunction(*program->data, function, caller));
+  const std::vector<PublicTensor> &tensors =
+      input ? program->data->inputs(function)
+            : program->data->outputs(function);
+  if (index < 0 || index >= int64_t(tensors.size()))
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      std::string(caller) + ": index " + std::to_string(index) +
+                          " is outside the " + functionName(function) + "'s " +
+                          std::to_string(tensors.size()) +
+                          (input ? " inputs" : " outputs"));
+  return fillInfo(tensors[index], info);
+}
+
+mpt_status_t mpt_program_input_info(mpt_program_t program,
+                                    mpt_function_t function, int64_t index,
+                                    mpt_tensor_info_t *info) {
+  return tensorInfo(program, function, index, info, true,
+                    "mpt_program_input_info");
+}
+
+mpt_status_t mpt_program_output_info(mpt_program_t program,
+                                     mpt_function_t function, int64_t index,
+                                     mpt_tensor_info_t *info) {
+  return tensorInfo(program, function, index, info, false,
+                    "mpt_program_output_info");
+}
+
+} // extern "C"

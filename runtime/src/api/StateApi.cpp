@@ -1,0 +1,227 @@
+//===- StateApi.cpp - the C API's state and checkpoints ---------*- C++ -*-===//
+//
+// Reading and writing a session's parameters and state, and saving and
+// loading them as safetensors checkpoints.
+//
+//===----------------------------------------------------------------------===//
+
+#include "api/Handles.h"
+#include "mpt/safetensors.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <string>
+
+using namespace mpt::runtime;
+using namespace mpt::runtime::api;
+
+namespace {
+
+const char *const kCheckpointFormat = "mpt-checkpoint-1";
+
+/// A state tensor by name with `count` elements, or an error saying which
+/// does not match.
+mpt_status_t findState(mpt_session_t session, const char *name,
+                       const void *values, int64_t count, const char *caller,
+                       const PublicTensor *&found) {
+  MPT_RETURN_IF_ERROR(checkNotNull(
+      caller, {{"session", session}, {"name", name}, {"values", values}}));
+  found = findNamed(session->program->state, name);
+  if (!found)
+    return makeStatus(MPT_STATUS_NOT_FOUND,
+                      std::string(caller) + ": no parameter or state named '" +
+                          name + "'");
+  if (count != found->shape.numElements())
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      std::string(caller) + ": '" + name + "' is " +
+                          found->shape.describe() + " with " +
+                          std::to_string(found->shape.numElements()) +
+                          " elements, not " + std::to_string(count));
+  return nullptr;
+}
+
+} // namespace
+
+extern "C" {
+
+int64_t mpt_session_num_state(mpt_session_t session) {
+  return session ? int64_t(session->program->state.size()) : 0;
+}
+
+mpt_status_t mpt_session_state_info(mpt_session_t session, int64_t index,
+                                    mpt_tensor_info_t *info) {
+  static const char *kCaller = "mpt_session_state_info";
+  MPT_RETURN_IF_ERROR(
+      checkNotNull(kCaller, {{"session", session}, {"info", info}}));
+  const std::vector<PublicTensor> &state = session->program->state;
+  if (index < 0 || index >= int64_t(state.size()))
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      std::string(kCaller) + ": index " +
+                          std::to_string(index) + " is outside the " +
+                          std::to_string(state.size()) + " state tensors");
+  return fillInfo(state[index], info);
+}
+
+mpt_status_t mpt_session_read_state(mpt_session_t session, const char *name,
+                                    float *values, int64_t count) {
+  static const char *kCaller = "mpt_session_read_state";
+  const PublicTensor *state = nullptr;
+  MPT_RETURN_IF_ERROR(findState(session, name, values, count, kCaller, state));
+  return guarded(kCaller, [&]() -> mpt_status_t {
+    HostBuffer host;
+    if (!host.allocate(state->shape.bytes()))
+      return outOfHostMemory(kCaller, state->shape);
+    session->backend->copyToHost(host.get(), session->args[state->index].get(),
+                                 host.bytes());
+    MPT_RETURN_IF_ERROR(finishCopies(*session->backend, kCaller));
+    for (int64_t e = 0; e < count; ++e)
+      values[e] = float(loadValue(host.get(), state->shape.kind, e));
+    return nullptr;
+  });
+}
+
+mpt_status_t mpt_session_write_state(mpt_session_t session, const char *name,
+                                     const float *values, int64_t count) {
+  static const char *kCaller = "mpt_session_write_state";
+  const PublicTensor *state = nullptr;
+  MPT_RETURN_IF_ERROR(findState(session, name, values, count, kCaller, state));
+  return guarded(kCaller, [&]() -> mpt_status_t {
+    ElementKind kind = state->shape.kind;
+    HostBuffer host;
+    if (!host.allocate(state->shape.bytes()))
+      return outOfHostMemory(kCaller, state->shape);
+    if (isFloatKind(kind)) {
+      for (int64_t e = 0; e < count; ++e)
+        storeFloat(host.get(), kind, e, values[e]);
+    } else {
+      auto [low, high] = integerRange(kind);
+      for (int64_t e = 0; e < count; ++e) {
+        double value = values[e];
+        // double(high) + 1 is exact: 2^63, 2^31 or 2, the first value past.
+        if (!std::isfinite(value) || value != std::trunc(value) ||
+            value < double(low) || value >= double(high) + 1.0)
+          return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                            std::string(kCaller) + ": '" + name + "' is " +
+                                state->shape.describe() + "; value " +
+                                std::to_string(values[e]) + " at index " +
+                                std::to_string(e) + " is not an integer in [" +
+                                std::to_string(low) + ", " +
+                                std::to_string(high) + "]");
+        storeInteger(host.get(), kind, e, int64_t(value));
+      }
+    }
+    session->backend->copyToDevice(session->args[state->index].get(),
+                                   host.get(), host.bytes());
+    MPT_RETURN_IF_ERROR(
+        writeWorkingCopies(session, state->index, host.get(), kCaller));
+    return finishCopies(*session->backend, kCaller);
+  });
+}
+
+mpt_status_t mpt_session_save(mpt_session_t session, const char *path,
+                              int64_t position) {
+  static const char *kCaller = "mpt_session_save";
+  MPT_RETURN_IF_ERROR(
+      checkNotNull(kCaller, {{"session", session}, {"path", path}}));
+  // Checked here: the writer would make "<path>.tmp.<pid>" of it first.
+  if (!*path)
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      std::string(kCaller) + ": path is empty");
+  return guarded(kCaller, [&]() -> mpt_status_t {
+    std::vector<TensorRecord> tensors;
+    for (const PublicTensor &state : session->program->state) {
+      TensorRecord record;
+      record.name = state.name;
+      record.dtype = elementName(state.shape.kind);
+      record.shape = state.shape.dims;
+      record.data.resize(state.shape.bytes());
+      session->backend->copyToHost(record.data.data(),
+                                   session->args[state.index].get(),
+                                   record.data.size());
+      tensors.push_back(std::move(record));
+    }
+    // A failed copy must not become a checkpoint.
+    MPT_RETURN_IF_ERROR(finishCopies(*session->backend, kCaller));
+    std::map<std::string, std::string> metadata = {
+        {"format", kCheckpointFormat}, {"position", std::to_string(position)}};
+    std::string error;
+    if (!writeSafetensors(path, tensors, metadata, error))
+      return makeStatus(MPT_STATUS_IO_ERROR, error);
+    return nullptr;
+  });
+}
+
+mpt_status_t mpt_session_load(mpt_session_t session, const char *path,
+                              int64_t *position) {
+  static const char *kCaller = "mpt_session_load";
+  MPT_RETURN_IF_ERROR(
+      checkNotNull(kCaller, {{"session", session}, {"path", path}}));
+  return guarded(kCaller, [&]() -> mpt_status_t {
+    std::vector<TensorRecord> tensors;
+    std::map<std::string, std::string> metadata;
+    std::string error;
+    if (!readSafetensors(path, tensors, metadata, error))
+      return makeStatus(MPT_STATUS_DATA_LOSS, error);
+    auto format = metadata.find("format");
+    auto savedPosition = metadata.find("position");
+    if (format == metadata.end() || format->second != kCheckpointFormat ||
+        savedPosition == metadata.end())
+      return makeStatus(MPT_STATUS_DATA_LOSS,
+                        std::string(path) +
+                            ": not an mpt checkpoint (no \"format\": \"" +
+                            kCheckpointFormat + "\" metadata)");
+    // Check everything before changing anything.
+    const std::string &positionText = savedPosition->second;
+    char *end = nullptr;
+    errno = 0;
+    long long parsed = std::strtoll(positionText.c_str(), &end, 10);
+    if (positionText.empty() || !end || *end != '\0' || errno == ERANGE ||
+        parsed < 0)
+      return makeStatus(MPT_STATUS_DATA_LOSS,
+                        std::string(path) + ": bad \"position\" metadata '" +
+                            positionText +
+                            "' (expected a non-negative integer)");
+    std::map<std::string, const TensorRecord *> byName;
+    for (const TensorRecord &record : tensors)
+      byName[record.name] = &record;
+    const std::vector<PublicTensor> &state = session->program->state;
+    for (const PublicTensor &tensor : state) {
+      auto it = byName.find(tensor.name);
+      if (it == byName.end())
+        return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                          std::string(path) + ": no tensor '" + tensor.name +
+                              "' (a checkpoint of another model or "
+                              "precision?)");
+      const TensorRecord &record = *it->second;
+      if (record.dtype != elementName(tensor.shape.kind) ||
+          record.shape != tensor.shape.dims)
+        return makeStatus(
+            MPT_STATUS_INVALID_ARGUMENT,
+            std::string(path) + ": tensor '" + tensor.name + "' is " +
+                TensorShape{
+                    elementKindNamed(record.dtype).value_or(ElementKind::F32),
+                    record.shape}
+                    .describe() +
+                ", the program's is " + tensor.shape.describe());
+    }
+    if (byName.size() != state.size())
+      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                        std::string(path) +
+                            ": holds tensors the program does not have");
+    for (const PublicTensor &tensor : state) {
+      const TensorRecord &record = *byName[tensor.name];
+      session->backend->copyToDevice(session->args[tensor.index].get(),
+                                     record.data.data(), record.data.size());
+      MPT_RETURN_IF_ERROR(writeWorkingCopies(session, tensor.index,
+                                             record.data.data(), kCaller));
+    }
+    MPT_RETURN_IF_ERROR(finishCopies(*session->backend, kCaller));
+    if (position)
+      *position = parsed;
+    return nullptr;
+  });
+}
+
+} // extern "C"
