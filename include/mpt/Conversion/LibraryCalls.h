@@ -1,9 +1,10 @@
 //===- LibraryCalls.h - bufferized linalg ops as runtime calls --*- C++ -*-===//
 //
-// What convert-linalg-to-cpu-kernels and convert-linalg-to-cuda-library-calls
-// share: recognizing a matmul as a GEMM C(f32) += op(A)·op(B), finding the
-// zero fill that makes it C = op(A)·op(B), and calling a runtime entry point
-// with memref descriptors of any shape and layout.
+// What mpt-convert-linalg-to-cpu-kernels and
+// mpt-convert-linalg-to-cuda-library-calls share: recognizing a matmul as a
+// GEMM C(f32) += op(A)·op(B), finding the zero fill that makes it
+// C = op(A)·op(B), and calling a runtime entry point with memref descriptors
+// of any shape and layout.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,4 +1,4 @@
-//===- LinalgToCPUKernels.cpp - convert-linalg-to-cpu-kernels ---*- C++ -*-===//
+//===- LinalgToCPUKernels.cpp - mpt-convert-linalg-to-cpu-kernels ---------===//
 //
 // Generic loops are correct but an order of magnitude slower than a tuned
 // sgemm on the products that dominate a training step, so bufferized matmuls
@@ -17,7 +17,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mpt {
-#define GEN_PASS_DEF_CONVERTLINALGTOCPUKERNELS
+#define GEN_PASS_DEF_MPTCONVERTLINALGTOCPUKERNELS
 #include "mpt/Conversion/Passes.h.inc"
 } // namespace mpt
 
@@ -129,9 +129,9 @@ struct StridedCopyToLinalg : public OpRewritePattern<memref::CopyOp> {
   }
 };
 
-struct ConvertLinalgToCPUKernels
-    : public mpt::impl::ConvertLinalgToCPUKernelsBase<
-          ConvertLinalgToCPUKernels> {
+struct MPTConvertLinalgToCPUKernels
+    : public mpt::impl::MPTConvertLinalgToCPUKernelsBase<
+          MPTConvertLinalgToCPUKernels> {
   using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());

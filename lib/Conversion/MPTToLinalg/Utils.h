@@ -1,7 +1,7 @@
 //===- Utils.h - helpers shared by the mpt-to-linalg patterns ---*- C++ -*-===//
 //
 // Builders for the tensors, linalg.generic ops and scalar casts that every
-// pattern of convert-mpt-to-linalg needs. All shapes are static (the mpt
+// pattern of mpt-convert-to-linalg needs. All shapes are static (the mpt
 // verifiers guarantee it).
 //
 //===----------------------------------------------------------------------===//
