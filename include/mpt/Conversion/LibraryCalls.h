@@ -46,6 +46,19 @@ void createLibraryCall(mlir::RewriterBase &rewriter, mlir::Location loc,
                        llvm::StringRef name, mlir::ValueRange memrefs,
                        llvm::ArrayRef<int64_t> scalars);
 
+/// Replaces `op`, which adds its product to the last of `memrefs`, by a call
+/// to the entry point `name` with `scalars` and then `accumulate`: 0 where a
+/// zero fill of the output went before `op` (zeroFillBefore), which then goes
+/// too. Where that zeroed product is then only rounded (onlyRoundingOf) and
+/// `roundedName` names an entry point for the rounded type (non-empty), that
+/// one is called instead, without `accumulate`, writing the product rounded
+/// into the rounding's buffer, and the rounding goes: no f32 product is
+/// written or read again.
+void replaceWithLibraryCall(
+    mlir::PatternRewriter &rewriter, mlir::Operation *op, llvm::StringRef name,
+    llvm::SmallVector<mlir::Value> memrefs, llvm::ArrayRef<int64_t> scalars,
+    llvm::function_ref<std::string(mlir::Type rounded)> roundedName);
+
 /// The allocation or argument that `view` is a view of.
 mlir::Value rootOf(mlir::Value view);
 

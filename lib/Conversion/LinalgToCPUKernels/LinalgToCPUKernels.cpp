@@ -25,36 +25,17 @@ using namespace mlir;
 
 namespace {
 
-/// Replaces `op`, which adds its product to `output` (the last of
-/// `memrefs`), by a call to the runtime kernel `name` (LibraryCalls.h) with
-/// `scalars` and then `accumulate`: 0 where a zero fill of the output went
-/// before `op`, which then goes too. A product that is then only rounded to
-/// f16 or bf16 goes to `name`_to_<type> instead, which writes it rounded into
-/// the rounding's buffer (no accumulate): the kernel rounds each block while
-/// it is in cache, and the f32 product and the loop that rounded it go.
+/// Replaces `op` by a call to the runtime kernel `name`
+/// (mpt::replaceWithLibraryCall). A product that is then only rounded to f16
+/// or bf16 goes to `name`_to_<type> instead: the kernel rounds each block
+/// while it is in cache, and the f32 product and the loop that rounded it go.
 static void replaceWithKernelCall(PatternRewriter &rewriter, Operation *op,
                                   StringRef name, SmallVector<Value> memrefs,
                                   ArrayRef<int64_t> scalars) {
-  Value output = memrefs.back();
-  Location loc = op->getLoc();
-  linalg::FillOp zeroFill = mpt::zeroFillBefore(op, output);
-  linalg::GenericOp rounding =
-      zeroFill ? mpt::onlyRoundingOf(op, output) : nullptr;
-  SmallVector<int64_t> arguments(scalars);
-  std::string callee = name.str();
-  if (rounding) {
-    memrefs.back() = mpt::roundedOutputAt(rewriter, op, rounding, output);
-    callee += ("_to_" + mpt::libraryTypeName(mpt::roundedType(rounding))).str();
-  } else {
-    arguments.push_back(zeroFill ? 0 : 1);
-  }
-  rewriter.setInsertionPoint(op);
-  mpt::createLibraryCall(rewriter, loc, callee, memrefs, arguments);
-  rewriter.eraseOp(op);
-  if (zeroFill)
-    rewriter.eraseOp(zeroFill);
-  if (rounding)
-    rewriter.eraseOp(rounding);
+  mpt::replaceWithLibraryCall(
+      rewriter, op, name, std::move(memrefs), scalars, [&](Type rounded) {
+        return (name + "_to_" + mpt::libraryTypeName(rounded)).str();
+      });
 }
 
 template <typename OpTy>

@@ -34,15 +34,6 @@ static std::string gemmName(Value a) {
       .str();
 }
 
-/// Calls `mpt_cuda_matmul_<type>_<rank>d(a, b, c, transposeA, transposeB,
-/// accumulate)`: c += op(a)·op(b), or c = op(a)·op(b) without `accumulate`.
-static void createGemmCall(RewriterBase &rewriter, Location loc,
-                           const mpt::LibraryGemm &gemm, bool accumulate) {
-  mpt::createLibraryCall(rewriter, loc, gemmName(gemm.a),
-                         {gemm.a, gemm.b, gemm.c},
-                         {gemm.transposeA, gemm.transposeB, accumulate});
-}
-
 /// Whether the inputs are one GEMM type and the accumulator is f32: what
 /// mpt-convert-to-linalg writes, and what cuBLASLt's COMPUTE_32F computes.
 static bool hasGemmTypes(Value a, Value b, Value c) {
@@ -63,29 +54,15 @@ struct MatmulToGemmCall : public OpRewritePattern<OpTy> {
         op, std::is_same_v<OpTy, linalg::BatchMatmulOp>, rewriter);
     if (failed(gemm))
       return failure();
-    linalg::FillOp zeroFill = mpt::zeroFillBefore(op, gemm->c);
+    // cuBLASLt rounds the f32 product once as it writes it, as the
+    // rounding generic did: no f32 product in memory, and no kernel.
+    std::string name = gemmName(gemm->a);
     Type inputType = cast<MemRefType>(gemm->a.getType()).getElementType();
-    linalg::GenericOp rounding = zeroFill && !inputType.isF32()
-                                     ? mpt::onlyRoundingOf(op, gemm->c)
-                                     : nullptr;
-    if (rounding && mpt::roundedType(rounding) != inputType)
-      rounding = nullptr;
-    Location loc = op.getLoc();
-    if (rounding) {
-      // cuBLASLt rounds the f32 product once as it writes it, as the
-      // rounding generic did: no f32 product in memory, and no kernel.
-      Value d = mpt::roundedOutputAt(rewriter, op, rounding, gemm->c);
-      mpt::createLibraryCall(rewriter, loc, gemmName(gemm->a) + "_rounded",
-                             {gemm->a, gemm->b, d},
-                             {gemm->transposeA, gemm->transposeB});
-      rewriter.eraseOp(rounding);
-    } else {
-      rewriter.setInsertionPoint(op);
-      createGemmCall(rewriter, loc, *gemm, /*accumulate=*/!zeroFill);
-    }
-    rewriter.eraseOp(op);
-    if (zeroFill)
-      rewriter.eraseOp(zeroFill);
+    mpt::replaceWithLibraryCall(
+        rewriter, op, name, {gemm->a, gemm->b, gemm->c},
+        {gemm->transposeA, gemm->transposeB}, [&](Type rounded) {
+          return rounded == inputType ? name + "_rounded" : std::string();
+        });
     return success();
   }
 };

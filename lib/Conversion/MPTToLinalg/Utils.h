@@ -14,6 +14,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
+
 namespace mpt::detail {
 
 /// Builds the body of a linalg.generic from its block arguments (inputs, then
@@ -135,8 +137,7 @@ struct FloatMath {
   mlir::Value cast(mlir::Value value) const;
 };
 
-/// The type of a value known to be a ranked tensor, and its element type.
-mlir::RankedTensorType tensorType(mlir::Value value);
+/// The element type of a value known to be a ranked tensor (tensorType).
 mlir::Type elementType(mlir::Value value);
 
 // Pattern registration, one function per source file.
