@@ -21,7 +21,7 @@ def MPTWidenMatmulOperands
     multiplies), computed by sgemm directly. Each tensor is widened once, right after its
     definition, for all products that read it (a weight in the forward and in the input
     gradient; an activation in the forward and in the weight gradient), and
-    `fuse-elementwise-around-cpu-kernels` merges the widening into the op that computes the
+    `mpt-fuse-elementwise` merges the widening into the op that computes the
     tensor when the products are its only readers.
   }];
   let options = [

@@ -49,7 +49,7 @@ def MPTFuseElementwise
     never rewritten into `linalg.generic` by folding a reshape into them. Upstream generalizes a
     matmul whose result is reshaped and then fuses the producer of its operand into it (a layer
     norm into the q/k/v projection, a cast into a mixed-precision product), and the result runs
-    as scalar loops instead of reaching `convert-linalg-to-cpu-kernels`. Elementwise
+    as scalar loops instead of reaching `mpt-convert-linalg-to-cpu-kernels`. Elementwise
     `linalg.generic` ops still fuse with each other and with reductions, and reshapes still move
     through them.
 
