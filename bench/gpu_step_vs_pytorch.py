@@ -27,7 +27,7 @@ parameter with k state tensors: (3 + 2k) * 4 bytes), for both sides:
 PyTorch's optimizer step timed alone; mpt's from one more run with
 MPT_CUDA_KERNEL_TIMES, the runtime's per-launch GPU times: its update
 kernels (the optimizer's, which also unscale and write the working copies,
-and the loss scale's: the kernels name-state-update-kernels names
+and the loss scale's: the kernels mpt-name-state-update-kernels names
 *_update*), and everything the step launches after its last GEMM (those,
 plus the gradient counts and the finite check). Medians over the steps
 after the first. `--kernel-times FILE --steps N` prints the same summary

@@ -50,7 +50,8 @@ start=$SECONDS
   "$build/test/Runtime/checkpoint.test" \
   "$build/test/Runtime/init-state.test" \
   "$build/test/Runtime/loss-scale-trajectory.test" \
-  "$build/test/Dialect" "$build/test/Transforms" "$build/test/Conversion" \
+  "$build/test/Dialect" "$build/test/Transforms" "$build/test/Codegen" \
+  "$build/test/Conversion" \
   "$build/test/Pipelines" "$build/test/Examples" "$build/test/Fuzz"
 echo "test-sanitizers: sanitized lit subset took $((SECONDS - start)) s"
 

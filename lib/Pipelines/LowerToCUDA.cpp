@@ -14,6 +14,8 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/Process.h"
 
+#include "mpt/Codegen/Common/Passes.h"
+#include "mpt/Codegen/GPU/Passes.h"
 #include "mpt/Conversion/Passes.h"
 #include "mpt/Transforms/Passes.h"
 
@@ -37,37 +39,35 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
   // The batch's rounding would be a kernel of its own, read by a GEMM: the
   // runtime rounds it as it stages it.
   pm.addPass(createMPTRoundDataInCaller());
-  // The CPU's tensor-level lowering and fusion: one fused elementwise chain
-  // per linalg.generic, hence per kernel, and every named matmul and
-  // convolution whole for cuBLASLt (upstream's fusion generalizes some into
-  // generated loops).
-  // cuBLASLt multiplies f16 and bf16 itself.
-  WidenMatmulOperandsOptions widen;
-  widen.f16 = false;
+  // The tensor-level lowering and fusion the CPU's runs too: one fused
+  // elementwise chain per linalg.generic, hence per kernel, and every named
+  // matmul and convolution whole for cuBLASLt (upstream's fusion generalizes
+  // some into generated loops). cuBLASLt multiplies f16 and bf16 itself: no
+  // matmul is widened.
   // Producers are not computed again in their readers, as on the CPU: not
   // timed on a GPU yet; but for conversions that only widen or round-trip a
   // value, which cost the readers nothing. Transposes and broadcasts are
   // generated kernels here, so the casts around them fuse into them.
-  FuseElementwiseAroundCPUKernelsOptions fusion;
+  MPTFuseElementwiseOptions fusion;
   fusion.recomputeConversions = true;
   fusion.fuseDataMovement = true;
-  addLowerToFusedLinalg(pm, widen, fusion);
+  addLowerToFusedLinalg(pm, fusion);
   addBufferizeToOutParams(pm);
   // Math functions compute in f32 and round once, as on the CPU.
   pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes(
       math::MathExtendToSupportedTypesOptions{{}, "f32"}));
 
-  ConvertLinalgToCUDALibraryCallsOptions libraryCalls;
+  MPTConvertLinalgToCUDALibraryCallsOptions libraryCalls;
   libraryCalls.im2colOnly = onCPU;
-  pm.addPass(createConvertLinalgToCUDALibraryCalls(libraryCalls));
+  pm.addPass(createMPTConvertLinalgToCUDALibraryCalls(libraryCalls));
   bufferization::BufferDeallocationPipelineOptions deallocation;
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
   pm.addPass(createCanonicalizerPass());
 
-  ConvertLinalgToGPULoopsOptions loops;
+  MPTConvertLinalgToGPULoopsOptions loops;
   loops.blockSize = options.blockSize;
   loops.gemmsAsLoops = onCPU;
-  pm.addPass(createConvertLinalgToGPULoops(loops));
+  pm.addPass(createMPTConvertLinalgToGPULoops(loops));
   // No canonicalization until the loops are launches: it folds away the
   // one-block grid loops of full reductions and their mapping with them.
   pm.addPass(createCSEPass());
@@ -78,20 +78,20 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
   }
 
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
-  pm.addPass(createMarkGPUReductionsUniform());
-  ConvertMemRefToGPUMemoryOptions memory;
+  pm.addPass(createMPTMarkGPUReductionsUniform());
+  MPTConvertMemRefToGPUMemoryOptions memory;
   memory.hostShared = options.managedMemory;
   if (!options.managedMemory)
-    pm.addPass(createConvertMemRefToGPUMemory(memory));
-  pm.addNestedPass<func::FuncOp>(createNameStateUpdateKernels());
+    pm.addPass(createMPTConvertMemRefToGPUMemory(memory));
+  pm.addNestedPass<func::FuncOp>(createMPTNameStateUpdateKernels());
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addPass(createMergeGPUModules());
+  pm.addPass(createMPTMergeGPUModules());
   // gpu-to-llvm lowers copies and frees only in their async form; launches
   // become asynchronous too, with a host wait before each library call.
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   // Managed allocations lower only in their synchronous form.
   if (options.managedMemory)
-    pm.addPass(createConvertMemRefToGPUMemory(memory));
+    pm.addPass(createMPTConvertMemRefToGPUMemory(memory));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -121,8 +121,8 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
   pm.addPass(createGpuModuleToBinaryPass(toBinary));
   if (options.stopAt == "ptx")
     return;
-  ConvertGPUBinaryToFatbinOptions fatbin;
+  MPTConvertGPUBinaryToFatbinOptions fatbin;
   fatbin.cudaPath = cudaToolkitPath(options);
-  pm.addPass(createConvertGPUBinaryToFatbin(fatbin));
+  pm.addPass(createMPTConvertGPUBinaryToFatbin(fatbin));
   addHostLowerToLLVM(pm);
 }

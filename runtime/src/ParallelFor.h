@@ -1,6 +1,6 @@
 //===- ParallelFor.h - fork-join loops for the CPU kernels ------*- C++ -*-===//
 //
-// The runtime's parallel loops (the slices of outline-parallel-linalg, the
+// The runtime's parallel loops (the slices of mpt-outline-parallel-linalg, the
 // bf16 GEMM, gathering large batches) run on OpenMP, the threads OpenBLAS's
 // OpenMP build runs sgemm on. With a pool of its own, each of a step's
 // parallel loops waited for a worker that OpenBLAS's spinning threads kept off

@@ -1,6 +1,6 @@
 // RUN: mpt-opt %s -split-input-file --mpt-carry-state-in-place | FileCheck %s
 // RUN: mpt-opt %s -split-input-file --mpt-carry-state-in-place \
-// RUN:   --convert-mpt-to-linalg --convert-elementwise-to-linalg --eliminate-empty-tensors \
+// RUN:   --mpt-convert-to-linalg --convert-elementwise-to-linalg --eliminate-empty-tensors \
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
 // RUN:   --mpt-drop-carried-results --buffer-results-to-out-params=modify-public-functions=1 \
 // RUN:   --canonicalize | FileCheck %s --check-prefix=BUFFERS

@@ -13,6 +13,9 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include "mpt/Codegen/CPU/Passes.h"
+#include "mpt/Codegen/Common/Passes.h"
+#include "mpt/Codegen/GPU/Passes.h"
 #include "mpt/Conversion/Passes.h"
 #include "mpt/Dialect/MPT/IR/MPTDialect.h"
 #include "mpt/Pipelines/Pipelines.h"
@@ -20,6 +23,9 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mpt::registerMPTCodegenCommonPasses();
+  mpt::registerMPTCodegenCPUPasses();
+  mpt::registerMPTCodegenGPUPasses();
   mpt::registerMPTConversionPasses();
   mpt::registerMPTTransformsPasses();
   mpt::registerPipelines();

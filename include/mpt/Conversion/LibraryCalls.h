@@ -1,9 +1,10 @@
 //===- LibraryCalls.h - bufferized linalg ops as runtime calls --*- C++ -*-===//
 //
-// What convert-linalg-to-cpu-kernels and convert-linalg-to-cuda-library-calls
-// share: recognizing a matmul as a GEMM C(f32) += op(A)·op(B), finding the
-// zero fill that makes it C = op(A)·op(B), and calling a runtime entry point
-// with memref descriptors of any shape and layout.
+// What mpt-convert-linalg-to-cpu-kernels and
+// mpt-convert-linalg-to-cuda-library-calls share: recognizing a matmul as a
+// GEMM C(f32) += op(A)·op(B), finding the zero fill that makes it
+// C = op(A)·op(B), and calling a runtime entry point with memref descriptors
+// of any shape and layout.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +45,19 @@ mlir::FailureOr<LibraryGemm> matchLibraryGemm(mlir::linalg::LinalgOp op,
 void createLibraryCall(mlir::RewriterBase &rewriter, mlir::Location loc,
                        llvm::StringRef name, mlir::ValueRange memrefs,
                        llvm::ArrayRef<int64_t> scalars);
+
+/// Replaces `op`, which adds its product to the last of `memrefs`, by a call
+/// to the entry point `name` with `scalars` and then `accumulate`: 0 where a
+/// zero fill of the output went before `op` (zeroFillBefore), which then goes
+/// too. Where that zeroed product is then only rounded (onlyRoundingOf) and
+/// `roundedName` names an entry point for the rounded type (non-empty), that
+/// one is called instead, without `accumulate`, writing the product rounded
+/// into the rounding's buffer, and the rounding goes: no f32 product is
+/// written or read again.
+void replaceWithLibraryCall(
+    mlir::PatternRewriter &rewriter, mlir::Operation *op, llvm::StringRef name,
+    llvm::SmallVector<mlir::Value> memrefs, llvm::ArrayRef<int64_t> scalars,
+    llvm::function_ref<std::string(mlir::Type rounded)> roundedName);
 
 /// The allocation or argument that `view` is a view of.
 mlir::Value rootOf(mlir::Value view);

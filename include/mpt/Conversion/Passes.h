@@ -16,7 +16,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
-#include "mpt/Conversion/LinalgToGPU/LinalgToGPU.h"
+#include "mpt/Conversion/LinalgToCUDALibraryCalls/LinalgToCUDALibraryCalls.h"
 #include "mpt/Conversion/MPTToLinalg/MPTToLinalg.h"
 
 namespace mpt {

@@ -1,42 +1,16 @@
-//===- Passes.td - mpt conversions ------------------------*- tablegen -*-===//
+//===- Passes.td - mpt conversions -------------------------*- tablegen -*-===//
+//
+// Conversions from one dialect or form to another (X-to-Y); the transforms
+// that lowering runs are under mpt/Codegen.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef MPT_CONVERSION_PASSES_TD
 #define MPT_CONVERSION_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
 
-def MPTExportSignature : Pass<"mpt-export-signature", "::mlir::ModuleOp"> {
-  let summary = "Records the training step's signature for the runtime";
-  let description = [{
-    Describes the module's `mpt.train_step` function (and its `mpt.eval_step`, if any) as
-    JSON, the contract between compiler and runtime, so that the runtime never inspects the
-    step itself: for every argument its name, role (param, state, data), dtype, shape and
-    initializer; for every result the argument it replaces (`mpt.next`) or the metric it
-    reports; for every data argument read as class labels by a loss, the class count; for the
-    eval step, which training-step state or data each argument takes and its outputs.
-
-    Initializers follow PyTorch's module defaults. A weight is Kaiming-uniform with bound
-    1/sqrt(fan_in), where fan_in is the number of inputs each output of its forward matmul or
-    convolution sums over (`nn.Linear`'s in_features, `nn.Conv2d`'s C_in*kh*kw); a use that
-    depends on the loss seed (the backward `dX = dY*W^T`) never counts. A bias takes the bound
-    of the layer it is added to; normalization scales start at one, shifts at zero; batch-norm
-    running variances at one; other state at zero or its `mpt.init`; working copies copy
-    their master. Names come from the arguments' `NameLoc` locations (the runtime's parser
-    attaches the source names), else from what the mixed-precision rewrite added them for
-    (`loss_scale`, `<param>.working_copy`) or the optimizer state they are (`<param>.` and the
-    key PyTorch's optimizer `state_dict` uses: `momentum_buffer`, `exp_avg`, `exp_avg_sq`,
-    `step`), else `arg<N>`.
-
-    The JSON is stored as the module attribute `mpt.signature` and as the constant global
-    `__mpt_signature` (a NUL-terminated string), which survives lowering to the LLVM dialect
-    and is looked up in the JIT-compiled code. Modules without a training step are left
-    unchanged. Errors: two arguments with one name, an eval step whose logits width differs
-    from the loss's class count, a tensor the runtime cannot hold.
-  }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
-}
-
-def ConvertMPTToLinalg : Pass<"convert-mpt-to-linalg", "::mlir::ModuleOp"> {
+def MPTConvertToLinalg : Pass<"mpt-convert-to-linalg", "::mlir::ModuleOp"> {
   let summary = "Lowers mpt ops to linalg, tensor, arith and math on tensors";
   let description = [{
     Every mpt op becomes linalg (named ops or linalg.generic), tensor, arith and math ops on
@@ -55,39 +29,12 @@ def ConvertMPTToLinalg : Pass<"convert-mpt-to-linalg", "::mlir::ModuleOp"> {
   ];
 }
 
-def WidenMatmulOperands
-    : Pass<"widen-matmul-operands", "::mlir::func::FuncOp"> {
-  let summary = "Makes matmuls on 16-bit floats matmuls on their exact f32 copies";
-  let description = [{
-    For a CPU without a GEMM for the type: f16 on every CPU mpt runs on, bf16 without
-    AVX512-BF16 (the runtime's kernels then widen both operands on every call). A
-    `linalg.matmul` or `linalg.batch_matmul` on tensors with two inputs of a type to widen
-    and an f32 accumulator becomes the same op on f32 inputs, each made by an elementwise
-    `arith.extf`: the same products (the op widens every element exactly before it
-    multiplies), computed by sgemm directly. Each tensor is widened once, right after its
-    definition, for all products that read it (a weight in the forward and in the input
-    gradient; an activation in the forward and in the weight gradient), and
-    `fuse-elementwise-around-cpu-kernels` merges the widening into the op that computes the
-    tensor when the products are its only readers.
-  }];
-  let options = [
-    Option<"f16", "f16", "bool", /*default=*/"true", "Widen f16 products">,
-    Option<"bf16", "bf16", "bool", /*default=*/"false",
-           "Widen bf16 products (for CPUs without AVX512-BF16)">,
-  ];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::linalg::LinalgDialect",
-    "::mlir::tensor::TensorDialect",
-  ];
-}
-
-def ConvertLinalgToCPUKernels
-    : Pass<"convert-linalg-to-cpu-kernels", "::mlir::ModuleOp"> {
+def MPTConvertLinalgToCPUKernels
+    : Pass<"mpt-convert-linalg-to-cpu-kernels", "::mlir::ModuleOp"> {
   let summary = "Runs bufferized matmuls and convolutions through the runtime's BLAS kernels";
   let description = [{
     Replaces `linalg.matmul` and `linalg.batch_matmul` on memrefs whose inputs are f32, f16 or
-    bf16 and whose accumulator is f32 (what `convert-mpt-to-linalg` produces) by calls to
+    bf16 and whose accumulator is f32 (what `mpt-convert-to-linalg` produces) by calls to
     `mpt_cpu_matmul_<type>_<rank>d(A, B, C, transpose_a, transpose_b, accumulate)`, and
     `linalg.conv_2d_nchw_fchw` with the same element types by calls to
     `mpt_cpu_conv2d_<type>(input, filter, output, stride_h, stride_w, dilation_h, dilation_w,
@@ -98,7 +45,7 @@ def ConvertLinalgToCPUKernels
     in f32 into the output, which is what the linalg op computes, only at BLAS speed. Matmul
     transposes come from the indexing maps; other maps, other element types and ops on tensors
     are left to the generic lowering. All three convolutions of a training step reach the conv
-    kernel: `convert-mpt-to-linalg` writes conv2d_input_grad and conv2d_filter_grad as
+    kernel: `mpt-convert-to-linalg` writes conv2d_input_grad and conv2d_filter_grad as
     `linalg.conv_2d_nchw_fchw` too.
 
     Where a `linalg.fill` with 0.0 wrote all of the output just before, and nothing in between
@@ -119,8 +66,8 @@ def ConvertLinalgToCPUKernels
   ];
 }
 
-def ConvertLinalgToVectorizableLoops
-    : Pass<"convert-linalg-to-vectorizable-loops", "::mlir::func::FuncOp"> {
+def MPTConvertLinalgToVectorizableLoops
+    : Pass<"mpt-convert-linalg-to-vectorizable-loops", "::mlir::func::FuncOp"> {
   let summary = "Lowers linalg ops to loops and tells LLVM to vectorize their parallel ones";
   let description = [{
     LLVM's loop vectorizer leaves loops scalar that pay when vectorized on the CPUs mpt
@@ -172,132 +119,8 @@ def ConvertLinalgToVectorizableLoops
   ];
 }
 
-def OutlineParallelLinalg
-    : Pass<"outline-parallel-linalg", "::mlir::ModuleOp"> {
-  let summary = "Splits large linalg ops on memrefs over the runtime's threads";
-  let description = [{
-    OpenBLAS runs the step's GEMMs on every thread it is given; the generated loops of the other
-    ops (elementwise chains, row reductions, pooling, the optimizer updates) ran on one.
-    This pass moves each linalg op on memrefs whose first loop is parallel, that every result
-    is indexed by, and that has at least `min-iterations` static iterations in all, into a
-    function that runs a slice [begin, end) of that loop: every operand indexed by it becomes a
-    `memref.subview` of that slice, `linalg.index 0` is offset by `begin`, and the other operands
-    are passed whole. The op is replaced by a call to the runtime's
-    `mpt_cpu_parallel_for(entry, context, count)`, which runs `entry(context, begin, end)` over
-    [0, count) in one contiguous slice per thread. The context is a stack struct holding what
-    the op reads: a statically shaped memref as its aligned pointer alone (the slice function
-    rebuilds its descriptor from constants), other memrefs as their descriptors, and the
-    scalars the op's body uses from above. `entry` reads it and calls the slice function, whose
-    pointer arguments are marked `llvm.noalias` where they are the only view passed of a buffer
-    the step allocates: what LLVM knew of that buffer in the step, and without which it could
-    not keep a row's running sum in a register.
-
-    Each iteration of the first loop computes what it did before, in the same order, so results
-    are bitwise the same for any thread count. Ops with fewer iterations stay in place: starting
-    the threads costs more than it saves on them.
-  }];
-  let options = [
-    Option<"minIterations", "min-iterations", "int64_t", /*default=*/"65536",
-           "Static iterations (all loops together) below which an op stays in place">,
-  ];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::func::FuncDialect",
-    "::mlir::LLVM::LLVMDialect",
-    "::mlir::memref::MemRefDialect",
-  ];
-}
-
-def StackScalarAccumulators
-    : Pass<"mpt-stack-scalar-accumulators", "::mlir::func::FuncOp"> {
-  let summary = "Lets reductions into 0-d memrefs accumulate in a stack slot";
-  let description = [{
-    A linalg op on memrefs that reduces into a 0-d memref (a loss, an all-finite flag, the
-    gradient counts) reads and writes that memref on every iteration once lowered to loops.
-    When the memref is a function argument (a step result, after
-    `buffer-results-to-out-params`) or may alias the reduced data, LLVM cannot keep the
-    accumulator in a register, so it neither hoists the load and store nor vectorizes the
-    reduction. This pass gives every such op a `memref.alloca` in its place: the current value
-    is loaded into it before the op and stored back after it, and LLVM promotes the stack slot to
-    a register. The result is the same value computed in the same order.
-  }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
-}
-
-def FuseElementwiseAroundCPUKernels
-    : Pass<"fuse-elementwise-around-cpu-kernels", "::mlir::ModuleOp"> {
-  let summary = "Fuses elementwise linalg ops and reshapes, leaving matmuls and convolutions named";
-  let description = [{
-    Upstream's `linalg-fuse-elementwise-ops`, with one difference: named linalg ops (matmul,
-    batch_matmul, convolutions, transpose, fill) are never fused with a producer or consumer and
-    never rewritten into `linalg.generic` by folding a reshape into them. Upstream generalizes a
-    matmul whose result is reshaped and then fuses the producer of its operand into it (a layer
-    norm into the q/k/v projection, a cast into a mixed-precision product), and the result runs
-    as scalar loops instead of reaching `convert-linalg-to-cpu-kernels`. Elementwise
-    `linalg.generic` ops still fuse with each other and with reductions, and reshapes still move
-    through them.
-
-    It also folds the selects that keep state on a skipped step into the update that computes
-    the state (an optimizer's parameter and its buffers): one generic writes the update or the
-    old values, which upstream's fusion cannot do for a producer with several results.
-
-    A generic that only converts its input (`arith.truncf`/`arith.extf`) fuses into the
-    elementwise generic that produces that input even when the producer has other readers (all
-    after the cast): the producer then writes both its result and the converted one. Upstream's
-    pattern would compute the producer again in the cast. The logits' gradient, rounded to f16 for
-    its GEMMs and read in f32 by its bias gradient, is the case; so is a persistent working copy
-    rounded from its updated master.
-
-    With `recompute-cheap-producers`, an elementwise generic read by several generics, element
-    for element, is fused into each of them when that moves fewer bytes than storing it once:
-    a few cheap arith ops, no input wider than its result, and (readers - 1) * input bits
-    <= (readers + 1) * result bits. Loss scaling's unscale, read by the finite check and the
-    update, is the case. So is the rounding of a matmul's product to f16 or bf16, although its
-    input is wider: the GEMM computes the product in f32 anyway, and the rounding kept would be a
-    pass of its own over it (a weight gradient read by loss scaling's counts and the update).
-    Upstream fuses only a producer with one use.
-
-    With `recompute-conversions`, a generic that only converts its input (`arith.truncf` and
-    `arith.extf`, element for element, to a result no narrower than the input: an f32 value
-    rounded to f16 and back, or an f16 value widened), whose readers are all generics, is
-    computed again in each of them: they read its input, no more bytes than its result, and no
-    kernel of its own writes the result. The attention probabilities' gradient, rounded to f16
-    by autocast and read in f32 by softmax's backward reductions, is the case. With it too, a
-    cast that reads a reshaped value (`tensor.collapse_shape`) is moved ahead of the reshape, so
-    that it fuses with the value's producer although the reshape has other readers: the
-    transformer's gradient of the mean over the sequence, broadcast and reshaped to [B·S, D],
-    rounded for a GEMM and summed in f32 for a bias gradient.
-
-    With `fuse-data-movement`, `linalg.transpose` and `linalg.broadcast` ops become generics
-    first and fuse like any elementwise op: on the GPU each is a generated kernel either way,
-    and the cast that rounds a product to f16 ahead of a transpose (attention heads moved
-    between [B, S, H, D] and [B, H, S, D]) is then computed in it, not in a kernel of its own;
-    a broadcast computes its elementwise producer.
-  }];
-  let options = [
-    Option<"recomputeCheapProducers", "recompute-cheap-producers", "bool",
-           /*default=*/"false",
-           "Fuse a cheap elementwise producer into each of its readers">,
-    Option<"recomputeConversions", "recompute-conversions", "bool", /*default=*/"false",
-           "Fuse a generic that only widens or round-trips its input into each of its "
-           "readers">,
-    Option<"fuseDataMovement", "fuse-data-movement", "bool", /*default=*/"false",
-           "Generalize linalg.transpose and linalg.broadcast ops so that they fuse with "
-           "elementwise producers and consumers">,
-  ];
-  let dependentDialects = [
-    "::mlir::affine::AffineDialect",
-    "::mlir::linalg::LinalgDialect",
-    "::mlir::tensor::TensorDialect",
-  ];
-}
-
-//===----------------------------------------------------------------------===//
-// CUDA lowering (mpt-lower-to-cuda)
-//===----------------------------------------------------------------------===//
-
-def ConvertLinalgToCUDALibraryCalls
-    : Pass<"convert-linalg-to-cuda-library-calls", "::mlir::ModuleOp"> {
+def MPTConvertLinalgToCUDALibraryCalls
+    : Pass<"mpt-convert-linalg-to-cuda-library-calls", "::mlir::ModuleOp"> {
   let summary = "Runs bufferized matmuls and convolutions through cuBLASLt";
   let description = [{
     Replaces `linalg.matmul` and `linalg.batch_matmul` on memrefs whose inputs are f32, f16 or
@@ -321,7 +144,7 @@ def ConvertLinalgToCUDALibraryCalls
     buffer of shape N x (C·KH·KW) x (OH·OW), then one `linalg.batch_matmul`, hence one call
     `mpt_cuda_matmul_<type>_3d(filter, columns, output)` whose filter operand repeats over the
     batch with stride 0. Every convolution of a training step reaches this path:
-    `convert-mpt-to-linalg` writes the input and filter gradients as forward convolutions.
+    `mpt-convert-to-linalg` writes the input and filter gradients as forward convolutions.
     With `im2col-only`, convolutions stop at im2col + `linalg.batch_matmul` and no call is
     made: the form in which the CPU checks the GPU lowering.
   }];
@@ -337,8 +160,8 @@ def ConvertLinalgToCUDALibraryCalls
   ];
 }
 
-def ConvertLinalgToGPULoops
-    : Pass<"convert-linalg-to-gpu-loops", "::mlir::ModuleOp"> {
+def MPTConvertLinalgToGPULoops
+    : Pass<"mpt-convert-linalg-to-gpu-loops", "::mlir::ModuleOp"> {
   let summary = "Lowers linalg ops on memrefs to tiled scf.parallel loops mapped to blocks and threads";
   let description = [{
     The source of truth of every generated GPU kernel. Each `linalg.generic` on memrefs (named
@@ -395,8 +218,8 @@ def ConvertLinalgToGPULoops
   ];
 }
 
-def ConvertMemRefToGPUMemory
-    : Pass<"convert-memref-to-gpu-memory", "::mlir::ModuleOp"> {
+def MPTConvertMemRefToGPUMemory
+    : Pass<"mpt-convert-memref-to-gpu-memory", "::mlir::ModuleOp"> {
   let summary = "Moves the buffers of host functions to device memory";
   let description = [{
     Kernels can only touch device memory, so in every host function (outside `gpu.module`s and
@@ -419,8 +242,8 @@ def ConvertMemRefToGPUMemory
   ];
 }
 
-def ConvertGPUBinaryToFatbin
-    : Pass<"convert-gpu-binary-to-fatbin", "::mlir::ModuleOp"> {
+def MPTConvertGPUBinaryToFatbin
+    : Pass<"mpt-convert-gpu-binary-to-fatbin", "::mlir::ModuleOp"> {
   let summary = "Packs the PTX of every NVVM target of a gpu.binary into one CUDA fatbin";
   let description = [{
     `gpu-module-to-binary` gives one object per target. This pass takes a `gpu.binary` whose
@@ -434,50 +257,6 @@ def ConvertGPUBinaryToFatbin
     Option<"cudaPath", "cuda-path", "std::string", /*default=*/"\"\"",
            "CUDA toolkit root (default: $CUDA_HOME, then PATH)">,
   ];
-  let dependentDialects = ["::mlir::gpu::GPUDialect"];
-}
-
-def MarkGPUReductionsUniform
-    : Pass<"mark-gpu-reductions-uniform", "::mlir::ModuleOp"> {
-  let summary = "Marks the block reductions that every thread reaches as uniform";
-  let description = [{
-    `convert-parallel-loops-to-gpu` turns the `scf.reduce` of a thread loop into a
-    `gpu.all_reduce` without the `uniform` attribute, and the NVVM lowering only expands
-    uniform ones (a block-wide shared-memory and shuffle tree with barriers, which every
-    thread of the block must reach). An `all_reduce` directly in a `gpu.launch` body, not
-    under any guard or loop, is reached by every thread: this pass marks those uniform.
-    Others are left alone, and the NVVM lowering then reports them.
-  }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect"];
-}
-
-def NameStateUpdateKernels : Pass<"name-state-update-kernels", "::mlir::func::FuncOp"> {
-  let summary = "Names the kernels that write a step's state";
-  let description = [{
-    A `gpu.launch` that writes an argument of its function whose incoming value the function
-    reads (state that `mpt-carry-state-in-place` updates in its own buffer: a parameter, its
-    optimizer state, its working copy, batch norm's running statistics, the loss scale) gets
-    the kernel name `<function>_update` (the `function` attribute that `gpu-kernel-outlining`
-    names the kernel by; outlining makes repeated names unique: `_update_0`, `_update_1`, ...).
-    An argument counts as read first when, in the function's order, a kernel loads it, or a
-    copy or a call uses it, before any kernel or copy writes it; a result's buffer (an
-    out-parameter) is written first, so the reductions into a metric are not update kernels.
-    Per-launch times (the runtime's `MPT_CUDA_KERNEL_TIMES`, a profiler) then show which
-    kernels are the update phase's, whose bandwidth the GPU benchmark reports. A launch that
-    already has a name keeps it.
-  }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect"];
-}
-
-def MergeGPUModules : Pass<"merge-gpu-modules", "::mlir::ModuleOp"> {
-  let summary = "Moves every outlined kernel into one gpu.module";
-  let description = [{
-    `gpu-kernel-outlining` gives each kernel its own `gpu.module`, hence its own binary and
-    its own driver module load. This pass moves every kernel function into the first
-    `gpu.module` and retargets the `gpu.launch_func` ops, so that a lowered step carries one
-    GPU binary (one fatbin, one `cuModuleLoadData`). Outlined kernel names are unique in the
-    host module already (each is its module's name); a clash is reported.
-  }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 

@@ -4,6 +4,7 @@
 #define MPT_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace mlir {
 class OpPassManager;
@@ -11,8 +12,7 @@ class OpPassManager;
 
 namespace mpt {
 
-struct FuseElementwiseAroundCPUKernelsOptions;
-struct WidenMatmulOperandsOptions;
+struct MPTFuseElementwiseOptions;
 
 /// Options of `mpt-mixed-precision`, forwarded to the passes it runs.
 struct MixedPrecisionOptions
@@ -82,7 +82,7 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
   Option<unsigned> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("Vector width asked of LLVM for the loops "
-                     "convert-linalg-to-vectorizable-loops marks"),
+                     "mpt-convert-linalg-to-vectorizable-loops marks"),
       llvm::cl::init(16)};
   Option<bool> widenBF16Matmuls{
       *this, "widen-bf16-matmuls",
@@ -112,7 +112,7 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
       *this, "parallel-min-iterations",
       llvm::cl::desc("With cpu-kernels, linalg ops of at least this many "
                      "iterations run over the runtime's threads "
-                     "(outline-parallel-linalg); 0 keeps every op on the "
+                     "(mpt-outline-parallel-linalg); 0 keeps every op on the "
                      "calling thread"),
       llvm::cl::init(65536)};
 };
@@ -166,13 +166,13 @@ void buildLowerToCUDAPipeline(mlir::OpPassManager &pm,
 /// The tensor-level lowering both lowerings share: the step's signature
 /// exported, mpt to linalg, and elementwise chains (casts included) fused into
 /// one linalg.generic each around the named matmuls and convolutions, which
-/// stay whole for the BLAS and cuBLASLt calls. Matmuls on the 16-bit types
-/// `widen` names read f32 copies made by that fusion (for the CPU's BLAS
-/// kernels, which have no GEMM for them). `fusion` holds
-/// fuse-elementwise-around-cpu-kernels' options.
+/// stay whole for the BLAS and cuBLASLt calls. `beforeFusion` adds a target's
+/// passes on the unfused linalg ops (the CPU's widening of 16-bit matmuls,
+/// whose f32 copies the fusion then merges). `fusion` holds
+/// mpt-fuse-elementwise's options.
 void addLowerToFusedLinalg(
-    mlir::OpPassManager &pm, const WidenMatmulOperandsOptions &widen,
-    const FuseElementwiseAroundCPUKernelsOptions &fusion);
+    mlir::OpPassManager &pm, const MPTFuseElementwiseOptions &fusion,
+    llvm::function_ref<void(mlir::OpPassManager &)> beforeFusion = {});
 
 /// The bufferization both lowerings share: duplicated results copied apart,
 /// one-shot bufferization, and results turned into caller-owned

@@ -183,7 +183,7 @@ def MPTCarryStateInPlace : Pass<"mpt-carry-state-in-place", "::mlir::func::FuncO
     The runtime passes one buffer per piece of state, not two swapped after each step, and a
     skipped step has no old value to copy. Every other result of the training step or of the
     `mpt.eval_step` that returns an argument, or a value a carried result also returns, gets its
-    own copy, so that only carried results are dropped. Run before `convert-mpt-to-linalg`,
+    own copy, so that only carried results are dropped. Run before `mpt-convert-to-linalg`,
     which strips the `mpt.next` markers.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
@@ -271,7 +271,7 @@ def MPTStoreBF16AsI16 : Pass<"mpt-store-bf16-as-i16", "::mlir::LLVM::LLVMFuncOp"
     `llvm.bitcast` from i16, and `llvm.select` between bf16 values into the same operations on
     i16 (scalars and vectors), which need no conversion. A bf16 function argument is left
     alone: LLVM would fold a bitcast before its store back into a bf16 store, so
-    `outline-parallel-linalg` clones constants into its slices instead of passing them.
+    `mpt-outline-parallel-linalg` clones constants into its slices instead of passing them.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -1,4 +1,4 @@
-//===- GPUBinaryToFatbin.cpp - convert-gpu-binary-to-fatbin -----*- C++ -*-===//
+//===- GPUBinaryToFatbin.cpp - mpt-convert-gpu-binary-to-fatbin -----------===//
 //
 // gpu-module-to-binary gives one object per target, and the default
 // offloading handler embeds only one of them. One CUDA fatbin holding a cubin
@@ -18,7 +18,7 @@
 #include "llvm/Support/Program.h"
 
 namespace mpt {
-#define GEN_PASS_DEF_CONVERTGPUBINARYTOFATBIN
+#define GEN_PASS_DEF_MPTCONVERTGPUBINARYTOFATBIN
 #include "mpt/Conversion/Passes.h.inc"
 } // namespace mpt
 
@@ -47,9 +47,9 @@ struct TempFiles {
   }
 };
 
-struct ConvertGPUBinaryToFatbinPass
-    : public mpt::impl::ConvertGPUBinaryToFatbinBase<
-          ConvertGPUBinaryToFatbinPass> {
+struct MPTConvertGPUBinaryToFatbinPass
+    : public mpt::impl::MPTConvertGPUBinaryToFatbinBase<
+          MPTConvertGPUBinaryToFatbinPass> {
   using Base::Base;
 
   /// The path of CUDA tool `name`: under cuda-path, then $CUDA_HOME, then

@@ -261,4 +261,32 @@ Type roundedType(linalg::GenericOp rounding) {
       .getElementType();
 }
 
+void replaceWithLibraryCall(PatternRewriter &rewriter, Operation *op,
+                            StringRef name, SmallVector<Value> memrefs,
+                            ArrayRef<int64_t> scalars,
+                            function_ref<std::string(Type)> roundedName) {
+  Value output = memrefs.back();
+  Location loc = op->getLoc();
+  linalg::FillOp zeroFill = zeroFillBefore(op, output);
+  linalg::GenericOp rounding = zeroFill ? onlyRoundingOf(op, output) : nullptr;
+  std::string callee =
+      rounding ? roundedName(roundedType(rounding)) : std::string();
+  if (callee.empty())
+    rounding = nullptr;
+  SmallVector<int64_t> arguments(scalars);
+  if (rounding) {
+    memrefs.back() = roundedOutputAt(rewriter, op, rounding, output);
+  } else {
+    callee = name.str();
+    arguments.push_back(zeroFill ? 0 : 1);
+  }
+  rewriter.setInsertionPoint(op);
+  createLibraryCall(rewriter, loc, callee, memrefs, arguments);
+  rewriter.eraseOp(op);
+  if (zeroFill)
+    rewriter.eraseOp(zeroFill);
+  if (rounding)
+    rewriter.eraseOp(rounding);
+}
+
 } // namespace mpt

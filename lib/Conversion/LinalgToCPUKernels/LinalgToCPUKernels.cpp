@@ -1,4 +1,4 @@
-//===- LinalgToCPUKernels.cpp - convert-linalg-to-cpu-kernels ---*- C++ -*-===//
+//===- LinalgToCPUKernels.cpp - mpt-convert-linalg-to-cpu-kernels ---------===//
 //
 // Generic loops are correct but an order of magnitude slower than a tuned
 // sgemm on the products that dominate a training step, so bufferized matmuls
@@ -17,7 +17,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mpt {
-#define GEN_PASS_DEF_CONVERTLINALGTOCPUKERNELS
+#define GEN_PASS_DEF_MPTCONVERTLINALGTOCPUKERNELS
 #include "mpt/Conversion/Passes.h.inc"
 } // namespace mpt
 
@@ -25,36 +25,17 @@ using namespace mlir;
 
 namespace {
 
-/// Replaces `op`, which adds its product to `output` (the last of
-/// `memrefs`), by a call to the runtime kernel `name` (LibraryCalls.h) with
-/// `scalars` and then `accumulate`: 0 where a zero fill of the output went
-/// before `op`, which then goes too. A product that is then only rounded to
-/// f16 or bf16 goes to `name`_to_<type> instead, which writes it rounded into
-/// the rounding's buffer (no accumulate): the kernel rounds each block while
-/// it is in cache, and the f32 product and the loop that rounded it go.
+/// Replaces `op` by a call to the runtime kernel `name`
+/// (mpt::replaceWithLibraryCall). A product that is then only rounded to f16
+/// or bf16 goes to `name`_to_<type> instead: the kernel rounds each block
+/// while it is in cache, and the f32 product and the loop that rounded it go.
 static void replaceWithKernelCall(PatternRewriter &rewriter, Operation *op,
                                   StringRef name, SmallVector<Value> memrefs,
                                   ArrayRef<int64_t> scalars) {
-  Value output = memrefs.back();
-  Location loc = op->getLoc();
-  linalg::FillOp zeroFill = mpt::zeroFillBefore(op, output);
-  linalg::GenericOp rounding =
-      zeroFill ? mpt::onlyRoundingOf(op, output) : nullptr;
-  SmallVector<int64_t> arguments(scalars);
-  std::string callee = name.str();
-  if (rounding) {
-    memrefs.back() = mpt::roundedOutputAt(rewriter, op, rounding, output);
-    callee += ("_to_" + mpt::libraryTypeName(mpt::roundedType(rounding))).str();
-  } else {
-    arguments.push_back(zeroFill ? 0 : 1);
-  }
-  rewriter.setInsertionPoint(op);
-  mpt::createLibraryCall(rewriter, loc, callee, memrefs, arguments);
-  rewriter.eraseOp(op);
-  if (zeroFill)
-    rewriter.eraseOp(zeroFill);
-  if (rounding)
-    rewriter.eraseOp(rounding);
+  mpt::replaceWithLibraryCall(
+      rewriter, op, name, std::move(memrefs), scalars, [&](Type rounded) {
+        return (name + "_to_" + mpt::libraryTypeName(rounded)).str();
+      });
 }
 
 template <typename OpTy>
@@ -129,9 +110,9 @@ struct StridedCopyToLinalg : public OpRewritePattern<memref::CopyOp> {
   }
 };
 
-struct ConvertLinalgToCPUKernels
-    : public mpt::impl::ConvertLinalgToCPUKernelsBase<
-          ConvertLinalgToCPUKernels> {
+struct MPTConvertLinalgToCPUKernels
+    : public mpt::impl::MPTConvertLinalgToCPUKernelsBase<
+          MPTConvertLinalgToCPUKernels> {
   using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());

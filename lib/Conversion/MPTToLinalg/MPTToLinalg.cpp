@@ -1,4 +1,4 @@
-//===- MPTToLinalg.cpp - convert-mpt-to-linalg ------------------*- C++ -*-===//
+//===- MPTToLinalg.cpp - mpt-convert-to-linalg ------------------*- C++ -*-===//
 //
 // Lowers every mpt op to linalg (named ops where one fits, linalg.generic
 // otherwise), tensor, arith and math on tensors. The patterns live next to
@@ -17,7 +17,7 @@
 #include "Utils.h"
 
 namespace mpt {
-#define GEN_PASS_DEF_CONVERTMPTTOLINALG
+#define GEN_PASS_DEF_MPTCONVERTTOLINALG
 #include "mpt/Conversion/Passes.h.inc"
 } // namespace mpt
 
@@ -33,8 +33,8 @@ void mpt::populateMPTToLinalgPatterns(RewritePatternSet &patterns) {
 }
 
 namespace {
-struct ConvertMPTToLinalg
-    : public mpt::impl::ConvertMPTToLinalgBase<ConvertMPTToLinalg> {
+struct MPTConvertToLinalg
+    : public mpt::impl::MPTConvertToLinalgBase<MPTConvertToLinalg> {
   using Base::Base;
   void runOnOperation() override {
     ConversionTarget target(getContext());

@@ -10,10 +10,6 @@ using namespace mlir;
 
 namespace mpt::detail {
 
-RankedTensorType tensorType(Value value) {
-  return cast<RankedTensorType>(value.getType());
-}
-
 Type elementType(Value value) { return tensorType(value).getElementType(); }
 
 SmallVector<Value> buildGeneric(OpBuilder &builder, Location loc,

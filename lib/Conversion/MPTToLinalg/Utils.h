@@ -1,7 +1,7 @@
 //===- Utils.h - helpers shared by the mpt-to-linalg patterns ---*- C++ -*-===//
 //
 // Builders for the tensors, linalg.generic ops and scalar casts that every
-// pattern of convert-mpt-to-linalg needs. All shapes are static (the mpt
+// pattern of mpt-convert-to-linalg needs. All shapes are static (the mpt
 // verifiers guarantee it).
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +13,8 @@
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
+
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
 
 namespace mpt::detail {
 
@@ -135,8 +137,7 @@ struct FloatMath {
   mlir::Value cast(mlir::Value value) const;
 };
 
-/// The type of a value known to be a ranked tensor, and its element type.
-mlir::RankedTensorType tensorType(mlir::Value value);
+/// The element type of a value known to be a ranked tensor (tensorType).
 mlir::Type elementType(mlir::Value value);
 
 // Pattern registration, one function per source file.

@@ -1,4 +1,4 @@
-//===- MemRefToGPUMemory.cpp - convert-memref-to-gpu-memory -----*- C++ -*-===//
+//===- MemRefToGPUMemory.cpp - mpt-convert-memref-to-gpu-memory -----------===//
 //
 // Kernels dereference device pointers only, and no upstream pass moves a
 // host function's buffers to the device: this one does, and rejects host
@@ -13,7 +13,7 @@
 #include "mlir/IR/PatternMatch.h"
 
 namespace mpt {
-#define GEN_PASS_DEF_CONVERTMEMREFTOGPUMEMORY
+#define GEN_PASS_DEF_MPTCONVERTMEMREFTOGPUMEMORY
 #include "mpt/Conversion/Passes.h.inc"
 } // namespace mpt
 
@@ -27,9 +27,9 @@ static bool isHostOp(Operation *op) {
          !op->getParentOfType<gpu::GPUModuleOp>();
 }
 
-struct ConvertMemRefToGPUMemoryPass
-    : public mpt::impl::ConvertMemRefToGPUMemoryBase<
-          ConvertMemRefToGPUMemoryPass> {
+struct MPTConvertMemRefToGPUMemoryPass
+    : public mpt::impl::MPTConvertMemRefToGPUMemoryBase<
+          MPTConvertMemRefToGPUMemoryPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -56,7 +56,7 @@ struct ConvertMemRefToGPUMemoryPass
         };
         if (!contiguous(copy.getSource()) || !contiguous(copy.getTarget())) {
           copy.emitOpError("copies a strided view on the host; "
-                           "convert-linalg-to-gpu-loops turns such copies "
+                           "mpt-convert-linalg-to-gpu-loops turns such copies "
                            "into kernels and must run first");
           return WalkResult::interrupt();
         }

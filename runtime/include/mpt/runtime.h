@@ -152,7 +152,7 @@ typedef struct mpt_compile_options_t {
   int cpu_kernels;
   /* CPU device, with cpu_kernels: linalg ops of at least this many loop
      iterations in all run in slices over mpt_cpu_threads() threads
-     (outline-parallel-linalg); 0 keeps every op on the calling thread.
+     (mpt-outline-parallel-linalg); 0 keeps every op on the calling thread.
      Results are the same either way. */
   int64_t parallel_min_iterations;
   /* Mixed precision: 1, the step that updates an f32 master also rounds it to

@@ -190,7 +190,7 @@ void roundInto(const float *product, int64_t rows, int64_t cols, O *out,
 }
 
 /// Elements of a GEMM operand from which widening it runs over the threads,
-/// as outline-parallel-linalg's default threshold for the generated loops.
+/// as mpt-outline-parallel-linalg's default threshold for the generated loops.
 constexpr int64_t kParallelWidening = 65536;
 
 /// The leading dimension BLAS needs for a row-major matrix with dense rows
@@ -691,7 +691,7 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<O, 4> *output,
 } // namespace
 
 // Storage types of the element types the compiled code passes, by the name
-// convert-linalg-to-cpu-kernels puts in the kernel symbol.
+// mpt-convert-linalg-to-cpu-kernels puts in the kernel symbol.
 #define MPT_FOR_EACH_KERNEL_TYPE(X)                                            \
   X(float, f32)                                                                \
   X(uint16_t, f16)                                                             \
@@ -718,7 +718,7 @@ MPT_FOR_EACH_KERNEL_TYPE(MPT_DEFINE_KERNELS)
 #undef MPT_DEFINE_KERNELS
 
 // The same products rounded to an f16 or bf16 output, which they overwrite
-// (convert-linalg-to-cpu-kernels calls them for a product whose only reader
+// (mpt-convert-linalg-to-cpu-kernels calls them for a product whose only reader
 // rounds it).
 #define MPT_FOR_EACH_ROUNDED_TYPE(X, TYPE, NAME)                               \
   X(TYPE, NAME, uint16_t, f16)                                                 \
@@ -756,7 +756,7 @@ extern "C" _Float16 mpt_truncsfbf2(float value) {
 }
 
 /// Runs entry(context, begin, end) over [0, count) in one contiguous slice per
-/// thread, on cpuThreads() threads (outline-parallel-linalg).
+/// thread, on cpuThreads() threads (mpt-outline-parallel-linalg).
 extern "C" void mpt_cpu_parallel_for(void (*entry)(void *, int64_t, int64_t),
                                      void *context, int64_t count) {
   int64_t threads = std::min<int64_t>(mpt::runtime::cpuThreads(), count);

@@ -1,6 +1,6 @@
 //===- CpuKernels.h - BLAS-backed kernels for compiled code -----*- C++ -*-===//
 //
-// convert-linalg-to-cpu-kernels turns bufferized matmuls into calls to
+// mpt-convert-linalg-to-cpu-kernels turns bufferized matmuls into calls to
 // mpt_cpu_matmul_<type>_<rank>d and convolutions into calls to
 // mpt_cpu_conv2d_<type>; these are their implementations, on OpenBLAS's sgemm
 // (convolutions through im2col). f16 and bf16 inputs widen exactly to f32, so

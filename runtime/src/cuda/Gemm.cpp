@@ -1,6 +1,6 @@
 //===- Gemm.cpp - mpt_cuda_matmul_* on cuBLASLt -----------------*- C++ -*-===//
 //
-// convert-linalg-to-cuda-library-calls turns every matmul, batched matmul
+// mpt-convert-linalg-to-cuda-library-calls turns every matmul, batched matmul
 // and convolution GEMM into mpt_cuda_matmul_<type>_<rank>d(A, B, C, tA, tB,
 // accumulate): C += op(A)·op(B) with C in f32, or C = op(A)·op(B) where the
 // IR zeroed C just before (accumulate 0: beta 0, so C is neither filled nor

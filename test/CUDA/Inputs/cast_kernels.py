@@ -41,5 +41,5 @@ for name in launched:
     print("cast kernel: " + " -> ".join(memrefs))
 print(f"{len(launched)} kernels launched by @train_step, {casts} standalone casts, "
       f"{moved} casts in transposes")
-# name-state-update-kernels' names: the kernels that update state in place.
+# mpt-name-state-update-kernels' names: the kernels that update state in place.
 print(f"{sum(name.startswith('train_step_update') for name in launched)} update kernels")

@@ -1,6 +1,6 @@
 // REQUIRES: ptxas
-// RUN: mpt-opt %s --split-input-file --convert-gpu-binary-to-fatbin="cuda-path=%cuda_root" --verify-diagnostics | FileCheck %s
-// RUN: not mpt-opt %s --split-input-file --convert-gpu-binary-to-fatbin="cuda-path=/nonexistent" 2>&1 \
+// RUN: mpt-opt %s --split-input-file --mpt-convert-gpu-binary-to-fatbin="cuda-path=%cuda_root" --verify-diagnostics | FileCheck %s
+// RUN: not mpt-opt %s --split-input-file --mpt-convert-gpu-binary-to-fatbin="cuda-path=/nonexistent" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOTOOL
 
 // Two PTX objects (one kernel, sm_80 and sm_90) become one fatbin object

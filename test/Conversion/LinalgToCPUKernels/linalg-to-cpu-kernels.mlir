@@ -1,4 +1,4 @@
-// RUN: mpt-opt %s --convert-linalg-to-cpu-kernels --split-input-file | FileCheck %s
+// RUN: mpt-opt %s --mpt-convert-linalg-to-cpu-kernels --split-input-file | FileCheck %s
 
 // A matmul on memrefs becomes a call to the f32 kernel: operands cast to
 // fully dynamic strided memrefs, then transpose_a, transpose_b and accumulate

@@ -1,4 +1,4 @@
-// RUN: mpt-opt %s --convert-mpt-to-linalg | FileCheck %s
+// RUN: mpt-opt %s --mpt-convert-to-linalg | FileCheck %s
 
 // mpt.broadcast is linalg.broadcast: the same added dimensions.
 

@@ -1,22 +1,22 @@
 // Every op of the three example training steps lowers, in f32 and after the
 // mixed-precision rewrite to f16 and bf16 compute.
 
-// RUN: mpt-opt %examples/mlp_manual.mlir --convert-mpt-to-linalg | FileCheck %s --check-prefixes=CHECK,MLP32
-// RUN: mpt-opt %examples/mlp_manual.mlir --mpt-mixed-precision="compute-type=f16" --convert-mpt-to-linalg \
+// RUN: mpt-opt %examples/mlp_manual.mlir --mpt-convert-to-linalg | FileCheck %s --check-prefixes=CHECK,MLP32
+// RUN: mpt-opt %examples/mlp_manual.mlir --mpt-mixed-precision="compute-type=f16" --mpt-convert-to-linalg \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,MLP16
-// RUN: mpt-opt %examples/mlp_manual.mlir --mpt-mixed-precision="compute-type=bf16" --convert-mpt-to-linalg \
+// RUN: mpt-opt %examples/mlp_manual.mlir --mpt-mixed-precision="compute-type=bf16" --mpt-convert-to-linalg \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,MLPBF16
 
-// RUN: mpt-opt %examples/cnn_bn_manual.mlir --convert-mpt-to-linalg | FileCheck %s --check-prefixes=CHECK,CNN
-// RUN: mpt-opt %examples/cnn_bn_manual.mlir --mpt-mixed-precision="compute-type=f16" --convert-mpt-to-linalg \
+// RUN: mpt-opt %examples/cnn_bn_manual.mlir --mpt-convert-to-linalg | FileCheck %s --check-prefixes=CHECK,CNN
+// RUN: mpt-opt %examples/cnn_bn_manual.mlir --mpt-mixed-precision="compute-type=f16" --mpt-convert-to-linalg \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,CNN16
-// RUN: mpt-opt %examples/cnn_bn_manual.mlir --mpt-mixed-precision="compute-type=bf16" --convert-mpt-to-linalg \
+// RUN: mpt-opt %examples/cnn_bn_manual.mlir --mpt-mixed-precision="compute-type=bf16" --mpt-convert-to-linalg \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,CNN
 
-// RUN: mpt-opt %examples/transformer_block_manual.mlir --convert-mpt-to-linalg | FileCheck %s --check-prefixes=CHECK,TF
-// RUN: mpt-opt %examples/transformer_block_manual.mlir --mpt-mixed-precision="compute-type=f16" --convert-mpt-to-linalg \
+// RUN: mpt-opt %examples/transformer_block_manual.mlir --mpt-convert-to-linalg | FileCheck %s --check-prefixes=CHECK,TF
+// RUN: mpt-opt %examples/transformer_block_manual.mlir --mpt-mixed-precision="compute-type=f16" --mpt-convert-to-linalg \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,TF16
-// RUN: mpt-opt %examples/transformer_block_manual.mlir --mpt-mixed-precision="compute-type=bf16" --convert-mpt-to-linalg \
+// RUN: mpt-opt %examples/transformer_block_manual.mlir --mpt-mixed-precision="compute-type=bf16" --mpt-convert-to-linalg \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,TFBF16
 
 // No mpt op is left.

@@ -1,4 +1,4 @@
-// RUN: mpt-opt %s --convert-mpt-to-linalg --split-input-file | FileCheck %s
+// RUN: mpt-opt %s --mpt-convert-to-linalg --split-input-file | FileCheck %s
 
 // Products accumulate in an f32 init: linalg.matmul extends the f16 operands
 // in its body; the f16 result is rounded once by a trailing truncf.

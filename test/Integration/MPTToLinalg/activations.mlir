@@ -4,7 +4,7 @@
 // PyTorch's f32 kernels rounded to the type (Inputs/gelu_reference.py), the
 // f32 ones a NumPy transcription of PyTorch's formulas.
 //
-// RUN: mpt-opt %s --convert-mpt-to-linalg --convert-elementwise-to-linalg \
+// RUN: mpt-opt %s --mpt-convert-to-linalg --convert-elementwise-to-linalg \
 // RUN:   --linalg-fuse-elementwise-ops --canonicalize --cse \
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries" \
 // RUN:   --buffer-deallocation-pipeline --convert-bufferization-to-memref \

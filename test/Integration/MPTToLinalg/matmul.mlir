@@ -1,7 +1,7 @@
 // Runs mpt.matmul lowered to linalg on the CPU: every transpose combination,
 // batched, and f16/bf16 operands that accumulate in f32 and round once.
 //
-// RUN: mpt-opt %s --convert-mpt-to-linalg --convert-elementwise-to-linalg \
+// RUN: mpt-opt %s --mpt-convert-to-linalg --convert-elementwise-to-linalg \
 // RUN:   --linalg-fuse-elementwise-ops --canonicalize --cse \
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries" \
 // RUN:   --buffer-deallocation-pipeline --convert-bufferization-to-memref \

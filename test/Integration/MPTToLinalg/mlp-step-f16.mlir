@@ -1,5 +1,5 @@
 // Runs one training step of examples/mlp_manual.mlir after the f16 mixed-precision
-// rewrite (loss scaling included), lowered by convert-mpt-to-linalg, on the
+// rewrite (loss scaling included), lowered by mpt-convert-to-linalg, on the
 // CPU, twice: with the loss scale 65536 the f16 weight gradient of the last
 // layer overflows (128 * 10.04 * 51.2 > 65504), so the step is skipped (state
 // unchanged, scale halved); with 1024 it is a clean step whose bias update,
@@ -8,7 +8,7 @@
 //
 // RUN: mpt-opt %examples/mlp_manual.mlir --mpt-mixed-precision="compute-type=f16" \
 // RUN:   | sed -e '/^module {$/d' -e '/^}$/d' > %t.mlir
-// RUN: cat %t.mlir %s | mpt-opt --convert-mpt-to-linalg --convert-elementwise-to-linalg \
+// RUN: cat %t.mlir %s | mpt-opt --mpt-convert-to-linalg --convert-elementwise-to-linalg \
 // RUN:   --linalg-fuse-elementwise-ops --canonicalize --cse \
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries" \
 // RUN:   --buffer-deallocation-pipeline --convert-bufferization-to-memref \

@@ -9,8 +9,8 @@
 // closed forms: 1/sqrt(63/768 + 1e-5) = 3.49127345 for invstd, 65536 *
 // 1024.4375 = 67137536 for sum(dy).
 //
-// RUN: mpt-opt %s --convert-mpt-to-linalg --convert-elementwise-to-linalg \
-// RUN:   --fuse-elementwise-around-cpu-kernels --canonicalize --cse \
+// RUN: mpt-opt %s --mpt-convert-to-linalg --convert-elementwise-to-linalg \
+// RUN:   --mpt-fuse-elementwise --canonicalize --cse \
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries" \
 // RUN:   --buffer-deallocation-pipeline --convert-bufferization-to-memref \
 // RUN:   --convert-linalg-to-loops \

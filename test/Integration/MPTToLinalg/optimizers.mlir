@@ -3,7 +3,7 @@
 // They compute in f32. The expected values are an f32 transcription of the op
 // descriptions (Adam and AdamW checked in float64 against PyTorch's update).
 //
-// RUN: mpt-opt %s --convert-mpt-to-linalg --convert-elementwise-to-linalg \
+// RUN: mpt-opt %s --mpt-convert-to-linalg --convert-elementwise-to-linalg \
 // RUN:   --linalg-fuse-elementwise-ops --canonicalize --cse \
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries" \
 // RUN:   --buffer-deallocation-pipeline --convert-bufferization-to-memref \

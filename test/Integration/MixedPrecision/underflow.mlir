@@ -10,7 +10,7 @@
 // - Lost update: with w = 0.5 and lr * g = 3e-7, an f16 weight does not move
 //   (its spacing at 0.5 is 4.9e-4), while the f32 master does.
 //
-// RUN: mpt-opt %s --convert-mpt-to-linalg --convert-elementwise-to-linalg \
+// RUN: mpt-opt %s --mpt-convert-to-linalg --convert-elementwise-to-linalg \
 // RUN:   --one-shot-bufferize="bufferize-function-boundaries" \
 // RUN:   --buffer-deallocation-pipeline --convert-bufferization-to-memref \
 // RUN:   --convert-linalg-to-loops --expand-strided-metadata --lower-affine \

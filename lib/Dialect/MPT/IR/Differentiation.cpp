@@ -23,10 +23,6 @@ using namespace mpt;
 // Helpers
 //===----------------------------------------------------------------------===//
 
-static RankedTensorType tensorType(Value value) {
-  return cast<RankedTensorType>(value.getType());
-}
-
 /// `value` with the element type of `type` (a gradient computed in another
 /// float type than its operand, e.g. an f32-accumulated product of f16).
 static Value castElements(OpBuilder &builder, Location loc, Value value,

@@ -14,10 +14,6 @@ using namespace mpt;
 // Helpers
 //===----------------------------------------------------------------------===//
 
-static RankedTensorType tensorType(Value value) {
-  return cast<RankedTensorType>(value.getType());
-}
-
 /// "128x784" for a shape, "scalar" for rank 0.
 static std::string formatShape(ArrayRef<int64_t> shape) {
   if (shape.empty())

@@ -20,6 +20,12 @@
 #include "mpt/Dialect/MPT/IR/MPTOps.h.inc"
 
 namespace mpt {
+/// The type of a value known to be a ranked tensor, as the operands and
+/// results of mpt ops are.
+inline mlir::RankedTensorType tensorType(mlir::Value value) {
+  return llvm::cast<mlir::RankedTensorType>(value.getType());
+}
+
 /// Follows arith.extf/arith.truncf back to the value they convert: the
 /// parameter, state or gradient behind its mixed-precision copies.
 mlir::Value stripFloatCasts(mlir::Value value);

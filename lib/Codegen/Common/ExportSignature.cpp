@@ -1,0 +1,475 @@
+//===- ExportSignature.cpp - the step's signature for the runtime ---------===//
+//
+// Describes the training step (and eval step) as JSON: names, roles, dtypes,
+// shapes, initializers, carried results, metrics and class counts. The runtime
+// reads only this, from the lowered module, and never inspects the step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/Codegen/Common/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/JSON.h"
+
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
+
+#include <cmath>
+
+namespace mpt {
+#define GEN_PASS_DEF_MPTEXPORTSIGNATURE
+#include "mpt/Codegen/Common/Passes.h.inc"
+} // namespace mpt
+
+using namespace mlir;
+using namespace mpt;
+
+namespace {
+
+constexpr llvm::StringLiteral kSignatureGlobalName = "__mpt_signature";
+/// Format 2: the step writes each carried result (`next`) into its argument's
+/// buffer (mpt-carry-state-in-place) and takes no buffer for it.
+constexpr llvm::StringLiteral kSignatureFormat = "mpt-signature-2";
+
+/// The dtype names of safetensors, which the runtime and checkpoints share.
+std::optional<StringRef> dtypeName(Type type) {
+  if (type.isF32())
+    return StringRef("F32");
+  if (type.isF16())
+    return StringRef("F16");
+  if (type.isBF16())
+    return StringRef("BF16");
+  if (type.isSignlessInteger(64))
+    return StringRef("I64");
+  if (type.isSignlessInteger(32))
+    return StringRef("I32");
+  if (type.isSignlessInteger(1))
+    return StringRef("BOOL");
+  return std::nullopt;
+}
+
+/// {"dtype": ..., "shape": [...]}, or an error at `where` naming `what`.
+FailureOr<llvm::json::Object> describeTensor(Operation *where, Type type,
+                                             const Twine &what) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  std::optional<StringRef> dtype =
+      tensor ? dtypeName(tensor.getElementType()) : std::nullopt;
+  if (!tensor || !tensor.hasStaticShape() || !dtype)
+    return where->emitError("the runtime holds statically shaped tensors of "
+                            "f32, f16, bf16, i64, i32 or i1; ")
+           << what << " has type " << type;
+  llvm::json::Array shape;
+  for (int64_t dim : tensor.getShape())
+    shape.push_back(dim);
+  return llvm::json::Object{{"dtype", *dtype}, {"shape", std::move(shape)}};
+}
+
+/// Readers of `value`, looking through the casts mixed precision inserts.
+SmallVector<OpOperand *> usesThroughCasts(Value value) {
+  SmallVector<OpOperand *> uses;
+  SmallVector<Value> worklist{value};
+  while (!worklist.empty()) {
+    Value current = worklist.pop_back_val();
+    for (OpOperand &use : current.getUses()) {
+      if (isa<arith::ExtFOp, arith::TruncFOp>(use.getOwner()))
+        worklist.push_back(use.getOwner()->getResult(0));
+      else
+        uses.push_back(&use);
+    }
+  }
+  return uses;
+}
+
+/// The ops computed from the loss seed: the backward pass and the update.
+llvm::DenseSet<Operation *> backwardOps(func::FuncOp function) {
+  llvm::DenseSet<Operation *> ops;
+  SmallVector<Value> worklist;
+  function.walk([&](LossGradOp seed) { worklist.push_back(seed.getSeed()); });
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      // An op nested in a region (scf.if) makes its enclosing op backward too.
+      for (Operation *op = user; op && op != function; op = op->getParentOp())
+        if (ops.insert(op).second)
+          llvm::append_range(worklist, op->getResults());
+    }
+  }
+  return ops;
+}
+
+/// PyTorch's fan_in of the weight of a forward matmul or convolution: the
+/// number of inputs each output sums over (nn.Linear: in_features;
+/// nn.Conv2d: C_in*kh*kw).
+std::optional<int64_t> forwardFanIn(Operation *op) {
+  if (auto matmul = dyn_cast<MatmulOp>(op)) {
+    auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
+    return lhs.getDimSize(lhs.getRank() - (matmul.getTransposeA() ? 2 : 1));
+  }
+  if (auto conv = dyn_cast<Conv2DOp>(op)) {
+    auto filter = cast<RankedTensorType>(conv.getRhs().getType());
+    return filter.getDimSize(1) * filter.getDimSize(2) * filter.getDimSize(3);
+  }
+  return std::nullopt;
+}
+
+/// The fan-in of a weight from its forward use, never from the backward
+/// (where dX = dY*W^T reads it transposed). A weight no forward matmul or
+/// convolution reads gets PyTorch's rule for an (out, in, ...) tensor.
+int64_t weightFanIn(ArrayRef<Value> weight,
+                    const llvm::DenseSet<Operation *> &backward) {
+  for (Value value : weight)
+    for (OpOperand *use : usesThroughCasts(value))
+      if (!backward.contains(use->getOwner()))
+        if (std::optional<int64_t> fanIn = forwardFanIn(use->getOwner()))
+          return *fanIn;
+  auto type = cast<RankedTensorType>(weight.front().getType());
+  int64_t fanIn = 1;
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    fanIn *= type.getDimSize(d);
+  return fanIn;
+}
+
+llvm::json::Object uniformInit(int64_t fanIn) {
+  return llvm::json::Object{
+      {"kind", "uniform"},
+      {"fan_in", fanIn},
+      {"bound", 1.0 / std::sqrt(double(std::max<int64_t>(fanIn, 1)))}};
+}
+
+llvm::json::Object constantInit(StringRef kind) {
+  return llvm::json::Object{{"kind", kind}};
+}
+
+/// PyTorch's initializers by role: Kaiming-uniform weights (bound
+/// 1/sqrt(fan_in)), biases uniform in the bound of their layer's weight,
+/// normalization scales one and shifts zero. `values` is the parameter and
+/// its low-precision working copies, which the compute reads instead.
+llvm::json::Object paramInit(ArrayRef<Value> values,
+                             const llvm::DenseSet<Operation *> &backward) {
+  if (cast<RankedTensorType>(values.front().getType()).getRank() >= 2)
+    return uniformInit(weightFanIn(values, backward));
+  for (Value value : values) {
+    for (OpOperand *use : usesThroughCasts(value)) {
+      Operation *user = use->getOwner();
+      unsigned index = use->getOperandNumber();
+      if (isa<BatchNormOp, BatchNormInferenceOp, LayerNormOp>(user) &&
+          (index == 1 || index == 2))
+        return constantInit(index == 1 ? "ones" : "zeros");
+      auto biasAdd = dyn_cast<BiasAddOp>(user);
+      if (!biasAdd || index != 1 || backward.contains(biasAdd))
+        continue;
+      Operation *layer = stripFloatCasts(biasAdd.getInput()).getDefiningOp();
+      if (std::optional<int64_t> fanIn =
+              layer ? forwardFanIn(layer) : std::nullopt)
+        return uniformInit(*fanIn);
+    }
+  }
+  return constantInit("zeros");
+}
+
+/// State without an mpt.init starts at zero, except batch-norm running
+/// variances, which start at one as in PyTorch.
+llvm::json::Object stateInit(Value state) {
+  for (OpOperand *use : usesThroughCasts(state))
+    if (isa<BatchNormOp>(use->getOwner()) &&
+        use->getOperandNumber() == BatchNormOp::odsIndex_running_var)
+      return constantInit("ones");
+  return constantInit("zeros");
+}
+
+llvm::json::Object valueInit(DenseElementsAttr init) {
+  // A splat is written once and the runtime repeats it: the zero optimizer
+  // state mpt-autodiff creates would otherwise spell out every element.
+  int64_t count = init.isSplat() ? 1 : init.getNumElements();
+  llvm::json::Array values;
+  if (isa<FloatType>(init.getElementType())) {
+    for (APFloat value :
+         llvm::make_range(init.value_begin<APFloat>(),
+                          std::next(init.value_begin<APFloat>(), count)))
+      values.push_back(value.convertToDouble());
+  } else {
+    for (APInt value :
+         llvm::make_range(init.value_begin<APInt>(),
+                          std::next(init.value_begin<APInt>(), count)))
+      values.push_back(value.getBitWidth() == 1 ? int64_t(value.getBoolValue())
+                                                : value.getSExtValue());
+  }
+  return llvm::json::Object{{"kind", "value"}, {"values", std::move(values)}};
+}
+
+/// The source name of an argument, which the parser front end attaches as a
+/// NameLoc.
+std::optional<std::string> sourceName(BlockArgument arg) {
+  if (auto name = dyn_cast<NameLoc>(arg.getLoc()))
+    return name.getName().str();
+  return std::nullopt;
+}
+
+/// The class count of a data argument that a loss reads as labels: the width
+/// of the logits it is compared against.
+FailureOr<int64_t> labelClasses(func::FuncOp train, BlockArgument arg) {
+  int64_t classes = 0;
+  for (OpOperand &use : arg.getUses()) {
+    Value logits;
+    if (auto loss = dyn_cast<SoftmaxCrossEntropyOp>(use.getOwner());
+        loss && use.get() == loss.getLabels())
+      logits = loss.getLogits();
+    else if (auto grad = dyn_cast<SoftmaxCrossEntropyGradOp>(use.getOwner());
+             grad && use.get() == grad.getLabels())
+      logits = grad.getLogits();
+    if (!logits)
+      continue;
+    auto type = cast<RankedTensorType>(logits.getType());
+    int64_t width = type.getDimSize(type.getRank() - 1);
+    if (classes && classes != width)
+      return train.emitError("data argument #")
+             << arg.getArgNumber() << " is read as labels of " << classes
+             << " and of " << width << " classes";
+    classes = width;
+  }
+  return classes;
+}
+
+struct MPTExportSignature
+    : public mpt::impl::MPTExportSignatureBase<MPTExportSignature> {
+  void runOnOperation() override;
+
+  FailureOr<llvm::json::Object> describeTrain(func::FuncOp train,
+                                              std::vector<std::string> &names,
+                                              int64_t &classes);
+  FailureOr<llvm::json::Object>
+  describeEval(func::FuncOp eval, func::FuncOp train,
+               const std::vector<std::string> &trainNames, int64_t classes);
+};
+
+FailureOr<llvm::json::Object> MPTExportSignature::describeTrain(
+    func::FuncOp train, std::vector<std::string> &names, int64_t &classes) {
+  llvm::DenseSet<Operation *> backward = backwardOps(train);
+  auto ret = cast<func::ReturnOp>(train.getBody().back().getTerminator());
+  unsigned numArgs = train.getNumArguments();
+  auto intAttr = [&](unsigned index, StringRef name) -> std::optional<int64_t> {
+    if (auto attr = train.getArgAttrOfType<IntegerAttr>(index, name))
+      return attr.getInt();
+    return std::nullopt;
+  };
+
+  // Names: the source's, then what the rewrite added the argument for.
+  names.assign(numArgs, "");
+  for (BlockArgument arg : train.getArguments())
+    if (std::optional<std::string> name = sourceName(arg))
+      names[arg.getArgNumber()] = *name;
+  for (unsigned r = 0, e = train.getNumResults(); r < e; ++r) {
+    auto metric =
+        train.getResultAttrOfType<StringAttr>(r, MPTDialect::kMetricAttrName);
+    if (metric && metric.getValue() == "loss_scale")
+      if (auto arg = dyn_cast<BlockArgument>(ret.getOperand(r));
+          arg && names[arg.getArgNumber()].empty())
+        names[arg.getArgNumber()] = "loss_scale";
+  }
+  // Optimizer state is named after its parameter, as PyTorch's state_dict
+  // keys it: `<param>.exp_avg`.
+  llvm::DenseMap<unsigned, std::pair<unsigned, StringRef>> optimizerStateOf;
+  train.walk([&](OptimizerOpInterface optimizer) {
+    auto param = dyn_cast<BlockArgument>(optimizer.getParam());
+    if (!param || param.getOwner() != &train.getBody().front())
+      return;
+    for (auto [state, key] : llvm::zip_equal(
+             optimizer.getOptimizerState(), optimizer.getOptimizerStateNames()))
+      if (auto arg = dyn_cast<BlockArgument>(state);
+          arg && arg.getOwner() == param.getOwner())
+        optimizerStateOf.try_emplace(arg.getArgNumber(), param.getArgNumber(),
+                                     key);
+  });
+  auto derived = [&](unsigned i) {
+    return optimizerStateOf.contains(i) ||
+           intAttr(i, MPTDialect::kWorkingCopyOfAttrName);
+  };
+  for (unsigned i = 0; i < numArgs; ++i) {
+    if (!names[i].empty() || derived(i))
+      continue;
+    Type element = getElementTypeOrSelf(train.getArgument(i).getType());
+    if (element.isSignlessInteger(64) &&
+        train.getArgAttr(i, MPTDialect::kInitAttrName))
+      names[i] = "loss_scale_growth_tracker";
+    else
+      names[i] = "arg" + std::to_string(i);
+  }
+  for (unsigned i = 0; i < numArgs; ++i) {
+    if (!names[i].empty())
+      continue;
+    if (auto it = optimizerStateOf.find(i); it != optimizerStateOf.end())
+      names[i] = (names[it->second.first] + "." + it->second.second).str();
+    else
+      names[i] = names[*intAttr(i, MPTDialect::kWorkingCopyOfAttrName)] +
+                 ".working_copy";
+  }
+  llvm::StringMap<unsigned> seen;
+  for (unsigned i = 0; i < numArgs; ++i)
+    if (auto [it, inserted] = seen.try_emplace(names[i], i); !inserted)
+      return train.emitError("arguments #")
+             << it->second << " and #" << i << " are both named '" << names[i]
+             << "'";
+
+  llvm::json::Array arguments;
+  classes = 0;
+  for (BlockArgument arg : train.getArguments()) {
+    unsigned index = arg.getArgNumber();
+    FailureOr<llvm::json::Object> info = describeTensor(
+        train, arg.getType(), "argument #" + std::to_string(index));
+    if (failed(info))
+      return failure();
+    info->insert({"name", names[index]});
+    StringRef role = "data";
+    if (train.getArgAttr(index, MPTDialect::kParamAttrName))
+      role = "param";
+    else if (train.getArgAttr(index, MPTDialect::kStateAttrName))
+      role = "state";
+    info->insert({"role", role});
+    if (role == "data") {
+      FailureOr<int64_t> labelCount = labelClasses(train, arg);
+      if (failed(labelCount))
+        return failure();
+      if (*labelCount) {
+        info->insert({"classes", *labelCount});
+        classes = *labelCount;
+      }
+      arguments.push_back(std::move(*info));
+      continue;
+    }
+    std::optional<int64_t> master =
+        intAttr(index, MPTDialect::kWorkingCopyOfAttrName);
+    if (master)
+      info->insert({"working_copy_of", *master});
+    if (auto init = train.getArgAttrOfType<DenseElementsAttr>(
+            index, MPTDialect::kInitAttrName)) {
+      info->insert({"init", valueInit(init)});
+    } else if (master) {
+      info->insert({"init", constantInit("copy")});
+    } else if (role == "param") {
+      SmallVector<Value> values{arg};
+      for (unsigned other = 0; other < numArgs; ++other)
+        if (intAttr(other, MPTDialect::kWorkingCopyOfAttrName) ==
+            int64_t(index))
+          values.push_back(train.getArgument(other));
+      info->insert({"init", paramInit(values, backward)});
+    } else {
+      info->insert({"init", stateInit(arg)});
+    }
+    arguments.push_back(std::move(*info));
+  }
+
+  llvm::json::Array results;
+  for (unsigned r = 0, e = train.getNumResults(); r < e; ++r) {
+    FailureOr<llvm::json::Object> info = describeTensor(
+        train, train.getResultTypes()[r], "result #" + std::to_string(r));
+    if (failed(info))
+      return failure();
+    if (auto next = train.getResultAttrOfType<IntegerAttr>(
+            r, MPTDialect::kNextAttrName))
+      info->insert({"next", next.getInt()});
+    if (auto metric = train.getResultAttrOfType<StringAttr>(
+            r, MPTDialect::kMetricAttrName))
+      info->insert({"metric", metric.getValue()});
+    results.push_back(std::move(*info));
+  }
+  return llvm::json::Object{{"function", train.getSymName()},
+                            {"arguments", std::move(arguments)},
+                            {"results", std::move(results)}};
+}
+
+FailureOr<llvm::json::Object>
+MPTExportSignature::describeEval(func::FuncOp eval, func::FuncOp train,
+                                 const std::vector<std::string> &trainNames,
+                                 int64_t classes) {
+  llvm::json::Array arguments;
+  for (BlockArgument arg : eval.getArguments()) {
+    unsigned index = arg.getArgNumber();
+    FailureOr<llvm::json::Object> info = describeTensor(
+        eval, arg.getType(), "eval argument #" + std::to_string(index));
+    if (failed(info))
+      return failure();
+    if (auto stateOf = eval.getArgAttrOfType<IntegerAttr>(
+            index, MPTDialect::kStateOfAttrName)) {
+      info->insert({"state_of", stateOf.getInt()});
+      info->insert({"name", trainNames[stateOf.getInt()]});
+      info->insert({"role", "state"});
+    } else {
+      std::string name =
+          sourceName(arg).value_or("input" + std::to_string(index));
+      info->insert({"name", name});
+      info->insert({"role", "data"});
+    }
+    arguments.push_back(std::move(*info));
+  }
+  llvm::json::Array results;
+  for (unsigned r = 0, e = eval.getNumResults(); r < e; ++r) {
+    Type type = eval.getResultTypes()[r];
+    FailureOr<llvm::json::Object> info =
+        describeTensor(eval, type, "eval result #" + std::to_string(r));
+    if (failed(info))
+      return failure();
+    // The eval step's one result is the logits of the loss's classes.
+    if (e == 1) {
+      auto logits = cast<RankedTensorType>(type);
+      int64_t width = logits.getDimSize(logits.getRank() - 1);
+      if (classes && (logits.getRank() != 2 || width != classes))
+        return eval.emitError("the eval step returns ")
+               << type << ", but the loss of @" << train.getSymName() << " has "
+               << classes << " classes: logits must be (batch, " << classes
+               << ")";
+    }
+    info->insert({"name", e == 1 ? std::string("logits")
+                                 : "result" + std::to_string(r)});
+    results.push_back(std::move(*info));
+  }
+  return llvm::json::Object{{"function", eval.getSymName()},
+                            {"arguments", std::move(arguments)},
+                            {"results", std::move(results)}};
+}
+
+void MPTExportSignature::runOnOperation() {
+  ModuleOp module = getOperation();
+  // The verifier allows one step of each kind per module.
+  func::FuncOp train, eval;
+  for (auto function : module.getOps<func::FuncOp>()) {
+    if (function->hasAttr(MPTDialect::kTrainStepAttrName))
+      train = function;
+    if (function->hasAttr(MPTDialect::kEvalStepAttrName))
+      eval = function;
+  }
+  if (!train)
+    return;
+
+  std::vector<std::string> names;
+  int64_t classes = 0;
+  FailureOr<llvm::json::Object> trainInfo =
+      describeTrain(train, names, classes);
+  if (failed(trainInfo))
+    return signalPassFailure();
+  llvm::json::Object signature{{"format", kSignatureFormat},
+                               {"train", std::move(*trainInfo)}};
+  if (eval) {
+    FailureOr<llvm::json::Object> evalInfo =
+        describeEval(eval, train, names, classes);
+    if (failed(evalInfo))
+      return signalPassFailure();
+    signature.insert({"eval", std::move(*evalInfo)});
+  }
+
+  std::string json;
+  llvm::raw_string_ostream(json) << llvm::json::Value(std::move(signature));
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  module->setAttr(MPTDialect::kSignatureAttrName, builder.getStringAttr(json));
+  if (auto old = module.lookupSymbol<LLVM::GlobalOp>(kSignatureGlobalName))
+    old.erase();
+  // NUL-terminated, so the runtime reads it as a C string.
+  json.push_back('\0');
+  auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), json.size());
+  LLVM::GlobalOp::create(builder, module.getLoc(), type, /*isConstant=*/true,
+                         LLVM::Linkage::External, kSignatureGlobalName,
+                         builder.getStringAttr(json));
+}
+
+} // namespace

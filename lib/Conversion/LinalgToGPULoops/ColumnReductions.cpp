@@ -1,0 +1,166 @@
+//===- ColumnReductions.cpp - one GPU thread per column ---------*- C++ -*-===//
+
+#include "GPULoops.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace mpt::gpuloops {
+
+bool isColumnReduction(linalg::GenericOp op,
+                       ArrayRef<utils::IteratorType> iterators) {
+  if (iterators.empty() || iterators.back() != utils::IteratorType::parallel)
+    return false;
+  unsigned innermost = iterators.size() - 1;
+  Block *body = op.getBody();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (body->getArgument(input->getOperandNumber()).use_empty())
+      continue;
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    if (!type)
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(input);
+    bool readsInnermost =
+        map.getNumResults() > 0 &&
+        map.getResults().back() == getAffineDimExpr(innermost, op.getContext());
+    int64_t uses = llvm::count_if(map.getResults(), [&](AffineExpr result) {
+      return result.isFunctionOfDim(innermost);
+    });
+    if (uses == 0)
+      continue; // the same element for a whole warp: a broadcast
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!readsInnermost || uses != 1 ||
+        failed(type.getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1)
+      return false;
+  }
+  return true;
+}
+
+LogicalResult lowerColumnReduction(OpBuilder &b, linalg::GenericOp op,
+                                   ArrayRef<int64_t> ranges,
+                                   const IterationSpace &space,
+                                   int64_t blockSize, int64_t minBlocks) {
+  FailureOr<SmallVector<Reduction>> reductions = matchReductionsOrReport(op);
+  if (failed(reductions))
+    return failure();
+  constexpr int64_t kMinPartLength = 32;
+  Location loc = op.getLoc();
+  const SmallVector<unsigned> &parallelDims = space.parallelDims;
+  const SmallVector<unsigned> &reductionDims = space.reductionDims;
+  int64_t points = space.points, length = space.length;
+  int64_t threads = std::min(blockSize, points);
+  int64_t blocks = llvm::divideCeil(points, threads);
+  // As lowerReduction: up to about one wave of blocks (16 * minBlocks).
+  int64_t split = std::clamp<int64_t>(length / kMinPartLength, 1,
+                                      llvm::divideCeil(16 * minBlocks, blocks));
+  int64_t partLength = llvm::divideCeil(length, split);
+  split = llvm::divideCeil(length, partLength);
+
+  auto c = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value zero = c(0), one = c(1);
+  llvm::SmallPtrSet<Operation *, 4> combiners;
+  SmallVector<Value> elementsOf; // the value each combiner folds in
+  for (const Reduction &reduction : *reductions) {
+    combiners.insert(reduction.combiner);
+    elementsOf.push_back(
+        reduction.combiner->getOperand(1 - reduction.accumulatorOperand));
+  }
+  // Folds the rows [begin, end) at the output point `ivs` into
+  // `accumulators`, four independent loads in flight per iteration.
+  auto foldRows = [&](OpBuilder &nb, ArrayRef<Value> ivs, Value begin,
+                      Value end, ValueRange accumulators) {
+    return buildStridedFold(
+        nb, loc, begin, end, one, accumulators,
+        [&](OpBuilder &fb, Value r, ValueRange folded) {
+          SmallVector<Value> pointIvs(ivs);
+          delinearize(fb, loc, r, reductionDims, ranges, pointIvs);
+          IRMapping mapping;
+          loadInputs(fb, loc, op, pointIvs, mapping);
+          cloneBody(fb, op, pointIvs, mapping, combiners);
+          SmallVector<Value> elements =
+              llvm::map_to_vector(elementsOf, [&](Value element) {
+                return mapping.lookupOrDefault(element);
+              });
+          return combine(fb, *reductions, folded, elements);
+        });
+  };
+  // Builds a thread per output (and `parts` over block_y) and calls
+  // `perOutput` in the guarded body with the output's loop indices, its
+  // linear index and the part.
+  auto forEachOutput =
+      [&](int64_t parts,
+          function_ref<void(OpBuilder &, ArrayRef<Value>, Value, Value)>
+              perOutput) {
+        OpBuilder::InsertionGuard guard(b);
+        auto [point, part] =
+            buildGuardedThreads(b, loc, blocks, parts, threads, points);
+        SmallVector<Value> ivs(ranges.size());
+        delinearize(b, loc, point, parallelDims, ranges, ivs);
+        perOutput(b, ivs, point, part);
+      };
+  auto outputIndices = [&](OpBuilder &nb, OpOperand &init,
+                           ArrayRef<Value> ivs) {
+    return applyMap(nb, loc, op.getMatchingIndexingMap(&init), ivs);
+  };
+
+  SmallVector<Value> partials;
+  if (split > 1) {
+    for (const Reduction &reduction : *reductions)
+      partials.push_back(memref::AllocOp::create(
+          b, loc,
+          MemRefType::get({split, points}, reduction.neutral.getType())));
+    forEachOutput(split, [&](OpBuilder &nb, ArrayRef<Value> ivs, Value point,
+                             Value part) {
+      Value begin = arith::MulIOp::create(nb, loc, part, c(partLength));
+      Value end = arith::MinSIOp::create(
+          nb, loc, arith::AddIOp::create(nb, loc, begin, c(partLength)),
+          c(length));
+      SmallVector<Value> neutrals;
+      for (const Reduction &reduction : *reductions)
+        neutrals.push_back(
+            arith::ConstantOp::create(nb, loc, reduction.neutral));
+      for (auto [partial, folded] :
+           llvm::zip(partials, foldRows(nb, ivs, begin, end, neutrals)))
+        memref::StoreOp::create(nb, loc, folded, partial,
+                                ValueRange{part, point});
+    });
+  }
+  forEachOutput(1, [&](OpBuilder &nb, ArrayRef<Value> ivs, Value point, Value) {
+    SmallVector<Value> current;
+    for (OpOperand &init : op.getDpsInitsMutable())
+      current.push_back(memref::LoadOp::create(nb, loc, init.get(),
+                                               outputIndices(nb, init, ivs)));
+    SmallVector<Value> totals;
+    if (partials.empty()) {
+      totals = foldRows(nb, ivs, zero, c(length), current);
+    } else {
+      auto loop = scf::ForOp::create(
+          nb, loc, zero, c(split), one, current,
+          [&](OpBuilder &fb, Location, Value part, ValueRange accumulators) {
+            SmallVector<Value> parts =
+                llvm::map_to_vector(partials, [&](Value partial) -> Value {
+                  return memref::LoadOp::create(fb, loc, partial,
+                                                ValueRange{part, point});
+                });
+            scf::YieldOp::create(fb, loc,
+                                 combine(fb, *reductions, accumulators, parts,
+                                         /*partials=*/true));
+          });
+      totals = SmallVector<Value>(loop.getResults());
+    }
+    for (auto [init, total] : llvm::zip(op.getDpsInitsMutable(), totals))
+      memref::StoreOp::create(nb, loc, total, init.get(),
+                              outputIndices(nb, init, ivs));
+  });
+  for (Value partial : partials)
+    memref::DeallocOp::create(b, loc, partial);
+  return success();
+}
+
+} // namespace mpt::gpuloops
