@@ -177,6 +177,8 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
   mixed.lossScale = options.lossScale;
   mixed.initScale = options.initScale;
   mixed.growthInterval = options.growthInterval;
+  mixed.minScale = options.minScale;
+  mixed.maxScale = options.maxScale;
   mixed.persistentWorkingCopy = options.persistentWorkingCopies;
   buildMixedPrecisionPipeline(pm, mixed);
   if (failed(pm.run(*module)))

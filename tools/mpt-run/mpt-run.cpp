@@ -9,6 +9,8 @@
 
 #include "mpt/runtime.h"
 
+#include "mpt/Contract/Contract.h"
+
 #include "Data.h"
 #include "Safetensors.h"
 
@@ -69,15 +71,27 @@ static cl::opt<int64_t> syntheticExamples(
     cl::desc("Training examples of the synthetic set (a quarter as many for "
              "testing)"),
     cl::init(4096), cl::cat(category));
-static cl::opt<std::string> lossScale("loss-scale",
-                                      cl::desc("auto, dynamic, static or none"),
-                                      cl::init("auto"), cl::cat(category));
+/// The C API's defaults, which the options below start from.
+static const mpt_compile_options_t kCompileDefaults = [] {
+  mpt_compile_options_t defaults;
+  mpt_compile_options_init(&defaults);
+  return defaults;
+}();
+static cl::opt<mpt_loss_scale_e> lossScale(
+    "loss-scale", cl::desc("How to scale the loss"),
+    cl::values(clEnumValN(MPT_LOSS_SCALE_AUTO, "auto",
+                          "dynamic for f16, none otherwise"),
+               clEnumValN(MPT_LOSS_SCALE_DYNAMIC, "dynamic",
+                          "back off on overflow, grow when stable"),
+               clEnumValN(MPT_LOSS_SCALE_STATIC, "static", "a fixed scale"),
+               clEnumValN(MPT_LOSS_SCALE_NONE, "none", "no loss scaling")),
+    cl::init(mpt_loss_scale_e(kCompileDefaults.loss_scale)), cl::cat(category));
 static cl::opt<double> initScale("init-scale", cl::desc("Initial loss scale"),
-                                 cl::init(65536.0), cl::cat(category));
-static cl::opt<int64_t>
-    growthInterval("growth-interval",
-                   cl::desc("Finite steps before the loss scale grows"),
-                   cl::init(2000), cl::cat(category));
+                                 cl::init(kCompileDefaults.init_scale),
+                                 cl::cat(category));
+static cl::opt<int64_t> growthInterval(
+    "growth-interval", cl::desc("Finite steps before the loss scale grows"),
+    cl::init(kCompileDefaults.growth_interval), cl::cat(category));
 static cl::list<int64_t> injectNonFinite(
     "inject-nonfinite",
     cl::desc("Global step numbers (from 0) whose examples are scaled by inf, "
@@ -273,9 +287,9 @@ double evaluate(mpt_session_t session, const DataBinding &binding,
         session, MPT_FUNCTION_EVAL, binding.evalExamples.c_str(), MPT_DTYPE_F32,
         examples.data(), examples.size() * sizeof(float)));
     check(mpt_session_eval(session));
-    check(mpt_session_read_output(session, MPT_FUNCTION_EVAL, "logits",
-                                  MPT_DTYPE_F32, logits.data(),
-                                  logits.size() * sizeof(float)));
+    check(mpt_session_read_output(
+        session, MPT_FUNCTION_EVAL, mpt::contract::name::Logits, MPT_DTYPE_F32,
+        logits.data(), logits.size() * sizeof(float)));
     for (int64_t i = 0; i < n; ++i) {
       const float *row = logits.data() + i * binding.numClasses;
       int64_t best = std::max_element(row, row + binding.numClasses) - row;
@@ -399,7 +413,7 @@ void loadInitialState(mpt_session_t session, const std::string &path) {
       fail(path + ": tensor '" + tensor.name + "' is " + shape +
            ", but the state it initializes is " + describe(info) +
            " (a transposed or flattened tensor?)");
-    if (tensor.dtype != "F32")
+    if (tensor.dtype != mpt::contract::dtype::F32)
       fail(path + ": tensor '" + tensor.name + "' is " + shape +
            "; --init-state reads F32 tensors");
     std::vector<float> values(tensor.data.size() / sizeof(float));
@@ -435,7 +449,7 @@ std::string diagnoseNonFinite(const StepRecord &record) {
            "smaller learning rate, --precision bf16 or --precision fp32.";
   // A static scale does not back off: the overflow that skipped this step
   // will skip the next ones too.
-  if (record.skipped && lossScale == "static") {
+  if (record.skipped && lossScale == MPT_LOSS_SCALE_STATIC) {
     std::string scale;
     llvm::raw_string_ostream(scale) << llvm::format("%g", record.lossScale);
     return step + "the gradients are not finite at the static loss scale " +
@@ -480,7 +494,7 @@ int main(int argc, char **argv) {
     fail("unknown --device '" + device + "'; expected cpu or cuda");
   if (epochs < 1)
     fail("--epochs must be at least 1, got " + llvm::Twine(epochs));
-  options.loss_scale = lossScale.c_str();
+  options.loss_scale = lossScale;
   options.init_scale = initScale;
   options.growth_interval = growthInterval;
   if (!dumpPrefix.empty())
@@ -837,7 +851,10 @@ int main(int argc, char **argv) {
   if (!metricsCsv.empty()) {
     std::string text;
     llvm::raw_string_ostream csv(text);
-    csv << "step,epoch,loss,loss_scale,skipped,grad_zero,grad_nonfinite\n";
+    namespace metric = mpt::contract::metric;
+    csv << "step,epoch," << metric::Loss << "," << metric::LossScale << ","
+        << metric::Skipped << "," << metric::GradZero << ","
+        << metric::GradNonfinite << "\n";
     for (const StepRecord &r : records)
       csv << r.step << "," << r.epoch << "," << llvm::format("%.9g", r.loss)
           << "," << llvm::format("%.9g", r.lossScale) << "," << int(r.skipped)
@@ -848,13 +865,14 @@ int main(int argc, char **argv) {
   if (!metricsJson.empty()) {
     llvm::json::Array steps;
     for (const StepRecord &r : records)
-      steps.push_back(llvm::json::Object{{"step", r.step},
-                                         {"epoch", r.epoch},
-                                         {"loss", double(r.loss)},
-                                         {"loss_scale", double(r.lossScale)},
-                                         {"skipped", r.skipped},
-                                         {"grad_zero", r.gradZero},
-                                         {"grad_nonfinite", r.gradNonFinite}});
+      steps.push_back(llvm::json::Object{
+          {"step", r.step},
+          {"epoch", r.epoch},
+          {mpt::contract::metric::Loss, double(r.loss)},
+          {mpt::contract::metric::LossScale, double(r.lossScale)},
+          {mpt::contract::metric::Skipped, r.skipped},
+          {mpt::contract::metric::GradZero, r.gradZero},
+          {mpt::contract::metric::GradNonfinite, r.gradNonFinite}});
     llvm::json::Array accuracyArray;
     for (double a : accuracies)
       accuracyArray.push_back(a);
@@ -867,7 +885,7 @@ int main(int argc, char **argv) {
         {"precision", precision},
         {"batch", binding.batchSize},
         {"steps", ran},
-        {"skipped", skipped},
+        {mpt::contract::metric::Skipped, skipped},
         {"seconds", seconds},
         {"ms_per_step", ran ? 1000.0 * seconds / ran : 0.0},
         {"ms_per_step_after_first", msPerStepAfterFirst},
