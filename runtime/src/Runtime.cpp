@@ -661,6 +661,85 @@ void mpt_compile_options_init(mpt_compile_options_t *options) {
   options->persistent_working_copies = -1;
 }
 
+/// The C API's compile options as the driver's, or the first invalid one.
+static mpt_status_t toCompileOptions(const mpt_compile_options_t &options,
+                                     CompileOptions &compile) {
+  switch (options.precision) {
+  case MPT_PRECISION_FP32:
+    compile.computeType = mpt::ComputeType::F32;
+    break;
+  case MPT_PRECISION_F16:
+    compile.computeType = mpt::ComputeType::F16;
+    break;
+  case MPT_PRECISION_BF16:
+    compile.computeType = mpt::ComputeType::BF16;
+    break;
+  default:
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      "mpt_program_compile: unknown precision " +
+                          std::to_string(int(options.precision)));
+  }
+  switch (options.device) {
+  case MPT_DEVICE_CPU:
+    compile.device = Device::CPU;
+    break;
+  case MPT_DEVICE_CUDA:
+    compile.device = Device::CUDA;
+    break;
+  default:
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      "mpt_program_compile: unknown device " +
+                          std::to_string(int(options.device)));
+  }
+  switch (options.loss_scale) {
+  case MPT_LOSS_SCALE_AUTO:
+    compile.lossScale = mpt::LossScaleMode::Auto;
+    break;
+  case MPT_LOSS_SCALE_DYNAMIC:
+    compile.lossScale = mpt::LossScaleMode::Dynamic;
+    break;
+  case MPT_LOSS_SCALE_STATIC:
+    compile.lossScale = mpt::LossScaleMode::Static;
+    break;
+  case MPT_LOSS_SCALE_NONE:
+    compile.lossScale = mpt::LossScaleMode::None;
+    break;
+  default:
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      "mpt_program_compile: unknown loss_scale " +
+                          std::to_string(int(options.loss_scale)));
+  }
+  // mpt-loss-scaling checks the scaler's values, naming each.
+  compile.initScale = options.init_scale;
+  compile.growthInterval = options.growth_interval;
+  compile.minScale = options.min_scale;
+  compile.maxScale = options.max_scale;
+  if (options.dump_prefix)
+    compile.dumpPrefix = options.dump_prefix;
+  compile.cpuKernels = options.cpu_kernels != 0;
+  if (options.parallel_min_iterations < 0)
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      "mpt_program_compile: parallel_min_iterations must be "
+                      "at least 0, not " +
+                          std::to_string(options.parallel_min_iterations));
+  compile.parallelMinIterations = options.parallel_min_iterations;
+  switch (options.persistent_working_copies) {
+  case -1:
+    compile.persistentWorkingCopies = compile.device == Device::CUDA;
+    break;
+  case 0:
+  case 1:
+    compile.persistentWorkingCopies = options.persistent_working_copies;
+    break;
+  default:
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      "mpt_program_compile: persistent_working_copies must "
+                      "be -1, 0 or 1, not " +
+                          std::to_string(options.persistent_working_copies));
+  }
+  return nullptr;
+}
+
 mpt_status_t mpt_program_compile(const char *mlirPath,
                                  const mpt_compile_options_t *options,
                                  mpt_program_t *out) {
@@ -674,79 +753,8 @@ mpt_status_t mpt_program_compile(const char *mlirPath,
   *out = nullptr;
   return guarded(kCaller, [&]() -> mpt_status_t {
     CompileOptions compile;
-    switch (options->precision) {
-    case MPT_PRECISION_FP32:
-      compile.computeType = mpt::ComputeType::F32;
-      break;
-    case MPT_PRECISION_F16:
-      compile.computeType = mpt::ComputeType::F16;
-      break;
-    case MPT_PRECISION_BF16:
-      compile.computeType = mpt::ComputeType::BF16;
-      break;
-    default:
-      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                        "mpt_program_compile: unknown precision " +
-                            std::to_string(int(options->precision)));
-    }
-    switch (options->device) {
-    case MPT_DEVICE_CPU:
-      compile.device = Device::CPU;
-      break;
-    case MPT_DEVICE_CUDA:
-      compile.device = Device::CUDA;
-      break;
-    default:
-      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                        "mpt_program_compile: unknown device " +
-                            std::to_string(int(options->device)));
-    }
-    switch (options->loss_scale) {
-    case MPT_LOSS_SCALE_AUTO:
-      compile.lossScale = mpt::LossScaleMode::Auto;
-      break;
-    case MPT_LOSS_SCALE_DYNAMIC:
-      compile.lossScale = mpt::LossScaleMode::Dynamic;
-      break;
-    case MPT_LOSS_SCALE_STATIC:
-      compile.lossScale = mpt::LossScaleMode::Static;
-      break;
-    case MPT_LOSS_SCALE_NONE:
-      compile.lossScale = mpt::LossScaleMode::None;
-      break;
-    default:
-      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                        "mpt_program_compile: unknown loss_scale " +
-                            std::to_string(int(options->loss_scale)));
-    }
-    // mpt-loss-scaling checks the scaler's values, naming each.
-    compile.initScale = options->init_scale;
-    compile.growthInterval = options->growth_interval;
-    compile.minScale = options->min_scale;
-    compile.maxScale = options->max_scale;
-    if (options->dump_prefix)
-      compile.dumpPrefix = options->dump_prefix;
-    compile.cpuKernels = options->cpu_kernels != 0;
-    if (options->parallel_min_iterations < 0)
-      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                        "mpt_program_compile: parallel_min_iterations must be "
-                        "at least 0, not " +
-                            std::to_string(options->parallel_min_iterations));
-    compile.parallelMinIterations = options->parallel_min_iterations;
-    switch (options->persistent_working_copies) {
-    case -1:
-      compile.persistentWorkingCopies = compile.device == Device::CUDA;
-      break;
-    case 0:
-    case 1:
-      compile.persistentWorkingCopies = options->persistent_working_copies;
-      break;
-    default:
-      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                        "mpt_program_compile: persistent_working_copies must "
-                        "be -1, 0 or 1, not " +
-                            std::to_string(options->persistent_working_copies));
-    }
+    if (mpt_status_t status = toCompileOptions(*options, compile))
+      return status;
 
     std::string error;
     if (compile.device == Device::CPU && !checkMaxCpuIsa(error))

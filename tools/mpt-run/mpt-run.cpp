@@ -128,12 +128,12 @@ static cl::opt<std::string> initStatePath(
 static cl::opt<bool> cpuKernels(
     "cpu-kernels",
     cl::desc("Call the runtime's BLAS kernels (=false: generic loops)"),
-    cl::init(true), cl::cat(category));
+    cl::init(kCompileDefaults.cpu_kernels != 0), cl::cat(category));
 static cl::opt<int64_t> parallelMinIterations(
     "parallel-min-iterations",
     cl::desc("CPU: ops of at least this many loop iterations run over "
              "mpt_cpu_threads() threads (0: every op on one thread)"),
-    cl::init(65536), cl::cat(category));
+    cl::init(kCompileDefaults.parallel_min_iterations), cl::cat(category));
 static cl::opt<cl::boolOrDefault> persistentWorkingCopies(
     "persistent-working-copies",
     cl::desc("Mixed precision: the update rounds each master to its f16/bf16 "
