@@ -9,6 +9,28 @@
 
 using namespace mlir;
 
+mpt::MPTAutocastOptions mpt::MixedPrecisionOptions::autocastOptions() const {
+  MPTAutocastOptions autocast;
+  autocast.computeType = computeType;
+  autocast.fp32Ops.assign(fp32Ops.begin(), fp32Ops.end());
+  autocast.lowerOps.assign(lowerOps.begin(), lowerOps.end());
+  return autocast;
+}
+
+mpt::MPTLossScalingOptions
+mpt::MixedPrecisionOptions::lossScalingOptions() const {
+  MPTLossScalingOptions scaling;
+  scaling.mode = lossScale;
+  scaling.computeType = computeType;
+  scaling.initScale = initScale;
+  scaling.growthFactor = growthFactor;
+  scaling.backoffFactor = backoffFactor;
+  scaling.growthInterval = growthInterval;
+  scaling.minScale = minScale;
+  scaling.maxScale = maxScale;
+  return scaling;
+}
+
 void mpt::buildMixedPrecisionPipeline(OpPassManager &pm,
                                       const MixedPrecisionOptions &options) {
   // Forward-only steps get their backward first; hand-written ones pass as is.
@@ -17,27 +39,12 @@ void mpt::buildMixedPrecisionPipeline(OpPassManager &pm,
     pm.addPass(createMPTPrecisionReport(
         MPTPrecisionReportOptions{options.report, "fp32"}));
 
-  MPTAutocastOptions autocast;
-  autocast.computeType = options.computeType;
-  autocast.fp32Ops.assign(options.fp32Ops.begin(), options.fp32Ops.end());
-  autocast.lowerOps.assign(options.lowerOps.begin(), options.lowerOps.end());
-  pm.addNestedPass<func::FuncOp>(createMPTAutocast(autocast));
+  pm.addNestedPass<func::FuncOp>(createMPTAutocast(options.autocastOptions()));
   pm.addPass(createMPTMasterWeights(
       MPTMasterWeightsOptions{options.persistentWorkingCopy}));
   pm.addPass(createMPTNormStatsFP32());
-
-  MPTLossScalingOptions scaling;
-  // Without autocast there is nothing low-precision to protect.
-  scaling.mode = options.computeType == "f32" && options.lossScale == "auto"
-                     ? std::string("none")
-                     : std::string(options.lossScale);
-  scaling.initScale = options.initScale;
-  scaling.growthFactor = options.growthFactor;
-  scaling.backoffFactor = options.backoffFactor;
-  scaling.growthInterval = options.growthInterval;
-  scaling.minScale = options.minScale;
-  scaling.maxScale = options.maxScale;
-  pm.addNestedPass<func::FuncOp>(createMPTLossScaling(scaling));
+  pm.addNestedPass<func::FuncOp>(
+      createMPTLossScaling(options.lossScalingOptions()));
   pm.addNestedPass<func::FuncOp>(createMPTCastCleanup());
   pm.addNestedPass<func::FuncOp>(createMPTCheckMixedPrecision());
 

@@ -82,6 +82,7 @@ bool isCastableTensor(Type type) {
 struct Autocast : public mpt::impl::MPTAutocastBase<Autocast> {
   using Base::Base;
 
+  LogicalResult initialize(MLIRContext *context) override;
   void runOnOperation() override;
 
 private:
@@ -157,14 +158,24 @@ Type Autocast::chooseElementType(PrecisionClass precisionClass,
   llvm_unreachable("unknown precision class");
 }
 
+LogicalResult Autocast::initialize(MLIRContext *context) {
+  Builder builder(context);
+  switch (computeType) {
+  case ComputeType::F32:
+    compute = builder.getF32Type();
+    break;
+  case ComputeType::F16:
+    compute = builder.getF16Type();
+    break;
+  case ComputeType::BF16:
+    compute = builder.getBF16Type();
+    break;
+  }
+  return success();
+}
+
 void Autocast::runOnOperation() {
   func::FuncOp function = getOperation();
-  compute = parseFloatType(&getContext(), computeType);
-  if (!compute) {
-    function.emitError("mpt-autocast: unknown compute-type '")
-        << computeType << "'; expected f16, bf16 or f32";
-    return signalPassFailure();
-  }
   if (failed(collectOverrides()))
     return signalPassFailure();
   if (compute.isF32() || function.isExternal())

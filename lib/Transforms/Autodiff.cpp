@@ -14,6 +14,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include "mpt/Contract/Contract.h"
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
 
 namespace mpt {
@@ -233,7 +234,7 @@ void Autodiff::runOnOperation() {
   for (unsigned r = 0, e = function.getNumResults(); r < e; ++r) {
     auto metric = function.getResultAttrOfType<StringAttr>(
         r, MPTDialect::kMetricAttrName);
-    if (metric && metric.getValue() == "loss")
+    if (metric && metric.getValue() == contract::metric::Loss)
       lossIndex = r;
   }
   if (!lossIndex) {
@@ -377,7 +378,8 @@ void Autodiff::runOnOperation() {
   if (gradNorm) {
     newResults.push_back(*gradNorm);
     newResultAttrs.push_back(builder.getDictionaryAttr(builder.getNamedAttr(
-        MPTDialect::kMetricAttrName, builder.getStringAttr("grad_norm"))));
+        MPTDialect::kMetricAttrName,
+        builder.getStringAttr(contract::metric::GradNorm))));
   }
 
   SmallVector<unsigned> resultIndices(newResults.size(),

@@ -12,8 +12,13 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+#include <limits>
 
 #include "Utils.h"
+#include "mpt/Contract/Contract.h"
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
 
 namespace mpt {
@@ -25,15 +30,18 @@ using namespace mlir;
 using namespace mpt;
 
 namespace {
-enum class ScalingMode { None, Static, Dynamic };
-
 struct LossScaling : public mpt::impl::MPTLossScalingBase<LossScaling> {
   using Base::Base;
+  LogicalResult initialize(MLIRContext *context) override;
   void runOnOperation() override;
 
 private:
-  FailureOr<ScalingMode> resolveMode(func::FuncOp function);
-  LogicalResult verifyOptions(func::FuncOp function);
+  LossScaleMode resolveMode(func::FuncOp function);
+  LogicalResult unscaleGradients(func::FuncOp function, LossGradOp seed,
+                                 Value scale, SmallVector<Value> &unscaled);
+  void finishStep(func::FuncOp function, ArrayRef<Value> unscaled,
+                  BlockArgument scale, BlockArgument growthTracker,
+                  unsigned numResultsBefore);
 };
 } // namespace
 
@@ -52,105 +60,81 @@ static bool computesIn(func::FuncOp function, Type type) {
   return found.wasInterrupted();
 }
 
-FailureOr<ScalingMode> LossScaling::resolveMode(func::FuncOp function) {
+/// The one place `auto` is resolved; the result is never Auto.
+LossScaleMode LossScaling::resolveMode(func::FuncOp function) {
   Builder builder(&getContext());
-  bool usesBF16 = computesIn(function, builder.getBF16Type());
-  if (mode == "auto")
-    return computesIn(function, builder.getF16Type()) ? ScalingMode::Dynamic
-                                                      : ScalingMode::None;
-  if (mode == "none")
-    return ScalingMode::None;
-  if (mode != "static" && mode != "dynamic") {
-    function.emitError("mpt-loss-scaling: unknown mode '")
-        << mode << "'; expected auto, dynamic, static or none";
-    return failure();
+  switch (mode) {
+  case LossScaleMode::Auto:
+    // Without autocast there is nothing low-precision to protect.
+    return computeType != ComputeType::F32 &&
+                   computesIn(function, builder.getF16Type())
+               ? LossScaleMode::Dynamic
+               : LossScaleMode::None;
+  case LossScaleMode::None:
+    return LossScaleMode::None;
+  case LossScaleMode::Static:
+  case LossScaleMode::Dynamic:
+    break;
   }
-  if (usesBF16)
+  if (computesIn(function, builder.getBF16Type()))
     function.emitWarning("loss scaling a bf16 graph: bf16 has the exponent "
                          "range of f32, so its gradients rarely underflow and "
                          "the scale is usually unnecessary");
-  return mode == "static" ? ScalingMode::Static : ScalingMode::Dynamic;
+  return mode;
 }
 
-LogicalResult LossScaling::verifyOptions(func::FuncOp function) {
-  auto fail = [&](StringRef what, double value) {
-    return function.emitError("mpt-loss-scaling: ")
-           << what << ", got " << value;
+/// `value` as the command line would write it.
+static std::string formatOption(double value) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%g", value);
+  return text;
+}
+
+LogicalResult LossScaling::initialize(MLIRContext *context) {
+  auto fail = [&](StringRef what) {
+    return emitError(UnknownLoc::get(context), "mpt-loss-scaling: ") << what;
   };
-  if (!(initScale > 0.0) || !std::isfinite(initScale))
-    return fail("init-scale must be positive and finite", initScale);
+  // The step holds the scale in f32.
+  constexpr double kMaxF32 = std::numeric_limits<float>::max();
+  double init = initScale, min = minScale, max = maxScale;
+  if (!(init > 0.0) || !std::isfinite(init))
+    return fail("init-scale must be positive and finite, got ") << init;
   if (!(growthFactor >= 1.0) || !std::isfinite(growthFactor))
-    return fail("growth-factor must be at least 1", growthFactor);
+    return fail("growth-factor must be at least 1, got ")
+           << double(growthFactor);
   if (!(backoffFactor > 0.0 && backoffFactor <= 1.0))
-    return fail("backoff-factor must be in (0, 1]", backoffFactor);
+    return fail("backoff-factor must be in (0, 1], got ")
+           << double(backoffFactor);
   if (growthInterval < 1)
-    return fail("growth-interval must be at least 1", growthInterval);
-  if (!(minScale > 0.0) || !(maxScale >= minScale) || !std::isfinite(maxScale))
+    return fail("growth-interval must be at least 1, got ")
+           << int64_t(growthInterval);
+  if (!(min > 0.0) || !(max >= min) || !std::isfinite(max))
     return fail("min-scale and max-scale must satisfy 0 < min-scale <= "
-                "max-scale < inf; max-scale",
-                maxScale);
+                "max-scale < inf; max-scale, got ")
+           << max;
+  if (max > kMaxF32)
+    return fail("max-scale must be at most the largest f32, ")
+           << formatOption(kMaxF32) << ", got " << formatOption(max);
+  // A static scale has no bounds, but it is an f32 too.
+  if (mode == LossScaleMode::Static) {
+    if (init > kMaxF32)
+      return fail("init-scale must be at most the largest f32, ")
+             << formatOption(kMaxF32) << ", got " << formatOption(init);
+  } else if (!(init >= min && init <= max)) {
+    return fail("init-scale ")
+           << formatOption(init) << " is outside [min-scale, max-scale] = ["
+           << formatOption(min) << ", " << formatOption(max) << "]";
+  }
   return success();
 }
 
-void LossScaling::runOnOperation() {
-  func::FuncOp function = getOperation();
-  if (!isTrainStep(function))
-    return;
-  FailureOr<ScalingMode> scaling = resolveMode(function);
-  if (failed(scaling) || failed(verifyOptions(function)))
-    return signalPassFailure();
-  if (*scaling == ScalingMode::None)
-    return;
-
-  SmallVector<LossGradOp> seeds;
-  function.walk([&](LossGradOp seed) { seeds.push_back(seed); });
-  if (seeds.size() != 1) {
-    function.emitError("mpt-loss-scaling: expected exactly one mpt.loss_grad "
-                       "(the backward seed) in a training step, found ")
-        << seeds.size();
-    return signalPassFailure();
-  }
-  LossGradOp seed = seeds.front();
-  if (seed.getScale())
-    return; // Already scaled.
-
-  MLIRContext *context = &getContext();
-  OpBuilder builder(context);
-  Location loc = function.getLoc();
-  auto f32Scalar = RankedTensorType::get({}, builder.getF32Type());
-  auto i64Scalar = RankedTensorType::get({}, builder.getI64Type());
-  auto stateAttr =
-      builder.getNamedAttr(MPTDialect::kStateAttrName, builder.getUnitAttr());
-  auto initAttr = [&](Attribute value) {
-    return builder.getNamedAttr(MPTDialect::kInitAttrName, value);
-  };
-  auto nextAttr = [&](BlockArgument arg) {
-    return builder.getNamedAttr(MPTDialect::kNextAttrName,
-                                builder.getI64IntegerAttr(arg.getArgNumber()));
-  };
-  auto metricAttr = [&](StringRef name) {
-    return builder.getNamedAttr(MPTDialect::kMetricAttrName,
-                                builder.getStringAttr(name));
-  };
-
-  unsigned numResultsBefore = function.getNumResults();
-  BlockArgument scale = appendArgument(
-      function, f32Scalar,
-      {stateAttr, initAttr(DenseElementsAttr::get(
-                      f32Scalar, builder.getF32FloatAttr(
-                                     static_cast<float>(initScale))))});
-  BlockArgument growthTracker;
-  if (*scaling == ScalingMode::Dynamic)
-    growthTracker = appendArgument(
-        function, i64Scalar,
-        {stateAttr, initAttr(DenseElementsAttr::get(
-                        i64Scalar, builder.getI64IntegerAttr(0)))});
-  seed.getScaleMutable().assign(scale);
-
-  // Unscale where the scaled backward slice ends, so that no reader outside
-  // it (optimizers, clipping, weight decay or accumulation written by hand)
-  // ever sees the scale.
-  SmallVector<Value> unscaled;
+/// Unscales where the scaled backward slice ends, so that no reader outside
+/// it (optimizers, clipping, weight decay or accumulation written by hand)
+/// ever sees the scale.
+LogicalResult LossScaling::unscaleGradients(func::FuncOp function,
+                                            LossGradOp seed, Value scale,
+                                            SmallVector<Value> &unscaled) {
+  OpBuilder builder(&getContext());
   for (auto &[gradient, uses] : findScaleBoundary(seed)) {
     // Unscaling widens to f32 by itself: an f32 gradient widened from f16 is
     // unscaled from the f16 value.
@@ -170,14 +154,31 @@ void LossScaling::runOnOperation() {
     for (OpOperand *use : uses)
       use->set(converted);
   }
-  if (unscaled.empty()) {
-    function.emitError("mpt-loss-scaling: no gradient leaves the backward "
-                       "pass (nothing outside it reads a value computed from "
-                       "mpt.loss_grad), so there is nothing to unscale");
-    return signalPassFailure();
-  }
+  if (unscaled.empty())
+    return function.emitError(
+        "mpt-loss-scaling: no gradient leaves the backward pass (nothing "
+        "outside it reads a value computed from mpt.loss_grad), so there is "
+        "nothing to unscale");
+  return success();
+}
 
-  // One check over every gradient decides the whole step.
+/// One check over every gradient decides the whole step: it predicates each
+/// state update, updates the scale (dynamic mode, where `growthTracker` is
+/// set) and adds the metrics.
+void LossScaling::finishStep(func::FuncOp function, ArrayRef<Value> unscaled,
+                             BlockArgument scale, BlockArgument growthTracker,
+                             unsigned numResultsBefore) {
+  OpBuilder builder(&getContext());
+  Location loc = function.getLoc();
+  auto nextAttr = [&](BlockArgument arg) {
+    return builder.getNamedAttr(MPTDialect::kNextAttrName,
+                                builder.getI64IntegerAttr(arg.getArgNumber()));
+  };
+  auto metricAttr = [&](StringRef name) {
+    return builder.getNamedAttr(MPTDialect::kMetricAttrName,
+                                builder.getStringAttr(name));
+  };
+
   func::ReturnOp ret = getReturn(function);
   builder.setInsertionPoint(ret);
   Value finite = AllFiniteOp::create(builder, loc, unscaled);
@@ -199,7 +200,7 @@ void LossScaling::runOnOperation() {
                                               previous));
   }
 
-  if (*scaling == ScalingMode::Dynamic) {
+  if (growthTracker) {
     auto update = UpdateLossScaleOp::create(
         builder, loc, scale, growthTracker, finite,
         builder.getF32FloatAttr(growthFactor),
@@ -216,9 +217,60 @@ void LossScaling::runOnOperation() {
   Value allTrue = arith::ConstantOp::create(
       builder, loc, DenseElementsAttr::get(i1Scalar, true));
   Value skipped = arith::XOrIOp::create(builder, loc, finite, allTrue);
-  appendResult(function, scale, {metricAttr("loss_scale")});
-  appendResult(function, skipped, {metricAttr("skipped")});
-  appendResult(function, stats.getZeros(), {metricAttr("grad_zero")});
-  appendResult(function, stats.getNonfinite(), {metricAttr("grad_nonfinite")});
+  namespace metric = contract::metric;
+  appendResult(function, scale, {metricAttr(metric::LossScale)});
+  appendResult(function, skipped, {metricAttr(metric::Skipped)});
+  appendResult(function, stats.getZeros(), {metricAttr(metric::GradZero)});
+  appendResult(function, stats.getNonfinite(),
+               {metricAttr(metric::GradNonfinite)});
+}
+
+void LossScaling::runOnOperation() {
+  func::FuncOp function = getOperation();
+  if (!isTrainStep(function))
+    return;
+  LossScaleMode scaling = resolveMode(function);
+  if (scaling == LossScaleMode::None)
+    return;
+
+  SmallVector<LossGradOp> seeds;
+  function.walk([&](LossGradOp seed) { seeds.push_back(seed); });
+  if (seeds.size() != 1) {
+    function.emitError("mpt-loss-scaling: expected exactly one mpt.loss_grad "
+                       "(the backward seed) in a training step, found ")
+        << seeds.size();
+    return signalPassFailure();
+  }
+  LossGradOp seed = seeds.front();
+  if (seed.getScale())
+    return; // Already scaled.
+
+  Builder builder(&getContext());
+  auto f32Scalar = RankedTensorType::get({}, builder.getF32Type());
+  auto i64Scalar = RankedTensorType::get({}, builder.getI64Type());
+  auto stateAttr =
+      builder.getNamedAttr(MPTDialect::kStateAttrName, builder.getUnitAttr());
+  auto initAttr = [&](Attribute value) {
+    return builder.getNamedAttr(MPTDialect::kInitAttrName, value);
+  };
+
+  unsigned numResultsBefore = function.getNumResults();
+  BlockArgument scale = appendArgument(
+      function, f32Scalar,
+      {stateAttr, initAttr(DenseElementsAttr::get(
+                      f32Scalar, builder.getF32FloatAttr(
+                                     static_cast<float>(initScale))))});
+  BlockArgument growthTracker;
+  if (scaling == LossScaleMode::Dynamic)
+    growthTracker = appendArgument(
+        function, i64Scalar,
+        {stateAttr, initAttr(DenseElementsAttr::get(
+                        i64Scalar, builder.getI64IntegerAttr(0)))});
+  seed.getScaleMutable().assign(scale);
+
+  SmallVector<Value> unscaled;
+  if (failed(unscaleGradients(function, seed, scale, unscaled)))
+    return signalPassFailure();
+  finishStep(function, unscaled, scale, growthTracker, numResultsBefore);
   eraseDeadCasts(function);
 }

@@ -13,15 +13,6 @@ using namespace mlir;
 
 namespace mpt {
 
-Type parseFloatType(MLIRContext *context, StringRef name) {
-  Builder builder(context);
-  return llvm::StringSwitch<Type>(name)
-      .Case("f16", builder.getF16Type())
-      .Case("bf16", builder.getBF16Type())
-      .Case("f32", builder.getF32Type())
-      .Default(Type());
-}
-
 Type getElementType(Value value) {
   return getElementTypeOrSelf(value.getType());
 }

@@ -13,9 +13,6 @@
 
 namespace mpt {
 
-/// f16, bf16 or f32 by name; a null type for any other name.
-mlir::Type parseFloatType(mlir::MLIRContext *context, llvm::StringRef name);
-
 /// The element type of a shaped value, or the type itself.
 mlir::Type getElementType(mlir::Value value);
 

@@ -170,6 +170,8 @@ void buildMixedPrecision(PassManager &pm, const CompileOptions &options) {
   mixed.lossScale = options.lossScale;
   mixed.initScale = options.initScale;
   mixed.growthInterval = options.growthInterval;
+  mixed.minScale = options.minScale;
+  mixed.maxScale = options.maxScale;
   mixed.persistentWorkingCopy = options.persistentWorkingCopies;
   buildMixedPrecisionPipeline(pm, mixed);
 }

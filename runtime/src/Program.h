@@ -12,6 +12,8 @@
 
 #include "Backend.h"
 #include "Signature.h"
+#include "mpt/Contract/LossScaleDefaults.h"
+#include "mpt/Contract/PrecisionOptions.h"
 
 #include <memory>
 #include <string>
@@ -21,10 +23,12 @@ namespace mpt::runtime {
 enum class Device { CPU, CUDA };
 
 struct CompileOptions {
-  std::string computeType = "f32"; // f32 (no rewrite), f16 or bf16
-  std::string lossScale = "auto";
-  double initScale = 65536.0;
-  int64_t growthInterval = 2000;
+  ComputeType computeType = ComputeType::F32; // F32: no rewrite
+  LossScaleMode lossScale = LossScaleMode::Auto;
+  double initScale = loss_scale_defaults::kInitScale;
+  int64_t growthInterval = loss_scale_defaults::kGrowthInterval;
+  double minScale = loss_scale_defaults::kMinScale;
+  double maxScale = loss_scale_defaults::kMaxScale;
   Device device = Device::CPU;
   std::string dumpPrefix;
   bool cpuKernels = true;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mpt/safetensors.h"
+#include "mpt/Contract/Contract.h"
 
 #include <nlohmann/json.hpp>
 
@@ -398,8 +399,10 @@ uint64_t readLittleEndian64(const unsigned char *bytes) {
 } // namespace
 
 int64_t mpt::runtime::safetensorsDtypeSize(const std::string &dtype) {
+  namespace names = contract::dtype;
   static const std::map<std::string, int64_t> kSizes = {
-      {"F32", 4}, {"F16", 2}, {"BF16", 2}, {"I64", 8}, {"I32", 4}, {"BOOL", 1}};
+      {names::F32, 4}, {names::F16, 2}, {names::BF16, 2},
+      {names::I64, 8}, {names::I32, 4}, {names::Bool, 1}};
   auto it = kSizes.find(dtype);
   return it == kSizes.end() ? 0 : it->second;
 }

@@ -4,9 +4,14 @@
 
 #include "llvm/Support/JSON.h"
 
+#include "mpt/Contract/Contract.h"
+
 #include <numeric>
 
 namespace mpt::runtime {
+
+namespace key = contract::key;
+namespace dtype = contract::dtype;
 
 size_t elementBytes(ElementKind kind) {
   switch (kind) {
@@ -27,17 +32,17 @@ size_t elementBytes(ElementKind kind) {
 const char *elementName(ElementKind kind) {
   switch (kind) {
   case ElementKind::F32:
-    return "F32";
+    return dtype::F32;
   case ElementKind::F16:
-    return "F16";
+    return dtype::F16;
   case ElementKind::BF16:
-    return "BF16";
+    return dtype::BF16;
   case ElementKind::I64:
-    return "I64";
+    return dtype::I64;
   case ElementKind::I32:
-    return "I32";
+    return dtype::I32;
   case ElementKind::I1:
-    return "BOOL";
+    return dtype::Bool;
   }
   return "";
 }
@@ -84,10 +89,10 @@ public:
 
   bool shape(const llvm::json::Object &object, const std::string &what,
              TensorShape &shape) {
-    std::optional<llvm::StringRef> dtype = object.getString("dtype");
+    std::optional<llvm::StringRef> dtype = object.getString(key::Dtype);
     std::optional<ElementKind> kind =
         dtype ? elementKindNamed(dtype->str()) : std::nullopt;
-    const llvm::json::Array *dims = object.getArray("shape");
+    const llvm::json::Array *dims = object.getArray(key::Shape);
     if (!kind || !dims)
       return fail(what + " has no valid dtype and shape");
     shape.kind = *kind;
@@ -103,41 +108,41 @@ public:
 
   bool argument(const llvm::json::Object &object, size_t index, ArgInfo &arg) {
     std::string what = "argument #" + std::to_string(index);
-    std::optional<llvm::StringRef> name = object.getString("name");
-    std::optional<llvm::StringRef> role = object.getString("role");
+    std::optional<llvm::StringRef> name = object.getString(key::Name);
+    std::optional<llvm::StringRef> role = object.getString(key::Role);
     if (!name || !role || !shape(object, what, arg.shape))
       return fail(what + " needs a name, role, dtype and shape");
     arg.name = name->str();
-    if (*role == "param")
+    if (*role == contract::role::Param)
       arg.role = Role::Param;
-    else if (*role == "state")
+    else if (*role == contract::role::State)
       arg.role = Role::State;
-    else if (*role == "data")
+    else if (*role == contract::role::Data)
       arg.role = Role::Data;
     else
       return fail(what + " has unknown role '" + role->str() + "'");
-    arg.classes = object.getInteger("classes").value_or(0);
-    arg.workingCopyOf = object.getInteger("working_copy_of").value_or(-1);
+    arg.classes = object.getInteger(key::Classes).value_or(0);
+    arg.workingCopyOf = object.getInteger(key::WorkingCopyOf).value_or(-1);
     if (arg.role == Role::Data)
       return true;
-    const llvm::json::Object *init = object.getObject("init");
+    const llvm::json::Object *init = object.getObject(key::Init);
     std::optional<llvm::StringRef> kind =
-        init ? init->getString("kind") : std::nullopt;
+        init ? init->getString(key::Kind) : std::nullopt;
     if (!kind)
       return fail(what + " has no initializer");
-    if (*kind == "zeros") {
+    if (*kind == contract::init::Zeros) {
       arg.init = InitKind::Zeros;
-    } else if (*kind == "ones") {
+    } else if (*kind == contract::init::Ones) {
       arg.init = InitKind::Ones;
-    } else if (*kind == "uniform") {
+    } else if (*kind == contract::init::Uniform) {
       arg.init = InitKind::Uniform;
-      std::optional<double> bound = init->getNumber("bound");
+      std::optional<double> bound = init->getNumber(key::Bound);
       if (!bound || !(*bound > 0))
         return fail(what + " has a uniform initializer without a bound");
       arg.bound = *bound;
-    } else if (*kind == "value") {
+    } else if (*kind == contract::init::Value) {
       arg.init = InitKind::Value;
-      const llvm::json::Array *values = init->getArray("values");
+      const llvm::json::Array *values = init->getArray(key::Values);
       if (!values)
         return fail(what + " has a value initializer without values");
       for (const llvm::json::Value &value : *values) {
@@ -150,7 +155,7 @@ public:
           int64_t(arg.initValues.size()) != arg.shape.numElements())
         return fail(what + " has " + std::to_string(arg.initValues.size()) +
                     " initial values for " + arg.shape.describe());
-    } else if (*kind == "copy") {
+    } else if (*kind == contract::init::Copy) {
       arg.init = InitKind::Copy;
     } else {
       return fail(what + " has unknown initializer '" + kind->str() + "'");
@@ -171,15 +176,16 @@ bool parseSignature(const std::string &json, Signature &signature,
   if (!parsed)
     return reader.fail(llvm::toString(parsed.takeError()));
   const llvm::json::Object *root = parsed->getAsObject();
-  if (!root || root->getString("format") != "mpt-signature-2")
-    return reader.fail("not an mpt-signature-2 object");
-  const llvm::json::Object *train = root->getObject("train");
+  if (!root || root->getString(key::Format) != contract::format::Signature)
+    return reader.fail(std::string("not an ") + contract::format::Signature +
+                       " object");
+  const llvm::json::Object *train = root->getObject(key::Train);
   const llvm::json::Array *args =
-      train ? train->getArray("arguments") : nullptr;
+      train ? train->getArray(key::Arguments) : nullptr;
   const llvm::json::Array *results =
-      train ? train->getArray("results") : nullptr;
+      train ? train->getArray(key::Results) : nullptr;
   std::optional<llvm::StringRef> function =
-      train ? train->getString("function") : std::nullopt;
+      train ? train->getString(key::Function) : std::nullopt;
   if (!args || !results || !function)
     return reader.fail("no training step");
   signature.trainFunction = function->str();
@@ -197,8 +203,8 @@ bool parseSignature(const std::string &json, Signature &signature,
     std::string what = "result #" + std::to_string(r);
     if (!object || !reader.shape(*object, what, result.shape))
       return reader.fail(what);
-    result.next = object->getInteger("next").value_or(-1);
-    result.metric = object->getString("metric").value_or("").str();
+    result.next = object->getInteger(key::Next).value_or(-1);
+    result.metric = object->getString(key::Metric).value_or("").str();
     if (result.next >= numArgs ||
         (result.next >= 0 &&
          signature.trainArgs[result.next].shape.dims != result.shape.dims))
@@ -210,12 +216,12 @@ bool parseSignature(const std::string &json, Signature &signature,
         (arg.workingCopyOf < 0 || arg.workingCopyOf >= numArgs))
       return reader.fail("'" + arg.name + "' copies no argument");
 
-  const llvm::json::Object *eval = root->getObject("eval");
+  const llvm::json::Object *eval = root->getObject(key::Eval);
   if (!eval)
     return true;
-  const llvm::json::Array *evalArgs = eval->getArray("arguments");
-  const llvm::json::Array *evalResults = eval->getArray("results");
-  std::optional<llvm::StringRef> evalFunction = eval->getString("function");
+  const llvm::json::Array *evalArgs = eval->getArray(key::Arguments);
+  const llvm::json::Array *evalResults = eval->getArray(key::Results);
+  std::optional<llvm::StringRef> evalFunction = eval->getString(key::Function);
   if (!evalArgs || !evalResults || !evalFunction)
     return reader.fail("eval step without arguments, results or function");
   signature.evalFunction = evalFunction->str();
@@ -224,10 +230,10 @@ bool parseSignature(const std::string &json, Signature &signature,
     EvalArgInfo arg;
     std::string what = "eval argument #" + std::to_string(i);
     if (!object || !reader.shape(*object, what, arg.shape) ||
-        !object->getString("name"))
+        !object->getString(key::Name))
       return reader.fail(what);
-    arg.name = object->getString("name")->str();
-    arg.stateOf = object->getInteger("state_of").value_or(-1);
+    arg.name = object->getString(key::Name)->str();
+    arg.stateOf = object->getInteger(key::StateOf).value_or(-1);
     if (arg.stateOf >= numArgs ||
         (arg.stateOf >= 0 &&
          (signature.trainArgs[arg.stateOf].shape.dims != arg.shape.dims ||
@@ -240,9 +246,9 @@ bool parseSignature(const std::string &json, Signature &signature,
     NamedTensor result;
     std::string what = "eval result #" + std::to_string(r);
     if (!object || !reader.shape(*object, what, result.shape) ||
-        !object->getString("name"))
+        !object->getString(key::Name))
       return reader.fail(what);
-    result.name = object->getString("name")->str();
+    result.name = object->getString(key::Name)->str();
     signature.evalResults.push_back(std::move(result));
   }
   return true;

@@ -51,8 +51,8 @@ static llvm::Expected<double> evaluate(mpt_session_t session,
     if (llvm::Error error = takeStatus(mpt_session_eval(session)))
       return std::move(error);
     if (llvm::Error error = takeStatus(mpt_session_read_output(
-            session, MPT_FUNCTION_EVAL, "logits", MPT_DTYPE_F32, logits.data(),
-            logits.size() * sizeof(float))))
+            session, MPT_FUNCTION_EVAL, contract::name::Logits, MPT_DTYPE_F32,
+            logits.data(), logits.size() * sizeof(float))))
       return std::move(error);
     for (int64_t i = 0; i < n; ++i) {
       const float *row = logits.data() + i * binding.numClasses;

@@ -81,7 +81,10 @@ std::string mpt::writeMetricsCsv(const std::string &path,
                                  const TrainResult &result) {
   std::string text;
   llvm::raw_string_ostream csv(text);
-  csv << "step,epoch,loss,loss_scale,skipped,grad_zero,grad_nonfinite\n";
+  namespace metric = contract::metric;
+  csv << "step,epoch," << metric::Loss << "," << metric::LossScale << ","
+      << metric::Skipped << "," << metric::GradZero << ","
+      << metric::GradNonfinite << "\n";
   for (const StepRecord &r : result.records)
     csv << r.step << "," << r.epoch << "," << llvm::format("%.9g", r.loss)
         << "," << llvm::format("%.9g", r.lossScale) << "," << int(r.skipped)
@@ -94,13 +97,14 @@ std::string mpt::writeMetricsJson(const std::string &path,
                                   const TrainResult &result) {
   llvm::json::Array steps;
   for (const StepRecord &r : result.records)
-    steps.push_back(llvm::json::Object{{"step", r.step},
-                                       {"epoch", r.epoch},
-                                       {"loss", double(r.loss)},
-                                       {"loss_scale", double(r.lossScale)},
-                                       {"skipped", r.skipped},
-                                       {"grad_zero", r.gradZero},
-                                       {"grad_nonfinite", r.gradNonFinite}});
+    steps.push_back(
+        llvm::json::Object{{"step", r.step},
+                           {"epoch", r.epoch},
+                           {contract::metric::Loss, double(r.loss)},
+                           {contract::metric::LossScale, double(r.lossScale)},
+                           {contract::metric::Skipped, r.skipped},
+                           {contract::metric::GradZero, r.gradZero},
+                           {contract::metric::GradNonfinite, r.gradNonFinite}});
   llvm::json::Array accuracies;
   for (double accuracy : result.epochAccuracies)
     accuracies.push_back(accuracy);
@@ -114,7 +118,7 @@ std::string mpt::writeMetricsJson(const std::string &path,
       {"precision", precisionName(options.compile.precision)},
       {"batch", trainer.batchSize()},
       {"steps", result.steps},
-      {"skipped", result.skipped},
+      {contract::metric::Skipped, result.skipped},
       {"seconds", result.seconds},
       {"ms_per_step", result.msPerStep},
       {"ms_per_step_after_first", result.msPerStepAfterFirst},

@@ -257,7 +257,7 @@ static llvm::Error loadInitialState(mpt_session_t session,
       return fail(path + ": tensor '" + tensor.name + "' is " + shape +
                   ", but the state it initializes is " + describe(info) +
                   " (a transposed or flattened tensor?)");
-    if (tensor.dtype != "F32")
+    if (tensor.dtype != contract::dtype::F32)
       return fail(path + ": tensor '" + tensor.name + "' is " + shape +
                   "; --init-state reads F32 tensors");
     std::vector<float> values(tensor.data.size() / sizeof(float));
@@ -341,10 +341,7 @@ static llvm::Error setUp(const TrainerOptions &options, Trainer::State &state) {
 std::unique_ptr<Trainer> Trainer::create(const TrainerOptions &options,
                                          std::string &error) {
   auto state = std::make_unique<State>();
-  // Borrowed by the options: read now, while it is valid.
-  state->staticLossScale =
-      options.compile.loss_scale &&
-      std::strcmp(options.compile.loss_scale, "static") == 0;
+  state->staticLossScale = options.compile.loss_scale == MPT_LOSS_SCALE_STATIC;
   if (llvm::Error failure = setUp(options, *state)) {
     error = llvm::toString(std::move(failure));
     return nullptr;
@@ -354,8 +351,7 @@ std::unique_ptr<Trainer> Trainer::create(const TrainerOptions &options,
 
 Trainer::Trainer(const TrainerOptions &options, std::unique_ptr<State> state)
     : opts(options), state(std::move(state)) {
-  // The compile options' strings were borrowed for compiling only.
-  opts.compile.loss_scale = nullptr;
+  // The compile options' string was borrowed for compiling only.
   opts.compile.dump_prefix = nullptr;
 }
 

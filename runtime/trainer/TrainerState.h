@@ -10,6 +10,7 @@
 
 #include "mpt/trainer.h"
 
+#include "mpt/Contract/Contract.h"
 #include "mpt/data.h"
 
 #include "llvm/Support/Error.h"

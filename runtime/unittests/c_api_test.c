@@ -81,7 +81,10 @@ static mpt_program_t compileMlp(const char *examples) {
   EXPECT(options.precision == MPT_PRECISION_FP32 &&
          options.device == MPT_DEVICE_CPU && options.cpu_kernels == 1 &&
          options.parallel_min_iterations == 65536 &&
-         options.persistent_working_copies == -1);
+         options.persistent_working_copies == -1 &&
+         options.loss_scale == MPT_LOSS_SCALE_AUTO &&
+         options.init_scale == 65536.0 && options.growth_interval == 2000 &&
+         options.min_scale == 1.0 && options.max_scale == 16777216.0);
   mpt_program_t program = NULL;
   EXPECT_ERROR(mpt_program_compile(NULL, &options, &program),
                MPT_STATUS_INVALID_ARGUMENT, "mlir_path is NULL");
@@ -110,6 +113,17 @@ static mpt_program_t compileMlp(const char *examples) {
                MPT_STATUS_INVALID_ARGUMENT,
                "persistent_working_copies must be -1, 0 or 1, not 2");
   options.persistent_working_copies = -1;
+  options.loss_scale = (mpt_loss_scale_t)9;
+  EXPECT_ERROR(mpt_program_compile(path, &options, &program),
+               MPT_STATUS_INVALID_ARGUMENT, "unknown loss_scale 9");
+  options.loss_scale = MPT_LOSS_SCALE_AUTO;
+  /* Finite as a double, inf as the f32 the step holds it in. */
+  options.init_scale = 1e300;
+  EXPECT_ERROR(mpt_program_compile(path, &options, &program),
+               MPT_STATUS_COMPILE_ERROR,
+               "mpt-loss-scaling: init-scale 1e+300 is outside [min-scale, "
+               "max-scale] = [1, 1.67772e+07]");
+  options.init_scale = 65536.0;
   EXPECT_OK(mpt_program_compile(path, &options, &program));
   return program;
 }

@@ -5,15 +5,29 @@
 // RUN: not mpt-opt %s --mpt-loss-scaling=growth-factor=0.5 2>&1 | FileCheck %s --check-prefix=GROWTH
 // RUN: not mpt-opt %s --mpt-loss-scaling=growth-interval=0 2>&1 | FileCheck %s --check-prefix=INTERVAL
 // RUN: not mpt-opt %s "--mpt-loss-scaling=min-scale=8 max-scale=4" 2>&1 | FileCheck %s --check-prefix=BOUNDS
+// RUN: not mpt-opt %s --mpt-loss-scaling=max-scale=1e39 2>&1 | FileCheck %s --check-prefix=MAX-F32
+// The initial scale is within the bounds, and an f32 (1e300 is inf as one).
+// RUN: not mpt-opt %s --mpt-loss-scaling=init-scale=1e300 2>&1 | FileCheck %s --check-prefix=INIT-INF
+// RUN: not mpt-opt %s --mpt-loss-scaling=init-scale=0.5 2>&1 | FileCheck %s --check-prefix=INIT-LOW
+// RUN: not mpt-opt %s "--mpt-loss-scaling=mode=dynamic init-scale=1e8" 2>&1 | FileCheck %s --check-prefix=INIT-HIGH
+// RUN: not mpt-opt %s "--mpt-loss-scaling=mode=static init-scale=1e39" 2>&1 | FileCheck %s --check-prefix=STATIC-INF
+// A static scale has no bounds.
+// RUN: mpt-opt %s "--mpt-loss-scaling=mode=static init-scale=1e8" 2>&1 | FileCheck %s --check-prefix=STATIC
 // RUN: mpt-opt %s --mpt-loss-scaling=mode=dynamic 2>&1 | FileCheck %s --check-prefix=BF16
 // RUN: mpt-opt %s --mpt-loss-scaling 2>&1 | FileCheck %s --check-prefix=AUTO
 
-// MODE: error: mpt-loss-scaling: unknown mode 'sometimes'; expected auto, dynamic, static or none
+// MODE: mpt-opt: for the --mode option: Cannot find option named 'sometimes'!
 // INIT: error: mpt-loss-scaling: init-scale must be positive and finite, got 0
 // BACKOFF: error: mpt-loss-scaling: backoff-factor must be in (0, 1], got 2
 // GROWTH: error: mpt-loss-scaling: growth-factor must be at least 1, got 5.000000e-01
-// INTERVAL: error: mpt-loss-scaling: growth-interval must be at least 1, got 0
+// INTERVAL: error: mpt-loss-scaling: growth-interval must be at least 1, got 0{{$}}
 // BOUNDS: error: mpt-loss-scaling: min-scale and max-scale must satisfy 0 < min-scale <= max-scale < inf; max-scale, got 4
+// MAX-F32: error: mpt-loss-scaling: max-scale must be at most the largest f32, 3.40282e+38, got 1e+39
+// INIT-INF: error: mpt-loss-scaling: init-scale 1e+300 is outside [min-scale, max-scale] = [1, 1.67772e+07]
+// INIT-LOW: error: mpt-loss-scaling: init-scale 0.5 is outside [min-scale, max-scale] = [1, 1.67772e+07]
+// INIT-HIGH: error: mpt-loss-scaling: init-scale 1e+08 is outside [min-scale, max-scale] = [1, 1.67772e+07]
+// STATIC-INF: error: mpt-loss-scaling: init-scale must be at most the largest f32, 3.40282e+38, got 1e+39
+// STATIC: mpt.init = dense<1.000000e+08> : tensor<f32>
 // BF16: warning: loss scaling a bf16 graph: bf16 has the exponent range of f32
 // BF16: mpt.loss_grad %{{.*}} scale
 // BF16: mpt.update_loss_scale

@@ -46,15 +46,27 @@ static cl::opt<int64_t> syntheticExamples(
     cl::desc("Training examples of the synthetic set (a quarter as many for "
              "testing)"),
     cl::init(4096), cl::cat(category));
-static cl::opt<std::string> lossScale("loss-scale",
-                                      cl::desc("auto, dynamic, static or none"),
-                                      cl::init("auto"), cl::cat(category));
+/// The C API's defaults, which the options below start from.
+static const mpt_compile_options_t kCompileDefaults = [] {
+  mpt_compile_options_t defaults;
+  mpt_compile_options_init(&defaults);
+  return defaults;
+}();
+static cl::opt<mpt_loss_scale_e> lossScale(
+    "loss-scale", cl::desc("How to scale the loss"),
+    cl::values(clEnumValN(MPT_LOSS_SCALE_AUTO, "auto",
+                          "dynamic for f16, none otherwise"),
+               clEnumValN(MPT_LOSS_SCALE_DYNAMIC, "dynamic",
+                          "back off on overflow, grow when stable"),
+               clEnumValN(MPT_LOSS_SCALE_STATIC, "static", "a fixed scale"),
+               clEnumValN(MPT_LOSS_SCALE_NONE, "none", "no loss scaling")),
+    cl::init(mpt_loss_scale_e(kCompileDefaults.loss_scale)), cl::cat(category));
 static cl::opt<double> initScale("init-scale", cl::desc("Initial loss scale"),
-                                 cl::init(65536.0), cl::cat(category));
-static cl::opt<int64_t>
-    growthInterval("growth-interval",
-                   cl::desc("Finite steps before the loss scale grows"),
-                   cl::init(2000), cl::cat(category));
+                                 cl::init(kCompileDefaults.init_scale),
+                                 cl::cat(category));
+static cl::opt<int64_t> growthInterval(
+    "growth-interval", cl::desc("Finite steps before the loss scale grows"),
+    cl::init(kCompileDefaults.growth_interval), cl::cat(category));
 static cl::list<int64_t> injectNonFinite(
     "inject-nonfinite",
     cl::desc("Global step numbers (from 0) whose examples are scaled by inf, "
@@ -92,12 +104,12 @@ static cl::opt<std::string> initStatePath(
 static cl::opt<bool> cpuKernels(
     "cpu-kernels",
     cl::desc("Call the runtime's BLAS kernels (=false: generic loops)"),
-    cl::init(true), cl::cat(category));
+    cl::init(kCompileDefaults.cpu_kernels != 0), cl::cat(category));
 static cl::opt<int64_t> parallelMinIterations(
     "parallel-min-iterations",
     cl::desc("CPU: ops of at least this many loop iterations run over "
              "mpt_cpu_threads() threads (0: every op on one thread)"),
-    cl::init(65536), cl::cat(category));
+    cl::init(kCompileDefaults.parallel_min_iterations), cl::cat(category));
 static cl::opt<cl::boolOrDefault> persistentWorkingCopies(
     "persistent-working-copies",
     cl::desc("Mixed precision: the update rounds each master to its f16/bf16 "
@@ -143,7 +155,7 @@ static bool parseCompileOptions(mpt_compile_options_t &options,
   else if (error.empty())
     error = "unknown --device '" + device + "'; expected cpu or cuda";
   // Borrowed: the flags live as long as the process.
-  options.loss_scale = lossScale.c_str();
+  options.loss_scale = lossScale;
   options.init_scale = initScale;
   options.growth_interval = growthInterval;
   if (!dumpPrefix.empty())

@@ -6,6 +6,8 @@
 #include "mlir/Pass/PassOptions.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include "mpt/Transforms/PassOptions.h"
+
 namespace mlir {
 class OpPassManager;
 } // namespace mlir
@@ -13,41 +15,44 @@ class OpPassManager;
 namespace mpt {
 
 struct MPTFuseElementwiseOptions;
+struct MPTAutocastOptions;
+struct MPTLossScalingOptions;
 
-/// Options of `mpt-mixed-precision`, forwarded to the passes it runs.
+/// Options of `mpt-mixed-precision`: those of the passes it runs, under the
+/// same names (but `loss-scale` for mpt-loss-scaling's `mode`), with their
+/// defaults and values.
 struct MixedPrecisionOptions
     : public mlir::PassPipelineOptions<MixedPrecisionOptions> {
-  Option<std::string> computeType{
+  Option<ComputeType> computeType{
       *this, "compute-type",
       llvm::cl::desc("Low-precision compute type: f16, bf16, or f32 (no "
                      "change)"),
-      llvm::cl::init("f16")};
-  Option<std::string> lossScale{
-      *this, "loss-scale",
-      llvm::cl::desc("Loss scaling: auto (dynamic for f16, none for bf16), "
-                     "dynamic, static or none"),
-      llvm::cl::init("auto")};
-  Option<double> initScale{*this, "init-scale",
-                           llvm::cl::desc("Initial loss scale"),
-                           llvm::cl::init(65536.0)};
+      llvm::cl::init(ComputeType::F16), computeTypeValues()};
+  Option<LossScaleMode> lossScale{
+      *this, "loss-scale", llvm::cl::desc("How to scale the loss"),
+      llvm::cl::init(LossScaleMode::Auto), lossScaleModeValues()};
+  Option<double> initScale{
+      *this, "init-scale",
+      llvm::cl::desc("Initial loss scale, in [min-scale, max-scale]"),
+      llvm::cl::init(loss_scale_defaults::kInitScale)};
   Option<double> growthFactor{
       *this, "growth-factor",
       llvm::cl::desc("Scale multiplier after growth-interval finite steps"),
-      llvm::cl::init(2.0)};
+      llvm::cl::init(loss_scale_defaults::kGrowthFactor)};
   Option<double> backoffFactor{
       *this, "backoff-factor",
       llvm::cl::desc("Scale multiplier after a non-finite step"),
-      llvm::cl::init(0.5)};
+      llvm::cl::init(loss_scale_defaults::kBackoffFactor)};
   Option<int64_t> growthInterval{
       *this, "growth-interval",
       llvm::cl::desc("Finite steps before the scale grows"),
-      llvm::cl::init(2000)};
+      llvm::cl::init(loss_scale_defaults::kGrowthInterval)};
   Option<double> minScale{*this, "min-scale",
                           llvm::cl::desc("Lower bound of the loss scale"),
-                          llvm::cl::init(1.0)};
+                          llvm::cl::init(loss_scale_defaults::kMinScale)};
   Option<double> maxScale{*this, "max-scale",
                           llvm::cl::desc("Upper bound of the loss scale"),
-                          llvm::cl::init(16777216.0)};
+                          llvm::cl::init(loss_scale_defaults::kMaxScale)};
   Option<bool> persistentWorkingCopy{
       *this, "persistent-working-copy",
       llvm::cl::desc("Carry low-precision weight copies as state"),
@@ -60,6 +65,10 @@ struct MixedPrecisionOptions
   Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Write the FP32-vs-mixed precision report (JSON) here")};
+
+  /// The options of the passes, forwarded from these.
+  MPTAutocastOptions autocastOptions() const;
+  MPTLossScalingOptions lossScalingOptions() const;
 };
 
 /// Autodiff (forward-only steps), autocast, master weights, f32 normalization

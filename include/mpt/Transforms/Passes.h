@@ -13,6 +13,7 @@
 #include "mlir/Pass/Pass.h"
 
 #include "mpt/Dialect/MPT/IR/MPTDialect.h"
+#include "mpt/Transforms/PassOptions.h"
 
 namespace mlir {
 class RewritePatternSet;

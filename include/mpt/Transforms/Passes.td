@@ -25,8 +25,10 @@ def MPTAutocast : Pass<"mpt-autocast", "::mlir::func::FuncOp"> {
     pass changes nothing.
   }];
   let options = [
-    Option<"computeType", "compute-type", "std::string", /*default=*/"\"f16\"",
-           "Low-precision compute type: f16, bf16, or f32 (no change)">,
+    Option<"computeType", "compute-type", "::mpt::ComputeType",
+           /*default=*/"::mpt::ComputeType::F16",
+           "Low-precision compute type: f16, bf16, or f32 (no change)",
+           "::mpt::computeTypeValues()">,
     ListOption<"lowerOps", "lower-ops", "std::string",
                "Op names to run in the compute type">,
     ListOption<"fp32Ops", "fp32-ops", "std::string", "Op names to run in f32">,
@@ -94,22 +96,36 @@ def MPTLossScaling : Pass<"mpt-loss-scaling", "::mlir::func::FuncOp"> {
     - metrics `loss_scale` (S used by the step), `skipped`, and `grad_zero` / `grad_nonfinite`
       (gradient elements, as produced before unscaling, that are zero or inf/nan) are added.
 
-    `mode=auto` picks dynamic for f16 graphs and none for bf16 and f32 ones. Loss scaling with
+    `mode=auto` picks dynamic for f16 graphs and none for bf16 and f32 ones, and for any graph
+    with `compute-type=f32` (no autocast, nothing low-precision to protect). Loss scaling with
     bf16 works but warns: bf16 has f32's range and does not need it.
   }];
   let options = [
-    Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",
-           "auto, dynamic, static or none">,
-    Option<"initScale", "init-scale", "double", /*default=*/"65536.0", "Initial loss scale">,
-    Option<"growthFactor", "growth-factor", "double", /*default=*/"2.0",
+    Option<"mode", "mode", "::mpt::LossScaleMode",
+           /*default=*/"::mpt::LossScaleMode::Auto", "How to scale the loss",
+           "::mpt::lossScaleModeValues()">,
+    Option<"computeType", "compute-type", "::mpt::ComputeType",
+           /*default=*/"::mpt::ComputeType::F16",
+           "The type mpt-autocast ran the step in: with f32, mode=auto scales nothing",
+           "::mpt::computeTypeValues()">,
+    Option<"initScale", "init-scale", "double",
+           /*default=*/"::mpt::loss_scale_defaults::kInitScale",
+           "Initial loss scale, in [min-scale, max-scale]">,
+    Option<"growthFactor", "growth-factor", "double",
+           /*default=*/"::mpt::loss_scale_defaults::kGrowthFactor",
            "Scale multiplier after growth-interval finite steps">,
-    Option<"backoffFactor", "backoff-factor", "double", /*default=*/"0.5",
+    Option<"backoffFactor", "backoff-factor", "double",
+           /*default=*/"::mpt::loss_scale_defaults::kBackoffFactor",
            "Scale multiplier after a non-finite step">,
-    Option<"growthInterval", "growth-interval", "int64_t", /*default=*/"2000",
+    Option<"growthInterval", "growth-interval", "int64_t",
+           /*default=*/"::mpt::loss_scale_defaults::kGrowthInterval",
            "Finite steps before the scale grows">,
-    Option<"minScale", "min-scale", "double", /*default=*/"1.0", "Lower bound of the scale">,
-    Option<"maxScale", "max-scale", "double", /*default=*/"16777216.0",
-           "Upper bound of the scale">,
+    Option<"minScale", "min-scale", "double",
+           /*default=*/"::mpt::loss_scale_defaults::kMinScale",
+           "Lower bound of the scale">,
+    Option<"maxScale", "max-scale", "double",
+           /*default=*/"::mpt::loss_scale_defaults::kMaxScale",
+           "Upper bound of the scale, at most the largest finite f32">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tensor::TensorDialect"];
 }

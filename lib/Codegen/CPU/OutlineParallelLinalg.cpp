@@ -23,6 +23,8 @@
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include "mpt/Contract/Contract.h"
+
 namespace mpt {
 #define GEN_PASS_DEF_MPTOUTLINEPARALLELLINALG
 #include "mpt/Codegen/CPU/Passes.h.inc"
@@ -32,7 +34,7 @@ using namespace mlir;
 
 namespace {
 
-constexpr StringLiteral kParallelFor = "mpt_cpu_parallel_for";
+constexpr StringLiteral kParallelFor = mpt::contract::kernel::ParallelFor;
 
 /// How slices of an op whose first loop is a reduction combine their partial
 /// results: for each result, the atomic operation that adds a slice's into

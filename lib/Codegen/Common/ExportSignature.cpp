@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/JSON.h"
 
+#include "mpt/Contract/Contract.h"
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
 
 #include <cmath>
@@ -25,28 +26,28 @@ namespace mpt {
 
 using namespace mlir;
 using namespace mpt;
+namespace key = mpt::contract::key;
 
 namespace {
 
-constexpr llvm::StringLiteral kSignatureGlobalName = "__mpt_signature";
-/// Format 2: the step writes each carried result (`next`) into its argument's
-/// buffer (mpt-carry-state-in-place) and takes no buffer for it.
-constexpr llvm::StringLiteral kSignatureFormat = "mpt-signature-2";
+constexpr llvm::StringLiteral kSignatureGlobalName =
+    contract::symbol::Signature;
 
 /// The dtype names of safetensors, which the runtime and checkpoints share.
 std::optional<StringRef> dtypeName(Type type) {
+  namespace dtype = contract::dtype;
   if (type.isF32())
-    return StringRef("F32");
+    return StringRef(dtype::F32);
   if (type.isF16())
-    return StringRef("F16");
+    return StringRef(dtype::F16);
   if (type.isBF16())
-    return StringRef("BF16");
+    return StringRef(dtype::BF16);
   if (type.isSignlessInteger(64))
-    return StringRef("I64");
+    return StringRef(dtype::I64);
   if (type.isSignlessInteger(32))
-    return StringRef("I32");
+    return StringRef(dtype::I32);
   if (type.isSignlessInteger(1))
-    return StringRef("BOOL");
+    return StringRef(dtype::Bool);
   return std::nullopt;
 }
 
@@ -63,7 +64,8 @@ FailureOr<llvm::json::Object> describeTensor(Operation *where, Type type,
   llvm::json::Array shape;
   for (int64_t dim : tensor.getShape())
     shape.push_back(dim);
-  return llvm::json::Object{{"dtype", *dtype}, {"shape", std::move(shape)}};
+  return llvm::json::Object{{key::Dtype, *dtype},
+                            {key::Shape, std::move(shape)}};
 }
 
 /// Readers of `value`, looking through the casts mixed precision inserts.
@@ -133,13 +135,13 @@ int64_t weightFanIn(ArrayRef<Value> weight,
 
 llvm::json::Object uniformInit(int64_t fanIn) {
   return llvm::json::Object{
-      {"kind", "uniform"},
-      {"fan_in", fanIn},
-      {"bound", 1.0 / std::sqrt(double(std::max<int64_t>(fanIn, 1)))}};
+      {key::Kind, contract::init::Uniform},
+      {key::FanIn, fanIn},
+      {key::Bound, 1.0 / std::sqrt(double(std::max<int64_t>(fanIn, 1)))}};
 }
 
 llvm::json::Object constantInit(StringRef kind) {
-  return llvm::json::Object{{"kind", kind}};
+  return llvm::json::Object{{key::Kind, kind}};
 }
 
 /// PyTorch's initializers by role: Kaiming-uniform weights (bound
@@ -156,7 +158,8 @@ llvm::json::Object paramInit(ArrayRef<Value> values,
       unsigned index = use->getOperandNumber();
       if (isa<BatchNormOp, BatchNormInferenceOp, LayerNormOp>(user) &&
           (index == 1 || index == 2))
-        return constantInit(index == 1 ? "ones" : "zeros");
+        return constantInit(index == 1 ? contract::init::Ones
+                                       : contract::init::Zeros);
       auto biasAdd = dyn_cast<BiasAddOp>(user);
       if (!biasAdd || index != 1 || backward.contains(biasAdd))
         continue;
@@ -166,7 +169,7 @@ llvm::json::Object paramInit(ArrayRef<Value> values,
         return uniformInit(*fanIn);
     }
   }
-  return constantInit("zeros");
+  return constantInit(contract::init::Zeros);
 }
 
 /// State without an mpt.init starts at zero, except batch-norm running
@@ -175,11 +178,15 @@ llvm::json::Object stateInit(Value state) {
   for (OpOperand *use : usesThroughCasts(state))
     if (isa<BatchNormOp>(use->getOwner()) &&
         use->getOperandNumber() == BatchNormOp::odsIndex_running_var)
-      return constantInit("ones");
-  return constantInit("zeros");
+      return constantInit(contract::init::Ones);
+  return constantInit(contract::init::Zeros);
 }
 
-llvm::json::Object valueInit(DenseElementsAttr init) {
+/// The `mpt.init` of argument #`index` named `name`, or an error for a value
+/// JSON cannot hold (inf or nan).
+FailureOr<llvm::json::Object> valueInit(func::FuncOp train, unsigned index,
+                                        StringRef name,
+                                        DenseElementsAttr init) {
   // A splat is written once and the runtime repeats it: the zero optimizer
   // state mpt-autodiff creates would otherwise spell out every element.
   int64_t count = init.isSplat() ? 1 : init.getNumElements();
@@ -187,8 +194,15 @@ llvm::json::Object valueInit(DenseElementsAttr init) {
   if (isa<FloatType>(init.getElementType())) {
     for (APFloat value :
          llvm::make_range(init.value_begin<APFloat>(),
-                          std::next(init.value_begin<APFloat>(), count)))
+                          std::next(init.value_begin<APFloat>(), count))) {
+      if (!value.isFinite())
+        return train.emitError("argument #")
+               << index << " ('" << name
+               << "') has a non-finite mpt.init value ("
+               << value.convertToDouble()
+               << "); the runtime starts state at finite values only";
       values.push_back(value.convertToDouble());
+    }
   } else {
     for (APInt value :
          llvm::make_range(init.value_begin<APInt>(),
@@ -196,7 +210,8 @@ llvm::json::Object valueInit(DenseElementsAttr init) {
       values.push_back(value.getBitWidth() == 1 ? int64_t(value.getBoolValue())
                                                 : value.getSExtValue());
   }
-  return llvm::json::Object{{"kind", "value"}, {"values", std::move(values)}};
+  return llvm::json::Object{{key::Kind, contract::init::Value},
+                            {key::Values, std::move(values)}};
 }
 
 /// The source name of an argument, which the parser front end attaches as a
@@ -232,41 +247,32 @@ FailureOr<int64_t> labelClasses(func::FuncOp train, BlockArgument arg) {
   return classes;
 }
 
-struct MPTExportSignature
-    : public mpt::impl::MPTExportSignatureBase<MPTExportSignature> {
-  void runOnOperation() override;
+/// The integer attribute `name` of argument #`index`, if it has one.
+std::optional<int64_t> intArgAttr(func::FuncOp function, unsigned index,
+                                  StringRef name) {
+  if (auto attr = function.getArgAttrOfType<IntegerAttr>(index, name))
+    return attr.getInt();
+  return std::nullopt;
+}
 
-  FailureOr<llvm::json::Object> describeTrain(func::FuncOp train,
-                                              std::vector<std::string> &names,
-                                              int64_t &classes);
-  FailureOr<llvm::json::Object>
-  describeEval(func::FuncOp eval, func::FuncOp train,
-               const std::vector<std::string> &trainNames, int64_t classes);
-};
-
-FailureOr<llvm::json::Object> MPTExportSignature::describeTrain(
-    func::FuncOp train, std::vector<std::string> &names, int64_t &classes) {
-  llvm::DenseSet<Operation *> backward = backwardOps(train);
+/// The name of every argument of the training step: the source's, then what
+/// the rewrite added the argument for; an error if two are the same.
+LogicalResult nameArguments(func::FuncOp train,
+                            std::vector<std::string> &names) {
   auto ret = cast<func::ReturnOp>(train.getBody().back().getTerminator());
   unsigned numArgs = train.getNumArguments();
-  auto intAttr = [&](unsigned index, StringRef name) -> std::optional<int64_t> {
-    if (auto attr = train.getArgAttrOfType<IntegerAttr>(index, name))
-      return attr.getInt();
-    return std::nullopt;
-  };
-
-  // Names: the source's, then what the rewrite added the argument for.
   names.assign(numArgs, "");
   for (BlockArgument arg : train.getArguments())
     if (std::optional<std::string> name = sourceName(arg))
       names[arg.getArgNumber()] = *name;
+  // The loss scale is the state its metric returns.
   for (unsigned r = 0, e = train.getNumResults(); r < e; ++r) {
     auto metric =
         train.getResultAttrOfType<StringAttr>(r, MPTDialect::kMetricAttrName);
-    if (metric && metric.getValue() == "loss_scale")
+    if (metric && metric.getValue() == contract::metric::LossScale)
       if (auto arg = dyn_cast<BlockArgument>(ret.getOperand(r));
           arg && names[arg.getArgNumber()].empty())
-        names[arg.getArgNumber()] = "loss_scale";
+        names[arg.getArgNumber()] = contract::metric::LossScale;
   }
   // Optimizer state is named after its parameter, as PyTorch's state_dict
   // keys it: `<param>.exp_avg`.
@@ -282,17 +288,16 @@ FailureOr<llvm::json::Object> MPTExportSignature::describeTrain(
         optimizerStateOf.try_emplace(arg.getArgNumber(), param.getArgNumber(),
                                      key);
   });
-  auto derived = [&](unsigned i) {
-    return optimizerStateOf.contains(i) ||
-           intAttr(i, MPTDialect::kWorkingCopyOfAttrName);
+  auto workingCopyOf = [&](unsigned i) {
+    return intArgAttr(train, i, MPTDialect::kWorkingCopyOfAttrName);
   };
   for (unsigned i = 0; i < numArgs; ++i) {
-    if (!names[i].empty() || derived(i))
+    if (!names[i].empty() || optimizerStateOf.contains(i) || workingCopyOf(i))
       continue;
     Type element = getElementTypeOrSelf(train.getArgument(i).getType());
     if (element.isSignlessInteger(64) &&
         train.getArgAttr(i, MPTDialect::kInitAttrName))
-      names[i] = "loss_scale_growth_tracker";
+      names[i] = contract::name::GrowthTracker;
     else
       names[i] = "arg" + std::to_string(i);
   }
@@ -302,8 +307,7 @@ FailureOr<llvm::json::Object> MPTExportSignature::describeTrain(
     if (auto it = optimizerStateOf.find(i); it != optimizerStateOf.end())
       names[i] = (names[it->second.first] + "." + it->second.second).str();
     else
-      names[i] = names[*intAttr(i, MPTDialect::kWorkingCopyOfAttrName)] +
-                 ".working_copy";
+      names[i] = names[*workingCopyOf(i)] + contract::name::WorkingCopySuffix;
   }
   llvm::StringMap<unsigned> seen;
   for (unsigned i = 0; i < numArgs; ++i)
@@ -311,52 +315,90 @@ FailureOr<llvm::json::Object> MPTExportSignature::describeTrain(
       return train.emitError("arguments #")
              << it->second << " and #" << i << " are both named '" << names[i]
              << "'";
+  return success();
+}
 
+/// The initializer of the parameter or state argument `arg`.
+FailureOr<llvm::json::Object>
+argumentInit(func::FuncOp train, BlockArgument arg, StringRef name,
+             bool isParam, const llvm::DenseSet<Operation *> &backward) {
+  unsigned index = arg.getArgNumber();
+  if (auto init = train.getArgAttrOfType<DenseElementsAttr>(
+          index, MPTDialect::kInitAttrName))
+    return valueInit(train, index, name, init);
+  if (intArgAttr(train, index, MPTDialect::kWorkingCopyOfAttrName))
+    return constantInit(contract::init::Copy);
+  if (!isParam)
+    return stateInit(arg);
+  SmallVector<Value> values{arg};
+  for (unsigned other = 0, e = train.getNumArguments(); other < e; ++other)
+    if (intArgAttr(train, other, MPTDialect::kWorkingCopyOfAttrName) ==
+        int64_t(index))
+      values.push_back(train.getArgument(other));
+  return paramInit(values, backward);
+}
+
+/// One argument of the training step: its tensor, name and role, and the
+/// class count of labels or the initializer of parameters and state.
+FailureOr<llvm::json::Object>
+describeTrainArgument(func::FuncOp train, BlockArgument arg, StringRef name,
+                      const llvm::DenseSet<Operation *> &backward,
+                      int64_t &classes) {
+  unsigned index = arg.getArgNumber();
+  FailureOr<llvm::json::Object> info = describeTensor(
+      train, arg.getType(), "argument #" + std::to_string(index));
+  if (failed(info))
+    return failure();
+  info->insert({key::Name, name});
+  bool isParam = bool(train.getArgAttr(index, MPTDialect::kParamAttrName));
+  if (!isParam && !train.getArgAttr(index, MPTDialect::kStateAttrName)) {
+    info->insert({key::Role, contract::role::Data});
+    FailureOr<int64_t> labelCount = labelClasses(train, arg);
+    if (failed(labelCount))
+      return failure();
+    if (*labelCount) {
+      info->insert({key::Classes, *labelCount});
+      classes = *labelCount;
+    }
+    return info;
+  }
+  info->insert(
+      {key::Role, isParam ? contract::role::Param : contract::role::State});
+  if (std::optional<int64_t> master =
+          intArgAttr(train, index, MPTDialect::kWorkingCopyOfAttrName))
+    info->insert({key::WorkingCopyOf, *master});
+  FailureOr<llvm::json::Object> init =
+      argumentInit(train, arg, name, isParam, backward);
+  if (failed(init))
+    return failure();
+  info->insert({key::Init, std::move(*init)});
+  return info;
+}
+
+struct MPTExportSignature
+    : public mpt::impl::MPTExportSignatureBase<MPTExportSignature> {
+  void runOnOperation() override;
+
+  FailureOr<llvm::json::Object> describeTrain(func::FuncOp train,
+                                              std::vector<std::string> &names,
+                                              int64_t &classes);
+  FailureOr<llvm::json::Object>
+  describeEval(func::FuncOp eval, func::FuncOp train,
+               const std::vector<std::string> &trainNames, int64_t classes);
+};
+
+FailureOr<llvm::json::Object> MPTExportSignature::describeTrain(
+    func::FuncOp train, std::vector<std::string> &names, int64_t &classes) {
+  if (failed(nameArguments(train, names)))
+    return failure();
+  llvm::DenseSet<Operation *> backward = backwardOps(train);
   llvm::json::Array arguments;
   classes = 0;
   for (BlockArgument arg : train.getArguments()) {
-    unsigned index = arg.getArgNumber();
-    FailureOr<llvm::json::Object> info = describeTensor(
-        train, arg.getType(), "argument #" + std::to_string(index));
+    FailureOr<llvm::json::Object> info = describeTrainArgument(
+        train, arg, names[arg.getArgNumber()], backward, classes);
     if (failed(info))
       return failure();
-    info->insert({"name", names[index]});
-    StringRef role = "data";
-    if (train.getArgAttr(index, MPTDialect::kParamAttrName))
-      role = "param";
-    else if (train.getArgAttr(index, MPTDialect::kStateAttrName))
-      role = "state";
-    info->insert({"role", role});
-    if (role == "data") {
-      FailureOr<int64_t> labelCount = labelClasses(train, arg);
-      if (failed(labelCount))
-        return failure();
-      if (*labelCount) {
-        info->insert({"classes", *labelCount});
-        classes = *labelCount;
-      }
-      arguments.push_back(std::move(*info));
-      continue;
-    }
-    std::optional<int64_t> master =
-        intAttr(index, MPTDialect::kWorkingCopyOfAttrName);
-    if (master)
-      info->insert({"working_copy_of", *master});
-    if (auto init = train.getArgAttrOfType<DenseElementsAttr>(
-            index, MPTDialect::kInitAttrName)) {
-      info->insert({"init", valueInit(init)});
-    } else if (master) {
-      info->insert({"init", constantInit("copy")});
-    } else if (role == "param") {
-      SmallVector<Value> values{arg};
-      for (unsigned other = 0; other < numArgs; ++other)
-        if (intAttr(other, MPTDialect::kWorkingCopyOfAttrName) ==
-            int64_t(index))
-          values.push_back(train.getArgument(other));
-      info->insert({"init", paramInit(values, backward)});
-    } else {
-      info->insert({"init", stateInit(arg)});
-    }
     arguments.push_back(std::move(*info));
   }
 
@@ -368,15 +410,15 @@ FailureOr<llvm::json::Object> MPTExportSignature::describeTrain(
       return failure();
     if (auto next = train.getResultAttrOfType<IntegerAttr>(
             r, MPTDialect::kNextAttrName))
-      info->insert({"next", next.getInt()});
+      info->insert({key::Next, next.getInt()});
     if (auto metric = train.getResultAttrOfType<StringAttr>(
             r, MPTDialect::kMetricAttrName))
-      info->insert({"metric", metric.getValue()});
+      info->insert({key::Metric, metric.getValue()});
     results.push_back(std::move(*info));
   }
-  return llvm::json::Object{{"function", train.getSymName()},
-                            {"arguments", std::move(arguments)},
-                            {"results", std::move(results)}};
+  return llvm::json::Object{{key::Function, train.getSymName()},
+                            {key::Arguments, std::move(arguments)},
+                            {key::Results, std::move(results)}};
 }
 
 FailureOr<llvm::json::Object>
@@ -392,14 +434,14 @@ MPTExportSignature::describeEval(func::FuncOp eval, func::FuncOp train,
       return failure();
     if (auto stateOf = eval.getArgAttrOfType<IntegerAttr>(
             index, MPTDialect::kStateOfAttrName)) {
-      info->insert({"state_of", stateOf.getInt()});
-      info->insert({"name", trainNames[stateOf.getInt()]});
-      info->insert({"role", "state"});
+      info->insert({key::StateOf, stateOf.getInt()});
+      info->insert({key::Name, trainNames[stateOf.getInt()]});
+      info->insert({key::Role, contract::role::State});
     } else {
       std::string name =
           sourceName(arg).value_or("input" + std::to_string(index));
-      info->insert({"name", name});
-      info->insert({"role", "data"});
+      info->insert({key::Name, name});
+      info->insert({key::Role, contract::role::Data});
     }
     arguments.push_back(std::move(*info));
   }
@@ -420,13 +462,13 @@ MPTExportSignature::describeEval(func::FuncOp eval, func::FuncOp train,
                << classes << " classes: logits must be (batch, " << classes
                << ")";
     }
-    info->insert({"name", e == 1 ? std::string("logits")
-                                 : "result" + std::to_string(r)});
+    info->insert({key::Name, e == 1 ? std::string(contract::name::Logits)
+                                    : "result" + std::to_string(r)});
     results.push_back(std::move(*info));
   }
-  return llvm::json::Object{{"function", eval.getSymName()},
-                            {"arguments", std::move(arguments)},
-                            {"results", std::move(results)}};
+  return llvm::json::Object{{key::Function, eval.getSymName()},
+                            {key::Arguments, std::move(arguments)},
+                            {key::Results, std::move(results)}};
 }
 
 void MPTExportSignature::runOnOperation() {
@@ -448,14 +490,14 @@ void MPTExportSignature::runOnOperation() {
       describeTrain(train, names, classes);
   if (failed(trainInfo))
     return signalPassFailure();
-  llvm::json::Object signature{{"format", kSignatureFormat},
-                               {"train", std::move(*trainInfo)}};
+  llvm::json::Object signature{{key::Format, contract::format::Signature},
+                               {key::Train, std::move(*trainInfo)}};
   if (eval) {
     FailureOr<llvm::json::Object> evalInfo =
         describeEval(eval, train, names, classes);
     if (failed(evalInfo))
       return signalPassFailure();
-    signature.insert({"eval", std::move(*evalInfo)});
+    signature.insert({key::Eval, std::move(*evalInfo)});
   }
 
   std::string json;

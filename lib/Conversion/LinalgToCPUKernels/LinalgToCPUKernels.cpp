@@ -8,6 +8,7 @@
 
 #include "mpt/Conversion/Passes.h"
 
+#include "mpt/Contract/Contract.h"
 #include "mpt/Conversion/LibraryCalls.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -34,7 +35,9 @@ static void replaceWithKernelCall(PatternRewriter &rewriter, Operation *op,
                                   ArrayRef<int64_t> scalars) {
   mpt::replaceWithLibraryCall(
       rewriter, op, name, std::move(memrefs), scalars, [&](Type rounded) {
-        return (name + "_to_" + mpt::libraryTypeName(rounded)).str();
+        return (name + mpt::contract::kernel::RoundedInfix +
+                mpt::libraryTypeName(rounded))
+            .str();
       });
 }
 
@@ -49,10 +52,10 @@ struct MatmulToKernelCall : public OpRewritePattern<OpTy> {
     if (failed(gemm))
       return failure();
     auto aType = cast<MemRefType>(gemm->a.getType());
-    std::string name =
-        ("mpt_cpu_matmul_" + mpt::libraryTypeName(aType.getElementType()) +
-         "_" + std::to_string(aType.getRank()) + "d")
-            .str();
+    std::string name = (mpt::contract::kernel::MatmulPrefix +
+                        mpt::libraryTypeName(aType.getElementType()) + "_" +
+                        std::to_string(aType.getRank()) + "d")
+                           .str();
     replaceWithKernelCall(rewriter, op, name, {gemm->a, gemm->b, gemm->c},
                           {gemm->transposeA, gemm->transposeB});
     return success();
@@ -81,9 +84,10 @@ struct Conv2DToKernelCall : public OpRewritePattern<linalg::Conv2DNchwFchwOp> {
 
     auto strides = llvm::to_vector(op.getStrides().getValues<int64_t>());
     auto dilations = llvm::to_vector(op.getDilations().getValues<int64_t>());
-    replaceWithKernelCall(rewriter, op, ("mpt_cpu_conv2d_" + typeName).str(),
-                          {input, filter, output},
-                          {strides[0], strides[1], dilations[0], dilations[1]});
+    replaceWithKernelCall(
+        rewriter, op, (mpt::contract::kernel::Conv2DPrefix + typeName).str(),
+        {input, filter, output},
+        {strides[0], strides[1], dilations[0], dilations[1]});
     return success();
   }
 };

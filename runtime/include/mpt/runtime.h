@@ -135,14 +135,29 @@ enum mpt_device_e {
 /* An int, not the enum: callers may pass any value, which is checked. */
 typedef int32_t mpt_device_t;
 
+enum mpt_loss_scale_e {
+  /* Dynamic for steps that compute in f16, none otherwise. */
+  MPT_LOSS_SCALE_AUTO = 0,
+  /* PyTorch's GradScaler: the scale backs off on a non-finite step and grows
+     after growth_interval finite ones, within [min_scale, max_scale]. */
+  MPT_LOSS_SCALE_DYNAMIC = 1,
+  /* A fixed init_scale; non-finite steps are still skipped. */
+  MPT_LOSS_SCALE_STATIC = 2,
+  MPT_LOSS_SCALE_NONE = 3,
+};
+/* An int, not the enum: callers may pass any value, which is checked. */
+typedef int32_t mpt_loss_scale_t;
+
 typedef struct mpt_compile_options_t {
   mpt_precision_t precision;
   mpt_device_t device; /* where sessions keep their state and run steps */
-  /* "auto" (dynamic for f16, none otherwise), "dynamic", "static", "none".
-     Borrowed for the duration of mpt_program_compile. */
-  const char *loss_scale;
-  double init_scale;       /* initial loss scale */
+  mpt_loss_scale_t loss_scale;
+  /* The initial loss scale: in [min_scale, max_scale] unless the scale is
+     static, and a finite f32 either way. */
+  double init_scale;
   int64_t growth_interval; /* finite steps before the scale grows */
+  double min_scale;        /* bounds of the dynamic loss scale */
+  double max_scale;
   /* If not NULL, the IR after the mixed-precision rewrite and after lowering
      is written to <dump_prefix>.mixed.mlir and <dump_prefix>.llvm.mlir. */
   const char *dump_prefix;
@@ -167,9 +182,10 @@ typedef struct mpt_compile_options_t {
   int persistent_working_copies;
 } mpt_compile_options_t;
 
-/* FP32 on the CPU, loss scaling "auto", init scale 65536, growth interval
-   2000, CPU kernels on, parallel ops from 65536 iterations, persistent working
-   copies as the device chooses (-1). NULL is a no-op. */
+/* FP32 on the CPU, MPT_LOSS_SCALE_AUTO with the loss scaler's defaults (init
+   scale 65536, growth interval 2000, bounds 1 and 2^24), CPU kernels on,
+   parallel ops from 65536 iterations, persistent working copies as the device
+   chooses (-1). NULL is a no-op. */
 MPT_API void mpt_compile_options_init(mpt_compile_options_t *options);
 
 /* The threads CPU steps run their kernels and parallel ops on, OpenBLAS's

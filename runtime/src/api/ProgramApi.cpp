@@ -8,6 +8,7 @@
 #include "ParallelFor.h"
 #include "api/Handles.h"
 #include "cpu/CpuIsa.h"
+#include "mpt/Contract/Contract.h"
 
 #include <string>
 
@@ -59,15 +60,16 @@ mpt_status_t describe(ProgramData &data, const std::string &path) {
       continue;
     data.trainOutputs.push_back({result.metric, result.shape, 0, int64_t(r)});
     bool scalar = result.shape.numElements() == 1;
-    auto expect = [&](const char *metric, ElementKind kind, int64_t &slot) {
-      if (result.metric == metric && scalar && result.shape.kind == kind)
+    auto expect = [&](const char *name, ElementKind kind, int64_t &slot) {
+      if (result.metric == name && scalar && result.shape.kind == kind)
         slot = int64_t(r);
     };
-    expect("loss", ElementKind::F32, data.lossResult);
-    expect("loss_scale", ElementKind::F32, data.scaleResult);
-    expect("skipped", ElementKind::I1, data.skippedResult);
-    expect("grad_zero", ElementKind::I64, data.gradZeroResult);
-    expect("grad_nonfinite", ElementKind::I64, data.gradNonFiniteResult);
+    namespace metric = mpt::contract::metric;
+    expect(metric::Loss, ElementKind::F32, data.lossResult);
+    expect(metric::LossScale, ElementKind::F32, data.scaleResult);
+    expect(metric::Skipped, ElementKind::I1, data.skippedResult);
+    expect(metric::GradZero, ElementKind::I64, data.gradZeroResult);
+    expect(metric::GradNonfinite, ElementKind::I64, data.gradNonFiniteResult);
   }
   for (size_t i = 0; i < signature.evalArgs.size(); ++i) {
     const EvalArgInfo &arg = signature.evalArgs[i];
@@ -94,13 +96,13 @@ mpt_status_t translateOptions(const mpt_compile_options_t &options,
                               CompileOptions &compile) {
   switch (options.precision) {
   case MPT_PRECISION_FP32:
-    compile.computeType = "f32";
+    compile.computeType = mpt::ComputeType::F32;
     break;
   case MPT_PRECISION_F16:
-    compile.computeType = "f16";
+    compile.computeType = mpt::ComputeType::F16;
     break;
   case MPT_PRECISION_BF16:
-    compile.computeType = "bf16";
+    compile.computeType = mpt::ComputeType::BF16;
     break;
   default:
     return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
@@ -119,9 +121,29 @@ mpt_status_t translateOptions(const mpt_compile_options_t &options,
                       "mpt_program_compile: unknown device " +
                           std::to_string(int(options.device)));
   }
-  compile.lossScale = options.loss_scale ? options.loss_scale : "auto";
+  switch (options.loss_scale) {
+  case MPT_LOSS_SCALE_AUTO:
+    compile.lossScale = mpt::LossScaleMode::Auto;
+    break;
+  case MPT_LOSS_SCALE_DYNAMIC:
+    compile.lossScale = mpt::LossScaleMode::Dynamic;
+    break;
+  case MPT_LOSS_SCALE_STATIC:
+    compile.lossScale = mpt::LossScaleMode::Static;
+    break;
+  case MPT_LOSS_SCALE_NONE:
+    compile.lossScale = mpt::LossScaleMode::None;
+    break;
+  default:
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      "mpt_program_compile: unknown loss_scale " +
+                          std::to_string(int(options.loss_scale)));
+  }
+  // mpt-loss-scaling checks the scaler's values, naming each.
   compile.initScale = options.init_scale;
   compile.growthInterval = options.growth_interval;
+  compile.minScale = options.min_scale;
+  compile.maxScale = options.max_scale;
   if (options.dump_prefix)
     compile.dumpPrefix = options.dump_prefix;
   compile.cpuKernels = options.cpu_kernels != 0;
@@ -174,9 +196,11 @@ void mpt_compile_options_init(mpt_compile_options_t *options) {
     return;
   options->precision = MPT_PRECISION_FP32;
   options->device = MPT_DEVICE_CPU;
-  options->loss_scale = "auto";
-  options->init_scale = 65536.0;
-  options->growth_interval = 2000;
+  options->loss_scale = MPT_LOSS_SCALE_AUTO;
+  options->init_scale = mpt::loss_scale_defaults::kInitScale;
+  options->growth_interval = mpt::loss_scale_defaults::kGrowthInterval;
+  options->min_scale = mpt::loss_scale_defaults::kMinScale;
+  options->max_scale = mpt::loss_scale_defaults::kMaxScale;
   options->dump_prefix = nullptr;
   options->cpu_kernels = 1;
   options->parallel_min_iterations = 65536;

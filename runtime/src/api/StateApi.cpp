@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "api/Handles.h"
+#include "mpt/Contract/Contract.h"
 #include "mpt/safetensors.h"
 
 #include <cerrno>
@@ -19,7 +20,7 @@ using namespace mpt::runtime::api;
 
 namespace {
 
-const char *const kCheckpointFormat = "mpt-checkpoint-1";
+const char *const kCheckpointFormat = mpt::contract::format::Checkpoint;
 
 /// A state tensor by name with `count` elements, or an error saying which
 /// does not match.
@@ -145,7 +146,8 @@ mpt_status_t mpt_session_save(mpt_session_t session, const char *path,
     // A failed copy must not become a checkpoint.
     MPT_RETURN_IF_ERROR(finishCopies(*session->backend, kCaller));
     std::map<std::string, std::string> metadata = {
-        {"format", kCheckpointFormat}, {"position", std::to_string(position)}};
+        {mpt::contract::key::Format, kCheckpointFormat},
+        {mpt::contract::key::Position, std::to_string(position)}};
     std::string error;
     if (!writeSafetensors(path, tensors, metadata, error))
       return makeStatus(MPT_STATUS_IO_ERROR, error);
@@ -164,8 +166,8 @@ mpt_status_t mpt_session_load(mpt_session_t session, const char *path,
     std::string error;
     if (!readSafetensors(path, tensors, metadata, error))
       return makeStatus(MPT_STATUS_DATA_LOSS, error);
-    auto format = metadata.find("format");
-    auto savedPosition = metadata.find("position");
+    auto format = metadata.find(mpt::contract::key::Format);
+    auto savedPosition = metadata.find(mpt::contract::key::Position);
     if (format == metadata.end() || format->second != kCheckpointFormat ||
         savedPosition == metadata.end())
       return makeStatus(MPT_STATUS_DATA_LOSS,

@@ -9,6 +9,7 @@
 #include "../PackedArguments.h"
 #include "OptimizeModule.h"
 #include "StepAllocator.h"
+#include "mpt/Contract/Contract.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -25,7 +26,7 @@ namespace mpt::runtime {
 namespace {
 
 /// Lowered modules record their signature in this constant C string.
-constexpr const char *kSignatureSymbol = "__mpt_signature";
+constexpr const char *kSignatureSymbol = mpt::contract::symbol::Signature;
 
 class CpuBackend : public Backend {
 public:

@@ -6,6 +6,7 @@
 #include "Scratch.h"
 #include "cpu/GemmBF16.h"
 #include "mpt/float16.h"
+#include "mpt/Contract/Contract.h"
 
 #include <algorithm>
 #include <cblas.h>
@@ -788,7 +789,7 @@ const std::vector<CpuKernel> &cpuKernels() {
       MPT_FOR_EACH_KERNEL_TYPE(MPT_REGISTER_KERNELS)
           MPT_FOR_EACH_KERNEL_TYPE(MPT_REGISTER_ROUNDED_KERNELS_FROM) CpuKernel{
               "__truncsfbf2", reinterpret_cast<void *>(&mpt_truncsfbf2)},
-      CpuKernel{"mpt_cpu_parallel_for",
+      CpuKernel{mpt::contract::kernel::ParallelFor,
                 reinterpret_cast<void *>(&mpt_cpu_parallel_for)}};
 #undef MPT_REGISTER_ROUNDED_KERNELS_FROM
 #undef MPT_REGISTER_ROUNDED_KERNELS

@@ -20,6 +20,7 @@
 #include "CudaRuntime.h"
 #include "Driver.h"
 #include "KernelTimes.h"
+#include "mpt/Contract/Contract.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -37,7 +38,7 @@ namespace mpt::runtime {
 namespace {
 
 /// Lowered modules record their signature in this constant C string.
-constexpr const char *kSignatureSymbol = "__mpt_signature";
+constexpr const char *kSignatureSymbol = mpt::contract::symbol::Signature;
 
 /// The driver calls below cannot report failures through the Backend
 /// interface; a failure stays recorded in the CUDA layer (see takeError) and

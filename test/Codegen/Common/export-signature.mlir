@@ -157,3 +157,14 @@ func.func @train_step(%w: tensor<3xf32> {mpt.state} loc("w"), %v: tensor<3xf32> 
     attributes {mpt.train_step} {
   return %w, %v : tensor<3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// JSON has no nan or inf: a non-finite initial value is an error here, not
+// a signature the runtime cannot parse.
+// expected-error @below {{argument #0 ('s') has a non-finite mpt.init value (nan); the runtime starts state at finite values only}}
+func.func @train_step(%s: tensor<f32> {mpt.state, mpt.init = dense<0x7FC00000> : tensor<f32>} loc("s"))
+    -> (tensor<f32> {mpt.next = 0})
+    attributes {mpt.train_step} {
+  return %s : tensor<f32>
+}

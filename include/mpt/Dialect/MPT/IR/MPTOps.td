@@ -653,6 +653,11 @@ def MPT_GradientStatsOp : MPT_ComputeOp<"gradient_stats", MPT_FP32Class, [],
   let hasVerifier = 1;
 }
 
+// An attribute whose default is the named constant of
+// mpt/Contract/LossScaleDefaults.h.
+class MPT_LossScaleDefault<Attr attr, string name>
+    : DefaultValuedAttr<attr, "::mpt::loss_scale_defaults::" # name>;
+
 def MPT_UpdateLossScaleOp : MPT_ComputeOp<"update_loss_scale", MPT_FP32Class, [
     AllTypesMatch<["scale", "updated_scale"]>,
     AllTypesMatch<["growth_tracker", "updated_growth_tracker"]>]> {
@@ -664,17 +669,17 @@ def MPT_UpdateLossScaleOp : MPT_ComputeOp<"update_loss_scale", MPT_FP32Class, [
     becomes inf or 0.
 
     ```mlir
-    %s2, %n2 = mpt.update_loss_scale %s, %n, %ok {growth_interval = 2000 : i64}
+    %s2, %n2 = mpt.update_loss_scale %s, %n, %ok {growth_interval = 100 : i64}
         : tensor<i64>
     ```
   }];
   let arguments = (ins MPT_F32Scalar:$scale, MPT_StepScalar:$growth_tracker,
                        MPT_I1Scalar:$finite,
-                       DefaultValuedAttr<F32Attr, "2.0f">:$growth_factor,
-                       DefaultValuedAttr<F32Attr, "0.5f">:$backoff_factor,
-                       DefaultValuedAttr<I64Attr, "2000">:$growth_interval,
-                       DefaultValuedAttr<F32Attr, "1.0f">:$min_scale,
-                       DefaultValuedAttr<F32Attr, "16777216.0f">:$max_scale);
+                       MPT_LossScaleDefault<F32Attr, "kGrowthFactor">:$growth_factor,
+                       MPT_LossScaleDefault<F32Attr, "kBackoffFactor">:$backoff_factor,
+                       MPT_LossScaleDefault<I64Attr, "kGrowthInterval">:$growth_interval,
+                       MPT_LossScaleDefault<F32Attr, "kMinScale">:$min_scale,
+                       MPT_LossScaleDefault<F32Attr, "kMaxScale">:$max_scale);
   let results = (outs MPT_F32Scalar:$updated_scale, MPT_StepScalar:$updated_growth_tracker);
   let assemblyFormat = [{
     $scale `,` $growth_tracker `,` $finite attr-dict `:` type($growth_tracker)

@@ -1,0 +1,22 @@
+//===- PrecisionOptions.h - what mixed precision is asked for ---*- C++ -*-===//
+//
+// The typed values of the compute type and the loss-scaling mode, shared by
+// the passes' options, the pipeline's and the runtime's compile options.
+// Free of MLIR, so runtime/src includes it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPT_CONTRACT_PRECISIONOPTIONS_H
+#define MPT_CONTRACT_PRECISIONOPTIONS_H
+
+namespace mpt {
+
+/// The type mpt-autocast runs `lower` ops in; F32 leaves the graph as it is.
+enum class ComputeType { F32, F16, BF16 };
+
+/// How mpt-loss-scaling scales; Auto is resolved by the pass alone.
+enum class LossScaleMode { Auto, Dynamic, Static, None };
+
+} // namespace mpt
+
+#endif // MPT_CONTRACT_PRECISIONOPTIONS_H

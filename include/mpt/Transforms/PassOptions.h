@@ -1,0 +1,39 @@
+//===- PassOptions.h - typed options of the mpt passes ----------*- C++ -*-===//
+//
+// The command-line spellings of the enum options, which the passes and the
+// mpt-mixed-precision pipeline share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPT_TRANSFORMS_PASSOPTIONS_H
+#define MPT_TRANSFORMS_PASSOPTIONS_H
+
+#include "llvm/Support/CommandLine.h"
+
+#include "mpt/Contract/LossScaleDefaults.h"
+#include "mpt/Contract/PrecisionOptions.h"
+
+namespace mpt {
+
+inline llvm::cl::ValuesClass computeTypeValues() {
+  return llvm::cl::values(
+      clEnumValN(ComputeType::F16, "f16", "IEEE half precision"),
+      clEnumValN(ComputeType::BF16, "bf16", "bfloat16"),
+      clEnumValN(ComputeType::F32, "f32", "no change"));
+}
+
+inline llvm::cl::ValuesClass lossScaleModeValues() {
+  return llvm::cl::values(
+      clEnumValN(LossScaleMode::Auto, "auto",
+                 "dynamic for steps that compute in f16, none otherwise"),
+      clEnumValN(LossScaleMode::Dynamic, "dynamic",
+                 "GradScaler's rule: back off on overflow, grow after "
+                 "growth-interval finite steps"),
+      clEnumValN(LossScaleMode::Static, "static",
+                 "a fixed scale; non-finite steps are still skipped"),
+      clEnumValN(LossScaleMode::None, "none", "no loss scaling"));
+}
+
+} // namespace mpt
+
+#endif // MPT_TRANSFORMS_PASSOPTIONS_H
