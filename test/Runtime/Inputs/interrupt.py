@@ -21,7 +21,13 @@ def main():
             break
     else:
         print(f"FAILED: the command ended before printing '{prefix}'")
-    stdout, stderr = process.communicate(timeout=600)
+    try:
+        stdout, stderr = process.communicate(timeout=600)
+    except subprocess.TimeoutExpired:
+        # A run that ignores the signal must not outlive the test.
+        process.kill()
+        stdout, stderr = process.communicate()
+        print("FAILED: the command did not end within 600 s of the signal")
     print(stdout, end="")
     print(stderr, end="")
     print(f"exit {process.returncode}")
