@@ -11,4 +11,4 @@ mkdir -p "$out"
 "$build/bin/mpt-run" "$root/examples/mlp.mlir" --precision f16 --epochs 2 --batch 128 --seed 0 \
   --metrics-csv "$out/mlp-f16.csv" --metrics-json "$out/mlp-f16.json" \
   --plot-dir "$out/plots" --checkpoint "$out/mlp-f16.safetensors" "$@"
-echo "metrics: $out/mlp-f16.csv, plots: $out/plots/loss.png $out/plots/loss_scale.png"
+echo "metrics: $out/mlp-f16.csv, plots: $out/plots/loss.png $out/plots/loss_scale.png $out/plots/accuracy.png"
