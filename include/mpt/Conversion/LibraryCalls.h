@@ -14,6 +14,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <functional>
+#include <string>
+
 namespace mpt {
 
 /// The element-type suffix of the runtime's entry points ("f32", "f16",
@@ -36,6 +39,19 @@ struct LibraryGemm {
 mlir::FailureOr<LibraryGemm> matchLibraryGemm(mlir::linalg::LinalgOp op,
                                               bool batched,
                                               mlir::PatternRewriter &rewriter);
+
+/// Names the entry point that writes the product of the GEMM entry point
+/// `name`, on inputs of type `input`, rounded to `rounded`; empty if there is
+/// none.
+using RoundedGemmNameFn = std::function<std::string(
+    llvm::StringRef name, mlir::Type input, mlir::Type rounded)>;
+
+/// Replaces linalg.matmul and linalg.batch_matmul GEMMs (matchLibraryGemm) by
+/// calls to the entry point `<prefix><type>_<rank>d` of their inputs' type and
+/// rank, or the one `roundedName` names (replaceWithLibraryCall).
+void populateGemmToLibraryCallPatterns(mlir::RewritePatternSet &patterns,
+                                       llvm::StringRef prefix,
+                                       RoundedGemmNameFn roundedName);
 
 /// Calls the entry point `name` at the rewriter's insertion point with
 /// `memrefs`, cast to dynamic sizes, strides and offset (one entry point

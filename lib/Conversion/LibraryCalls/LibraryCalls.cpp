@@ -289,4 +289,42 @@ void replaceWithLibraryCall(PatternRewriter &rewriter, Operation *op,
     rewriter.eraseOp(rounding);
 }
 
+namespace {
+template <typename OpTy>
+struct GemmToLibraryCall : public OpRewritePattern<OpTy> {
+  GemmToLibraryCall(MLIRContext *context, StringRef prefix,
+                    RoundedGemmNameFn roundedName)
+      : OpRewritePattern<OpTy>(context), prefix(prefix.str()),
+        roundedName(std::move(roundedName)) {}
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<LibraryGemm> gemm = matchLibraryGemm(
+        op, std::is_same_v<OpTy, linalg::BatchMatmulOp>, rewriter);
+    if (failed(gemm))
+      return failure();
+    auto aType = cast<MemRefType>(gemm->a.getType());
+    std::string name = prefix + libraryTypeName(aType.getElementType()).str() +
+                       "_" + std::to_string(aType.getRank()) + "d";
+    replaceWithLibraryCall(
+        rewriter, op, name, {gemm->a, gemm->b, gemm->c},
+        {gemm->transposeA, gemm->transposeB}, [&](Type rounded) {
+          return roundedName(name, aType.getElementType(), rounded);
+        });
+    return success();
+  }
+
+  std::string prefix;
+  RoundedGemmNameFn roundedName;
+};
+} // namespace
+
+void populateGemmToLibraryCallPatterns(RewritePatternSet &patterns,
+                                       StringRef prefix,
+                                       RoundedGemmNameFn roundedName) {
+  patterns.add<GemmToLibraryCall<linalg::MatmulOp>,
+               GemmToLibraryCall<linalg::BatchMatmulOp>>(patterns.getContext(),
+                                                         prefix, roundedName);
+}
+
 } // namespace mpt
