@@ -23,14 +23,23 @@ namespace mpt {
 /// "bf16"), empty if there is none for `type`.
 llvm::StringRef libraryTypeName(mlir::Type type);
 
-/// Whether every operand of `op` is a strided memref, which the entry
-/// points' descriptors can describe (a memref.cast to a strided layout).
-bool hasStridedMemRefOperands(mlir::linalg::LinalgOp op);
-
-/// A linalg.matmul or linalg.batch_matmul as a GEMM: inputs of one library
-/// type, an f32 accumulator, and each input read directly or transposed.
-struct LibraryGemm {
+/// The operands of a product that the entry points take: inputs `a` and `b`
+/// of one library type and an f32 accumulator `c` (what mpt-convert-to-linalg
+/// writes, and what cuBLASLt's COMPUTE_32F computes), all strided memrefs,
+/// which the entry points' descriptors can describe.
+struct LibraryOperands {
   mlir::Value a, b, c;
+};
+
+/// The inputs and the init of `op` as LibraryOperands, or a match failure
+/// that says why not.
+mlir::FailureOr<LibraryOperands>
+matchLibraryOperands(mlir::linalg::LinalgOp op,
+                     mlir::PatternRewriter &rewriter);
+
+/// A linalg.matmul or linalg.batch_matmul as a GEMM: LibraryOperands, each
+/// input read directly or transposed.
+struct LibraryGemm : LibraryOperands {
   bool transposeA, transposeB;
 };
 

@@ -43,18 +43,13 @@ struct Conv2DToKernelCall : public OpRewritePattern<linalg::Conv2DNchwFchwOp> {
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!mpt::hasStridedMemRefOperands(op))
-      return rewriter.notifyMatchFailure(op, "not on strided memrefs");
-    Value input = op.getDpsInputOperand(0)->get();
-    Value filter = op.getDpsInputOperand(1)->get();
-    Value output = op.getDpsInitOperand(0)->get();
-    Type inputElement = cast<MemRefType>(input.getType()).getElementType();
-    StringRef typeName = mpt::libraryTypeName(inputElement);
-    if (typeName.empty() ||
-        cast<MemRefType>(filter.getType()).getElementType() != inputElement ||
-        !cast<MemRefType>(output.getType()).getElementType().isF32())
-      return rewriter.notifyMatchFailure(op, "unsupported element types");
-
+    FailureOr<mpt::LibraryOperands> operands =
+        mpt::matchLibraryOperands(op, rewriter);
+    if (failed(operands))
+      return failure();
+    auto [input, filter, output] = *operands;
+    StringRef typeName = mpt::libraryTypeName(
+        cast<MemRefType>(input.getType()).getElementType());
     auto strides = llvm::to_vector(op.getStrides().getValues<int64_t>());
     auto dilations = llvm::to_vector(op.getDilations().getValues<int64_t>());
     std::string name = (mpt::contract::kernel::Conv2DPrefix + typeName).str();

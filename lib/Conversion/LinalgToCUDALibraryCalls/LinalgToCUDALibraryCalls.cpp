@@ -26,16 +26,6 @@ using namespace mlir;
 
 namespace {
 
-/// Whether the inputs are one GEMM type and the accumulator is f32: what
-/// mpt-convert-to-linalg writes, and what cuBLASLt's COMPUTE_32F computes.
-static bool hasGemmTypes(Value a, Value b, Value c) {
-  Type aType = cast<MemRefType>(a.getType()).getElementType();
-  Type bType = cast<MemRefType>(b.getType()).getElementType();
-  Type cType = cast<MemRefType>(c.getType()).getElementType();
-  return !mpt::libraryTypeName(aType).empty() && aType == bType &&
-         cType.isF32();
-}
-
 /// A contiguous copy of `value` (itself when it already has the identity
 /// layout): collapse_shape and reinterpret_cast below need one. Buffers are
 /// freed by the deallocation pipeline that runs after this pass.
@@ -59,13 +49,11 @@ struct ConvToIm2colGemm : public OpRewritePattern<linalg::Conv2DNchwFchwOp> {
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!mpt::hasStridedMemRefOperands(op))
-      return rewriter.notifyMatchFailure(op, "not on strided memrefs");
-    Value input = op.getDpsInputOperand(0)->get();
-    Value filter = op.getDpsInputOperand(1)->get();
-    Value output = op.getDpsInitOperand(0)->get();
-    if (!hasGemmTypes(input, filter, output))
-      return rewriter.notifyMatchFailure(op, "unsupported element types");
+    FailureOr<mpt::LibraryOperands> operands =
+        mpt::matchLibraryOperands(op, rewriter);
+    if (failed(operands))
+      return failure();
+    auto [input, filter, output] = *operands;
     auto inputType = cast<MemRefType>(input.getType());
     auto filterType = cast<MemRefType>(filter.getType());
     auto outputType = cast<MemRefType>(output.getType());
