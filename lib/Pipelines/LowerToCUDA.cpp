@@ -32,13 +32,14 @@ static std::string cudaToolkitPath(const mpt::LowerToCUDAOptions &options) {
   return "/usr/local/cuda";
 }
 
-void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
-                                   const LowerToCUDAOptions &options) {
-  bool onCPU = options.stopAt == "cpu-loops";
-
+/// Tensors to bufferized library calls and mapped scf.parallel loops, the
+/// form `stop-at=cpu-loops` runs on the CPU.
+static void addLowerToGPULoops(OpPassManager &pm,
+                               const mpt::LowerToCUDAOptions &options,
+                               bool onCPU) {
   // The batch's rounding would be a kernel of its own, read by a GEMM: the
   // runtime rounds it as it stages it.
-  pm.addPass(createMPTRoundDataInCaller());
+  pm.addPass(mpt::createMPTRoundDataInCaller());
   // The tensor-level lowering and fusion the CPU's runs too: one fused
   // elementwise chain per linalg.generic, hence per kernel, and every named
   // matmul and convolution whole for cuBLASLt (upstream's fusion generalizes
@@ -48,57 +49,58 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
   // timed on a GPU yet; but for conversions that only widen or round-trip a
   // value, which cost the readers nothing. Transposes and broadcasts are
   // generated kernels here, so the casts around them fuse into them.
-  MPTFuseElementwiseOptions fusion;
+  mpt::MPTFuseElementwiseOptions fusion;
   fusion.recomputeConversions = true;
   fusion.fuseDataMovement = true;
-  addLowerToFusedLinalg(pm, fusion);
-  addBufferizeToOutParams(pm);
+  mpt::addLowerToFusedLinalg(pm, fusion);
+  mpt::addBufferizeToOutParams(pm);
   // Math functions compute in f32 and round once, as on the CPU.
   pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes(
       math::MathExtendToSupportedTypesOptions{{}, "f32"}));
 
-  MPTConvertLinalgToCUDALibraryCallsOptions libraryCalls;
+  mpt::MPTConvertLinalgToCUDALibraryCallsOptions libraryCalls;
   libraryCalls.im2colOnly = onCPU;
-  pm.addPass(createMPTConvertLinalgToCUDALibraryCalls(libraryCalls));
+  pm.addPass(mpt::createMPTConvertLinalgToCUDALibraryCalls(libraryCalls));
   bufferization::BufferDeallocationPipelineOptions deallocation;
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
   pm.addPass(createCanonicalizerPass());
 
-  MPTConvertLinalgToGPULoopsOptions loops;
+  mpt::MPTConvertLinalgToGPULoopsOptions loops;
   loops.blockSize = options.blockSize;
   loops.gemmsAsLoops = onCPU;
-  pm.addPass(createMPTConvertLinalgToGPULoops(loops));
+  pm.addPass(mpt::createMPTConvertLinalgToGPULoops(loops));
   // No canonicalization until the loops are launches: it folds away the
   // one-block grid loops of full reductions and their mapping with them.
   pm.addPass(createCSEPass());
-  if (onCPU) {
-    // The mapping attributes are ignored: the same loops run sequentially.
-    addHostLowerToLLVM(pm);
-    return;
-  }
+}
 
+/// The mapped loops to kernels in one gpu.module, launched asynchronously,
+/// with device (or managed) memory: the form `stop-at=gpu` prints.
+static void addOutlineKernels(OpPassManager &pm,
+                              const mpt::LowerToCUDAOptions &options) {
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
-  pm.addPass(createMPTMarkGPUReductionsUniform());
-  MPTConvertMemRefToGPUMemoryOptions memory;
+  pm.addPass(mpt::createMPTMarkGPUReductionsUniform());
+  mpt::MPTConvertMemRefToGPUMemoryOptions memory;
   memory.hostShared = options.managedMemory;
   if (!options.managedMemory)
-    pm.addPass(createMPTConvertMemRefToGPUMemory(memory));
-  pm.addNestedPass<func::FuncOp>(createMPTNameStateUpdateKernels());
+    pm.addPass(mpt::createMPTConvertMemRefToGPUMemory(memory));
+  pm.addNestedPass<func::FuncOp>(mpt::createMPTNameStateUpdateKernels());
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addPass(createMPTMergeGPUModules());
+  pm.addPass(mpt::createMPTMergeGPUModules());
   // gpu-to-llvm lowers copies and frees only in their async form; launches
   // become asynchronous too, with a host wait before each library call.
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   // Managed allocations lower only in their synchronous form.
   if (options.managedMemory)
-    pm.addPass(createMPTConvertMemRefToGPUMemory(memory));
+    pm.addPass(mpt::createMPTConvertMemRefToGPUMemory(memory));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  if (options.stopAt == "gpu")
-    return;
+}
 
-  // Device code: one target per chip, then PTX for each.
+/// Device code: one target per chip, then the kernels to NVVM.
+static void addLowerKernelsToNVVM(OpPassManager &pm,
+                                  const mpt::LowerToCUDAOptions &options) {
   for (const std::string &chip : options.chips) {
     GpuNVVMAttachTargetOptions target;
     target.chip = chip;
@@ -112,8 +114,24 @@ void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+}
 
-  // Host code: launches and library calls to the LLVM dialect.
+void mpt::buildLowerToCUDAPipeline(OpPassManager &pm,
+                                   const LowerToCUDAOptions &options) {
+  bool onCPU = options.stopAt == "cpu-loops";
+  addLowerToGPULoops(pm, options, onCPU);
+  if (onCPU) {
+    // The mapping attributes are ignored: the same loops run sequentially.
+    addHostLowerToLLVM(pm);
+    return;
+  }
+  addOutlineKernels(pm, options);
+  if (options.stopAt == "gpu")
+    return;
+  addLowerKernelsToNVVM(pm, options);
+
+  // Host code: launches and library calls to the LLVM dialect, the kernels
+  // to PTX for each target.
   pm.addPass(createGpuToLLVMConversionPass());
   GpuModuleToBinaryPassOptions toBinary;
   toBinary.toolkitPath = cudaToolkitPath(options);

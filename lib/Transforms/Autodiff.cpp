@@ -207,29 +207,9 @@ static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
   return spec;
 }
 
-void Autodiff::runOnOperation() {
-  func::FuncOp function = getOperation();
-  if (!function->hasAttr(MPTDialect::kOptimizerAttrName))
-    return;
-  auto fail = [&]() { signalPassFailure(); };
-  if (!function.getBody().hasOneBlock()) {
-    function.emitOpError("forward-only step must have one block");
-    return fail();
-  }
-  Block &body = function.getBody().front();
-  auto ret = cast<func::ReturnOp>(body.getTerminator());
-
-  auto backwardOp = llvm::find_if(body, [](Operation &op) {
-    return isa<LossGradOp, OptimizerOpInterface>(op);
-  });
-  if (backwardOp != body.end()) {
-    backwardOp->emitOpError("in a step with '")
-        << MPTDialect::kOptimizerAttrName
-        << "': the step already has a backward pass or optimizer; remove "
-           "either the attribute or the hand-written update";
-    return fail();
-  }
-
+/// The loss a forward-only step differentiates: its result marked
+/// `mpt.metric = "loss"`, an f32 scalar.
+static FailureOr<Value> findLoss(func::FuncOp function, func::ReturnOp ret) {
   std::optional<unsigned> lossIndex;
   for (unsigned r = 0, e = function.getNumResults(); r < e; ++r) {
     auto metric = function.getResultAttrOfType<StringAttr>(
@@ -237,22 +217,23 @@ void Autodiff::runOnOperation() {
     if (metric && metric.getValue() == contract::metric::Loss)
       lossIndex = r;
   }
-  if (!lossIndex) {
-    function.emitOpError("has '")
-        << MPTDialect::kOptimizerAttrName
-        << "' but no result marked 'mpt.metric = \"loss\"' to differentiate";
-    return fail();
-  }
+  if (!lossIndex)
+    return function.emitOpError("has '")
+           << MPTDialect::kOptimizerAttrName
+           << "' but no result marked 'mpt.metric = \"loss\"' to differentiate";
   Value loss = ret.getOperand(*lossIndex);
   auto lossType = dyn_cast<RankedTensorType>(loss.getType());
   if (!lossType || lossType.getRank() != 0 ||
-      !lossType.getElementType().isF32()) {
-    function.emitOpError("loss (result #")
-        << *lossIndex << ") must be an f32 scalar, tensor<f32>, got "
-        << loss.getType();
-    return fail();
-  }
+      !lossType.getElementType().isF32())
+    return function.emitOpError("loss (result #")
+           << *lossIndex << ") must be an f32 scalar, tensor<f32>, got "
+           << loss.getType();
+  return loss;
+}
 
+/// The parameters mpt-autodiff trains; none may be carried already, since it
+/// creates the update of every one.
+static FailureOr<SmallVector<BlockArgument>> findParams(func::FuncOp function) {
   SmallVector<BlockArgument> params;
   for (BlockArgument arg : function.getArguments())
     if (function.getArgAttr(arg.getArgNumber(), MPTDialect::kParamAttrName))
@@ -260,61 +241,55 @@ void Autodiff::runOnOperation() {
   for (unsigned r = 0, e = function.getNumResults(); r < e; ++r) {
     auto next =
         function.getResultAttrOfType<IntegerAttr>(r, MPTDialect::kNextAttrName);
-    if (next &&
-        function.getArgAttr(next.getInt(), MPTDialect::kParamAttrName)) {
-      function.emitOpError("result #")
-          << r << " carries parameter argument #" << next.getInt()
-          << "; in a forward-only step mpt-autodiff creates the update of "
-             "every parameter";
-      return fail();
-    }
+    if (next && function.getArgAttr(next.getInt(), MPTDialect::kParamAttrName))
+      return function.emitOpError("result #")
+             << r << " carries parameter argument #" << next.getInt()
+             << "; in a forward-only step mpt-autodiff creates the update of "
+                "every parameter";
   }
+  return params;
+}
 
-  Operation *lastForward = ret->getPrevNode();
-  if (!lastForward) {
-    function.emitOpError("forward-only step has no ops to differentiate");
-    return fail();
-  }
-  OpBuilder builder(ret);
-  GradientMap gradients(builder);
-  DenseSet<Value> active = findActiveValues(body, params);
-  if (failed(buildBackward(body, loss, active, builder, gradients)))
-    return fail();
-
+/// Each parameter's gradient; every parameter must reach the loss.
+static FailureOr<SmallVector<Value>>
+collectParamGradients(func::FuncOp function, ArrayRef<BlockArgument> params,
+                      const GradientMap &gradients) {
   SmallVector<Value> paramGrads;
   for (BlockArgument param : params) {
     Value grad = gradients.lookup(param);
-    if (!grad) {
-      function.emitOpError("parameter argument #")
-          << param.getArgNumber() << " (" << param.getType()
-          << ") does not reach the loss, so it would never be trained; mark "
-             "it 'mpt.state' to keep it fixed";
-      return fail();
-    }
+    if (!grad)
+      return function.emitOpError("parameter argument #")
+             << param.getArgNumber() << " (" << param.getType()
+             << ") does not reach the loss, so it would never be trained; mark "
+                "it 'mpt.state' to keep it fixed";
     paramGrads.push_back(grad);
   }
+  return paramGrads;
+}
 
-  Location loc = function.getLoc();
-  SmallVector<Value> newResults;
-  SmallVector<DictionaryAttr> newResultAttrs;
-  auto nextAttrs = [&](unsigned argIndex) {
-    return builder.getDictionaryAttr(builder.getNamedAttr(
-        MPTDialect::kNextAttrName, builder.getI64IntegerAttr(argIndex)));
-  };
-
-  std::optional<Value> gradNorm;
-  if (auto maxNorm = function->getAttrOfType<FloatAttr>(
-          MPTDialect::kClipGradNormAttrName)) {
-    auto clip = ClipGradNormOp::create(
-        builder, loc, ValueRange(paramGrads).getTypes(),
-        RankedTensorType::get({}, builder.getF32Type()), paramGrads,
-        builder.getF32FloatAttr(maxNorm.getValueAsDouble()));
-    llvm::copy(clip.getClipped(), paramGrads.begin());
-    gradNorm = clip.getNorm();
+/// The attributes of a new optimizer state argument: state, and zeros to
+/// start from for a float one.
+static DictionaryAttr optimizerStateAttrs(Builder &builder, Type stateType) {
+  NamedAttrList attrs;
+  attrs.append(MPTDialect::kStateAttrName, builder.getUnitAttr());
+  // Step counters start at zero by default: the runtime takes an i64
+  // state with `mpt.init` for the loss-scale growth tracker.
+  if (isFloatTensor(stateType)) {
+    auto stateTensor = cast<RankedTensorType>(stateType);
+    attrs.append(
+        MPTDialect::kInitAttrName,
+        DenseElementsAttr::get(
+            stateTensor, builder.getZeroAttr(stateTensor.getElementType())));
   }
+  return attrs.getDictionary(builder.getContext());
+}
 
-  // Each parameter's optimizer state becomes new arguments, all inserted at
-  // once: inserting them one by one rebuilds the signature each time.
+/// Appends each parameter's optimizer state as new arguments, all inserted at
+/// once (inserting them one by one rebuilds the signature each time), and
+/// returns the parameters' optimizer specs.
+static FailureOr<SmallVector<OptimizerSpec>>
+addOptimizerStateArguments(func::FuncOp function,
+                           ArrayRef<BlockArgument> params, Builder &builder) {
   SmallVector<OptimizerSpec> specs;
   SmallVector<Type> stateTypes;
   SmallVector<DictionaryAttr> stateAttrs;
@@ -322,18 +297,8 @@ void Autodiff::runOnOperation() {
   for (BlockArgument param : params) {
     FailureOr<OptimizerSpec> spec = getOptimizerSpec(function, param);
     if (failed(spec))
-      return fail();
+      return failure();
     for (Type stateType : spec->stateTypes) {
-      auto stateTensor = cast<RankedTensorType>(stateType);
-      NamedAttrList attrs;
-      attrs.append(MPTDialect::kStateAttrName, builder.getUnitAttr());
-      // Step counters start at zero by default: the runtime takes an i64
-      // state with `mpt.init` for the loss-scale growth tracker.
-      if (isFloatTensor(stateType))
-        attrs.append(MPTDialect::kInitAttrName,
-                     DenseElementsAttr::get(
-                         stateTensor,
-                         builder.getZeroAttr(stateTensor.getElementType())));
       // The state is declared where its parameter is, but does not take the
       // parameter's source name: mpt-export-signature names it after the
       // optimizer state it is (`<param>.exp_avg`).
@@ -341,17 +306,41 @@ void Autodiff::runOnOperation() {
       if (auto name = dyn_cast<NameLoc>(stateLoc))
         stateLoc = name.getChildLoc();
       stateTypes.push_back(stateType);
-      stateAttrs.push_back(attrs.getDictionary(builder.getContext()));
+      stateAttrs.push_back(optimizerStateAttrs(builder, stateType));
       stateLocs.push_back(stateLoc);
     }
     specs.push_back(std::move(*spec));
   }
-  unsigned firstState = function.getNumArguments();
-  SmallVector<unsigned> stateIndices(stateTypes.size(), firstState);
+  SmallVector<unsigned> stateIndices(stateTypes.size(),
+                                     function.getNumArguments());
   if (failed(function.insertArguments(stateIndices, stateTypes, stateAttrs,
                                       stateLocs)))
-    return fail();
+    return failure();
+  return specs;
+}
 
+namespace {
+/// The results a step gains, with their attributes.
+struct NewResults {
+  SmallVector<Value> values;
+  SmallVector<DictionaryAttr> attrs;
+};
+} // namespace
+
+/// Creates one optimizer op per parameter, reading the state arguments from
+/// `firstState` on, and records its updates as results carried into the
+/// parameter and its state.
+static LogicalResult
+buildOptimizerUpdates(func::FuncOp function, OpBuilder &builder,
+                      ArrayRef<BlockArgument> params,
+                      ArrayRef<Value> paramGrads, ArrayRef<OptimizerSpec> specs,
+                      unsigned firstState, NewResults &results) {
+  Location loc = function.getLoc();
+  auto carry = [&](Value updated, unsigned argIndex) {
+    results.values.push_back(updated);
+    results.attrs.push_back(builder.getDictionaryAttr(builder.getNamedAttr(
+        MPTDialect::kNextAttrName, builder.getI64IntegerAttr(argIndex))));
+  };
   unsigned nextState = firstState;
   for (auto [param, grad, spec] : llvm::zip_equal(params, paramGrads, specs)) {
     SmallVector<Value> operands = {param, grad};
@@ -364,46 +353,65 @@ void Autodiff::runOnOperation() {
     state.addAttributes(spec.attributes);
     Operation *optimizer = builder.create(state);
     if (failed(verify(optimizer)))
-      return fail();
-    newResults.push_back(optimizer->getResult(0));
-    newResultAttrs.push_back(nextAttrs(param.getArgNumber()));
+      return failure();
+    carry(optimizer->getResult(0), param.getArgNumber());
     for (auto [stateArg, updated] :
          llvm::zip_equal(ArrayRef<Value>(operands).drop_front(2),
-                         optimizer->getResults().drop_front(1))) {
-      newResults.push_back(updated);
-      newResultAttrs.push_back(
-          nextAttrs(cast<BlockArgument>(stateArg).getArgNumber()));
-    }
+                         optimizer->getResults().drop_front(1)))
+      carry(updated, cast<BlockArgument>(stateArg).getArgNumber());
   }
-  if (gradNorm) {
-    newResults.push_back(*gradNorm);
-    newResultAttrs.push_back(builder.getDictionaryAttr(builder.getNamedAttr(
-        MPTDialect::kMetricAttrName,
-        builder.getStringAttr(contract::metric::GradNorm))));
-  }
+  return success();
+}
 
-  SmallVector<unsigned> resultIndices(newResults.size(),
+/// With `mpt.clip_grad_norm`, clips `paramGrads` in place by their global
+/// norm and returns that norm.
+static std::optional<Value> clipGradients(func::FuncOp function,
+                                          OpBuilder &builder,
+                                          MutableArrayRef<Value> paramGrads) {
+  auto maxNorm =
+      function->getAttrOfType<FloatAttr>(MPTDialect::kClipGradNormAttrName);
+  if (!maxNorm)
+    return std::nullopt;
+  auto clip = ClipGradNormOp::create(
+      builder, function.getLoc(), ValueRange(paramGrads).getTypes(),
+      RankedTensorType::get({}, builder.getF32Type()), paramGrads,
+      builder.getF32FloatAttr(maxNorm.getValueAsDouble()));
+  llvm::copy(clip.getClipped(), paramGrads.begin());
+  return clip.getNorm();
+}
+
+static LogicalResult appendResults(func::FuncOp function, func::ReturnOp ret,
+                                   const NewResults &results) {
+  SmallVector<unsigned> resultIndices(results.values.size(),
                                       function.getNumResults());
   if (failed(function.insertResults(
-          resultIndices, ValueRange(newResults).getTypes(), newResultAttrs)))
-    return fail();
-  ret->insertOperands(ret->getNumOperands(), newResults);
+          resultIndices, ValueRange(results.values).getTypes(), results.attrs)))
+    return failure();
+  ret->insertOperands(ret->getNumOperands(), results.values);
+  return success();
+}
 
+/// Drops the optimizer attributes the step no longer needs, with one new
+/// argument attribute list, not one per parameter.
+static void removeOptimizerAttrs(func::FuncOp function,
+                                 ArrayRef<BlockArgument> params) {
   function->removeAttr(MPTDialect::kOptimizerAttrName);
   function->removeAttr(MPTDialect::kClipGradNormAttrName);
-  // One new attribute list, not one per parameter.
   SmallVector<DictionaryAttr> argAttrs;
   function.getAllArgAttrs(argAttrs);
   for (BlockArgument param : params) {
     NamedAttrList attrs(argAttrs[param.getArgNumber()]);
     if (attrs.erase(MPTDialect::kOptimizerAttrName))
       argAttrs[param.getArgNumber()] =
-          attrs.getDictionary(builder.getContext());
+          attrs.getDictionary(function.getContext());
   }
   function.setAllArgAttrs(argAttrs);
+}
 
-  // Rules build every operand gradient; those of data and constants are dead.
-  // Users come after their operands, so one reverse sweep removes whole chains.
+/// Rules build every operand gradient; those of data and constants are dead.
+/// Users come after their operands, so one reverse sweep over the ops between
+/// `lastForward` and `ret` removes whole chains.
+static void eraseDeadGradients(Operation *lastForward, Operation *ret) {
   SmallVector<Operation *> backward = llvm::map_to_vector(
       llvm::make_range(std::next(lastForward->getIterator()),
                        ret->getIterator()),
@@ -411,4 +419,74 @@ void Autodiff::runOnOperation() {
   for (Operation *op : llvm::reverse(backward))
     if (isOpTriviallyDead(op))
       op->erase();
+}
+
+/// A step with `mpt.optimizer` is forward-only: one block, no gradient seed
+/// or optimizer of its own.
+static LogicalResult verifyForwardOnly(func::FuncOp function) {
+  if (!function.getBody().hasOneBlock())
+    return function.emitOpError("forward-only step must have one block");
+  Block &body = function.getBody().front();
+  auto backwardOp = llvm::find_if(body, [](Operation &op) {
+    return isa<LossGradOp, OptimizerOpInterface>(op);
+  });
+  if (backwardOp != body.end())
+    return backwardOp->emitOpError("in a step with '")
+           << MPTDialect::kOptimizerAttrName
+           << "': the step already has a backward pass or optimizer; remove "
+              "either the attribute or the hand-written update";
+  return success();
+}
+
+void Autodiff::runOnOperation() {
+  func::FuncOp function = getOperation();
+  if (!function->hasAttr(MPTDialect::kOptimizerAttrName))
+    return;
+  auto fail = [&]() { signalPassFailure(); };
+  if (failed(verifyForwardOnly(function)))
+    return fail();
+  Block &body = function.getBody().front();
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  FailureOr<Value> loss = findLoss(function, ret);
+  if (failed(loss))
+    return fail();
+  FailureOr<SmallVector<BlockArgument>> params = findParams(function);
+  if (failed(params))
+    return fail();
+  Operation *lastForward = ret->getPrevNode();
+  if (!lastForward) {
+    function.emitOpError("forward-only step has no ops to differentiate");
+    return fail();
+  }
+
+  OpBuilder builder(ret);
+  GradientMap gradients(builder);
+  DenseSet<Value> active = findActiveValues(body, *params);
+  if (failed(buildBackward(body, *loss, active, builder, gradients)))
+    return fail();
+  FailureOr<SmallVector<Value>> paramGrads =
+      collectParamGradients(function, *params, gradients);
+  if (failed(paramGrads))
+    return fail();
+  std::optional<Value> gradNorm = clipGradients(function, builder, *paramGrads);
+
+  unsigned firstState = function.getNumArguments();
+  FailureOr<SmallVector<OptimizerSpec>> specs =
+      addOptimizerStateArguments(function, *params, builder);
+  if (failed(specs))
+    return fail();
+  NewResults results;
+  if (failed(buildOptimizerUpdates(function, builder, *params, *paramGrads,
+                                   *specs, firstState, results)))
+    return fail();
+  if (gradNorm) {
+    results.values.push_back(*gradNorm);
+    results.attrs.push_back(builder.getDictionaryAttr(builder.getNamedAttr(
+        MPTDialect::kMetricAttrName,
+        builder.getStringAttr(contract::metric::GradNorm))));
+  }
+  if (failed(appendResults(function, ret, results)))
+    return fail();
+  removeOptimizerAttrs(function, *params);
+  eraseDeadGradients(lastForward, ret);
 }

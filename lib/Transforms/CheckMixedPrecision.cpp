@@ -227,6 +227,101 @@ static bool checkHandUpdatedState(func::FuncOp function) {
   return reported;
 }
 
+/// Clipping by a norm computed on scaled gradients clips at the wrong
+/// threshold.
+static bool checkScaledClipping(ClipGradNormOp clip,
+                                const llvm::DenseSet<Value> &scaled) {
+  bool reported = false;
+  for (auto [index, grad] : llvm::enumerate(clip.getGrads()))
+    if (scaled.contains(grad)) {
+      clip.emitError("clips gradient #")
+          << index
+          << " while it is still multiplied by the loss scale: the norm "
+             "and max_norm are off by the scale; unscale the gradient "
+             "first (mpt.unscale)";
+      reported = true;
+    }
+  return reported;
+}
+
+/// An optimizer must update an f32 master with an unscaled gradient and keep
+/// its state in f32.
+static bool checkOptimizer(OptimizerOpInterface optimizer,
+                           const llvm::DenseSet<Value> &scaled) {
+  bool reported = false;
+  if (scaled.contains(optimizer.getGrad())) {
+    optimizer.emitError("updates from a gradient that is still multiplied "
+                        "by the loss scale; unscale it first "
+                        "(mpt.unscale)");
+    reported = true;
+  }
+  if (isLowPrecision(optimizer.getParam()) ||
+      isLowPrecision(stripFloatCasts(optimizer.getParam()))) {
+    optimizer.emitError("updates a parameter of type ")
+        << stripFloatCasts(optimizer.getParam()).getType()
+        << " without an f32 master: small updates round away; keep the "
+           "parameter in f32 (mpt-master-weights)";
+    reported = true;
+  }
+  for (auto [index, state] : llvm::enumerate(optimizer.getOptimizerState())) {
+    if (!isa<FloatType>(getElementType(state)) ||
+        (!isLowPrecision(state) && !isLowPrecision(stripFloatCasts(state))))
+      continue;
+    optimizer.emitError("keeps optimizer state #")
+        << index << " in " << getElementType(stripFloatCasts(state))
+        << "; optimizer state must be f32";
+    reported = true;
+  }
+  return reported;
+}
+
+/// Batch norm's running statistics accumulate: they must be f32.
+static bool checkRunningStatistics(BatchNormOp batchNorm) {
+  for (Value stat : {batchNorm.getRunningMean(), batchNorm.getRunningVar()})
+    if (isLowPrecision(stat) || isLowPrecision(stripFloatCasts(stat))) {
+      batchNorm.emitError("keeps running statistics in ")
+          << getElementType(stripFloatCasts(stat))
+          << "; they must be f32 (mpt-norm-stats-fp32)";
+      return true;
+    }
+  return false;
+}
+
+/// Tells where an op that would run in low precision runs in f32 in a
+/// low-precision graph: a remark where it is pinned there, else a warning.
+static void noteF32Compute(Operation *op, bool lowPrecisionGraph) {
+  auto policy = dyn_cast<PrecisionPolicyOpInterface>(op);
+  if (!policy || policy.getDefaultPrecisionClass() != PrecisionClass::Lower ||
+      !lowPrecisionGraph || isLowPrecision(op->getOperand(0)))
+    return;
+  if (policy.getPrecisionClass() == PrecisionClass::FP32)
+    op->emitRemark("pinned to f32: runs without low-precision tensor "
+                   "cores");
+  else if (op->hasAttr(MPTDialect::kPrecisionAttrName))
+    op->emitRemark("pinned to ")
+        << stringifyPrecisionClass(policy.getPrecisionClass())
+        << ", which keeps it in f32 here: it runs without low-precision "
+           "tensor cores";
+  else
+    op->emitWarning("runs in f32 in a low-precision graph although "
+                    "nothing pins it there");
+}
+
+/// The step's results are read unscaled.
+static bool checkScaledResults(func::ReturnOp ret,
+                               const llvm::DenseSet<Value> &scaled) {
+  bool reported = false;
+  for (auto [index, value] : llvm::enumerate(ret.getOperands()))
+    if (scaled.contains(value)) {
+      ret.emitError("returns result #")
+          << index
+          << " while it is still multiplied by the loss scale; unscale "
+             "it first (mpt.unscale)";
+      reported = true;
+    }
+  return reported;
+}
+
 void CheckMixedPrecision::runOnOperation() {
   func::FuncOp function = getOperation();
   if (function.isExternal())
@@ -247,77 +342,15 @@ void CheckMixedPrecision::runOnOperation() {
     failedCheck |= checkScaleBoundary(op, scaled);
     if (auto seed = dyn_cast<LossGradOp>(op))
       failedCheck |= checkHandScaling(seed);
-    if (auto clip = dyn_cast<ClipGradNormOp>(op)) {
-      for (auto [index, grad] : llvm::enumerate(clip.getGrads()))
-        if (scaled.contains(grad)) {
-          clip.emitError("clips gradient #")
-              << index
-              << " while it is still multiplied by the loss scale: the norm "
-                 "and max_norm are off by the scale; unscale the gradient "
-                 "first (mpt.unscale)";
-          failedCheck = true;
-        }
-    }
-    if (auto optimizer = dyn_cast<OptimizerOpInterface>(op)) {
-      if (scaled.contains(optimizer.getGrad())) {
-        optimizer.emitError("updates from a gradient that is still multiplied "
-                            "by the loss scale; unscale it first "
-                            "(mpt.unscale)");
-        failedCheck = true;
-      }
-      if (isLowPrecision(optimizer.getParam()) ||
-          isLowPrecision(stripFloatCasts(optimizer.getParam()))) {
-        optimizer.emitError("updates a parameter of type ")
-            << stripFloatCasts(optimizer.getParam()).getType()
-            << " without an f32 master: small updates round away; keep the "
-               "parameter in f32 (mpt-master-weights)";
-        failedCheck = true;
-      }
-      for (auto [index, state] :
-           llvm::enumerate(optimizer.getOptimizerState())) {
-        if (!isa<FloatType>(getElementType(state)) ||
-            (!isLowPrecision(state) && !isLowPrecision(stripFloatCasts(state))))
-          continue;
-        optimizer.emitError("keeps optimizer state #")
-            << index << " in " << getElementType(stripFloatCasts(state))
-            << "; optimizer state must be f32";
-        failedCheck = true;
-      }
-    }
-    if (auto batchNorm = dyn_cast<BatchNormOp>(op)) {
-      for (Value stat : {batchNorm.getRunningMean(), batchNorm.getRunningVar()})
-        if (isLowPrecision(stat) || isLowPrecision(stripFloatCasts(stat))) {
-          batchNorm.emitError("keeps running statistics in ")
-              << getElementType(stripFloatCasts(stat))
-              << "; they must be f32 (mpt-norm-stats-fp32)";
-          failedCheck = true;
-          break;
-        }
-    }
-    if (auto policy = dyn_cast<PrecisionPolicyOpInterface>(op);
-        policy && policy.getDefaultPrecisionClass() == PrecisionClass::Lower &&
-        lowPrecisionGraph && !isLowPrecision(op->getOperand(0))) {
-      if (policy.getPrecisionClass() == PrecisionClass::FP32)
-        op->emitRemark("pinned to f32: runs without low-precision tensor "
-                       "cores");
-      else if (op->hasAttr(MPTDialect::kPrecisionAttrName))
-        op->emitRemark("pinned to ")
-            << stringifyPrecisionClass(policy.getPrecisionClass())
-            << ", which keeps it in f32 here: it runs without low-precision "
-               "tensor cores";
-      else
-        op->emitWarning("runs in f32 in a low-precision graph although "
-                        "nothing pins it there");
-    }
+    if (auto clip = dyn_cast<ClipGradNormOp>(op))
+      failedCheck |= checkScaledClipping(clip, scaled);
+    if (auto optimizer = dyn_cast<OptimizerOpInterface>(op))
+      failedCheck |= checkOptimizer(optimizer, scaled);
+    if (auto batchNorm = dyn_cast<BatchNormOp>(op))
+      failedCheck |= checkRunningStatistics(batchNorm);
+    noteF32Compute(op, lowPrecisionGraph);
     if (auto ret = dyn_cast<func::ReturnOp>(op))
-      for (auto [index, value] : llvm::enumerate(ret.getOperands()))
-        if (scaled.contains(value)) {
-          ret.emitError("returns result #")
-              << index
-              << " while it is still multiplied by the loss scale; unscale "
-                 "it first (mpt.unscale)";
-          failedCheck = true;
-        }
+      failedCheck |= checkScaledResults(ret, scaled);
     if (auto seed = dyn_cast<LossGradOp>(op);
         seed && seed.getScale() && usesBF16)
       seed.emitWarning("loss scaling a bf16 graph: bf16 has the exponent range "

@@ -84,11 +84,31 @@ static int64_t peakActivationBytes(Block &block) {
   return peak;
 }
 
-static llvm::json::Object analyze(func::FuncOp function) {
-  llvm::StringMap<int64_t> byClass, byType;
-  int64_t truncs = 0, exts = 0;
-  llvm::SetVector<Value> lowWeights, optimizerState, normStats, scaleState;
-  function.walk([&](Operation *op) {
+/// The element type an op with a precision policy computes in: that of its
+/// first float tensor result, else operand, that the policy governs.
+static Type computeType(PrecisionPolicyOpInterface policy) {
+  Operation *op = policy;
+  for (OpResult result : op->getResults())
+    if (policy.isPrecisionResult(result.getResultNumber()) &&
+        isFloatTensor(result.getType()))
+      return getElementType(result);
+  for (OpOperand &operand : op->getOpOperands())
+    if (policy.isPrecisionOperand(operand.getOperandNumber()) &&
+        isFloatTensor(operand.get().getType()))
+      return getElementType(operand.get());
+  return {};
+}
+
+namespace {
+/// What one walk over a step counts: ops by precision class and compute type,
+/// casts, and the values of each kind of state.
+struct StepCensus {
+  explicit StepCensus(func::FuncOp function) : function(function) {
+    function.walk([&](Operation *op) { count(op); });
+    countParams();
+  }
+
+  void count(Operation *op) {
     if (isa<arith::TruncFOp>(op))
       ++truncs;
     if (isa<arith::ExtFOp>(op))
@@ -101,16 +121,7 @@ static llvm::json::Object analyze(func::FuncOp function) {
         lowWeights.insert(op->getResult(0));
     if (auto policy = dyn_cast<PrecisionPolicyOpInterface>(op)) {
       ++byClass[stringifyPrecisionClass(policy.getPrecisionClass())];
-      Type runsIn;
-      for (OpResult result : op->getResults())
-        if (!runsIn && policy.isPrecisionResult(result.getResultNumber()) &&
-            isFloatTensor(result.getType()))
-          runsIn = getElementType(result);
-      for (OpOperand &operand : op->getOpOperands())
-        if (!runsIn && policy.isPrecisionOperand(operand.getOperandNumber()) &&
-            isFloatTensor(operand.get().getType()))
-          runsIn = getElementType(operand.get());
-      if (runsIn) {
+      if (Type runsIn = computeType(policy)) {
         std::string name;
         llvm::raw_string_ostream(name) << runsIn;
         ++byType[name];
@@ -129,21 +140,33 @@ static llvm::json::Object analyze(func::FuncOp function) {
       scaleState.insert(update.getScale());
       scaleState.insert(update.getGrowthTracker());
     }
-  });
-
-  int64_t weightsF32 = 0;
-  for (BlockArgument arg : function.getArguments()) {
-    unsigned index = arg.getArgNumber();
-    if (getArgumentRole(function, index) == MPTDialect::kParamAttrName) {
-      if (getElementType(arg).isF32())
-        weightsF32 += bytesOf(arg.getType());
-      else
-        lowWeights.insert(arg);
-    }
-    if (function.getArgAttr(index, MPTDialect::kWorkingCopyOfAttrName))
-      lowWeights.insert(arg);
   }
 
+  /// f32 parameters are masters; the others, and working copies, are
+  /// low-precision weights.
+  void countParams() {
+    for (BlockArgument arg : function.getArguments()) {
+      unsigned index = arg.getArgNumber();
+      if (getArgumentRole(function, index) == MPTDialect::kParamAttrName) {
+        if (getElementType(arg).isF32())
+          weightsF32 += bytesOf(arg.getType());
+        else
+          lowWeights.insert(arg);
+      }
+      if (function.getArgAttr(index, MPTDialect::kWorkingCopyOfAttrName))
+        lowWeights.insert(arg);
+    }
+  }
+
+  func::FuncOp function;
+  llvm::StringMap<int64_t> byClass, byType;
+  int64_t truncs = 0, exts = 0, weightsF32 = 0;
+  llvm::SetVector<Value> lowWeights, optimizerState, normStats, scaleState;
+};
+} // namespace
+
+static llvm::json::Object analyze(func::FuncOp function) {
+  StepCensus census(function);
   auto toObject = [](const llvm::StringMap<int64_t> &counts) {
     llvm::json::Object object;
     for (const auto &entry : counts)
@@ -151,12 +174,12 @@ static llvm::json::Object analyze(func::FuncOp function) {
     return object;
   };
   llvm::json::Object bytes{
-      {"weights_f32", weightsF32},
-      {"weights_low_precision", totalBytes(lowWeights)},
+      {"weights_f32", census.weightsF32},
+      {"weights_low_precision", totalBytes(census.lowWeights)},
       {"gradients", totalBytes(findGradientRoots(function))},
-      {"optimizer_state", totalBytes(optimizerState)},
-      {"norm_statistics", totalBytes(normStats)},
-      {"loss_scale_state", totalBytes(scaleState)},
+      {"optimizer_state", totalBytes(census.optimizerState)},
+      {"norm_statistics", totalBytes(census.normStats)},
+      {"loss_scale_state", totalBytes(census.scaleState)},
       {"activations_peak", peakActivationBytes(function.getBody().front())},
   };
   int64_t total = 0;
@@ -164,11 +187,11 @@ static llvm::json::Object analyze(func::FuncOp function) {
     total += *entry.getSecond().getAsInteger();
   bytes["total"] = total;
   return llvm::json::Object{
-      {"ops_by_class", toObject(byClass)},
-      {"ops_by_type", toObject(byType)},
-      {"casts", llvm::json::Object{{"truncf", truncs},
-                                   {"extf", exts},
-                                   {"total", truncs + exts}}},
+      {"ops_by_class", toObject(census.byClass)},
+      {"ops_by_type", toObject(census.byType)},
+      {"casts", llvm::json::Object{{"truncf", census.truncs},
+                                   {"extf", census.exts},
+                                   {"total", census.truncs + census.exts}}},
       {"bytes", std::move(bytes)},
   };
 }

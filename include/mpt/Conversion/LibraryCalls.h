@@ -14,20 +14,32 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <functional>
+#include <string>
+
 namespace mpt {
 
 /// The element-type suffix of the runtime's entry points ("f32", "f16",
 /// "bf16"), empty if there is none for `type`.
 llvm::StringRef libraryTypeName(mlir::Type type);
 
-/// Whether every operand of `op` is a strided memref, which the entry
-/// points' descriptors can describe (a memref.cast to a strided layout).
-bool hasStridedMemRefOperands(mlir::linalg::LinalgOp op);
-
-/// A linalg.matmul or linalg.batch_matmul as a GEMM: inputs of one library
-/// type, an f32 accumulator, and each input read directly or transposed.
-struct LibraryGemm {
+/// The operands of a product that the entry points take: inputs `a` and `b`
+/// of one library type and an f32 accumulator `c` (what mpt-convert-to-linalg
+/// writes, and what cuBLASLt's COMPUTE_32F computes), all strided memrefs,
+/// which the entry points' descriptors can describe.
+struct LibraryOperands {
   mlir::Value a, b, c;
+};
+
+/// The inputs and the init of `op` as LibraryOperands, or a match failure
+/// that says why not.
+mlir::FailureOr<LibraryOperands>
+matchLibraryOperands(mlir::linalg::LinalgOp op,
+                     mlir::PatternRewriter &rewriter);
+
+/// A linalg.matmul or linalg.batch_matmul as a GEMM: LibraryOperands, each
+/// input read directly or transposed.
+struct LibraryGemm : LibraryOperands {
   bool transposeA, transposeB;
 };
 
@@ -36,6 +48,19 @@ struct LibraryGemm {
 mlir::FailureOr<LibraryGemm> matchLibraryGemm(mlir::linalg::LinalgOp op,
                                               bool batched,
                                               mlir::PatternRewriter &rewriter);
+
+/// Names the entry point that writes the product of the GEMM entry point
+/// `name`, on inputs of type `input`, rounded to `rounded`; empty if there is
+/// none.
+using RoundedGemmNameFn = std::function<std::string(
+    llvm::StringRef name, mlir::Type input, mlir::Type rounded)>;
+
+/// Replaces linalg.matmul and linalg.batch_matmul GEMMs (matchLibraryGemm) by
+/// calls to the entry point `<prefix><type>_<rank>d` of their inputs' type and
+/// rank, or the one `roundedName` names (replaceWithLibraryCall).
+void populateGemmToLibraryCallPatterns(mlir::RewritePatternSet &patterns,
+                                       llvm::StringRef prefix,
+                                       RoundedGemmNameFn roundedName);
 
 /// Calls the entry point `name` at the rewriter's insertion point with
 /// `memrefs`, cast to dynamic sizes, strides and offset (one entry point

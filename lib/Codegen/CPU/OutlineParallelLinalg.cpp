@@ -223,6 +223,169 @@ Value viewedBuffer(Value memref) {
   return memref;
 }
 
+/// What a slice function takes: the operands of the op, and the values its
+/// body uses from above; constants (a fill's value among them) are cloned
+/// instead, so that LLVM sees them in the slice.
+struct Captures {
+  SetVector<Value> values;
+  SetVector<Operation *> constants;
+};
+
+Captures collectCaptures(linalg::LinalgOp op) {
+  Captures captures;
+  auto capture = [&](Value value) {
+    Operation *definition = value.getDefiningOp();
+    if (definition && definition->hasTrait<OpTrait::ConstantLike>())
+      captures.constants.insert(definition);
+    else
+      captures.values.insert(value);
+  };
+  for (Value operand : op->getOperands())
+    capture(operand);
+  SetVector<Value> usedAbove;
+  getUsedValuesDefinedAbove(op->getRegions(), usedAbove);
+  for (Value value : usedAbove)
+    capture(value);
+  return captures;
+}
+
+/// Marks noalias the slice arguments (from the third on, one per capture) of
+/// buffers the step allocates and reaches through one pointer only: what LLVM
+/// knew of them in the step (aligned_alloc's result).
+void markNoAliasArguments(func::FuncOp slice, linalg::LinalgOp op,
+                          const SlicePlan &plan,
+                          const SetVector<Value> &captures) {
+  DenseMap<Value, int> pointersToBuffer;
+  for (Value capture : captures)
+    if (isa<MemRefType>(capture.getType()))
+      ++pointersToBuffer[viewedBuffer(capture)];
+  // Slices update the results of a split reduction together, atomically:
+  // not noalias.
+  if (plan.combiners)
+    for (Value init : op.getDpsInits())
+      ++pointersToBuffer[viewedBuffer(init)];
+  for (auto [position, capture] : llvm::enumerate(captures)) {
+    Value buffer =
+        isStaticMemRef(capture.getType()) ? viewedBuffer(capture) : Value();
+    if (buffer && pointersToBuffer[buffer] == 1 &&
+        isa_and_present<memref::AllocOp, memref::AllocaOp>(
+            buffer.getDefiningOp()))
+      slice.setArgAttr(position + 2, LLVM::LLVMDialect::getNoAliasAttrName(),
+                       UnitAttr::get(slice.getContext()));
+  }
+}
+
+/// Restricts the operands of `sliced` that the first loop indexes to
+/// [begin, begin + size) along it.
+void restrictToSlice(OpBuilder &body, Operation *sliced, const SlicePlan &plan,
+                     Value begin, Value size) {
+  Location loc = sliced->getLoc();
+  for (auto [operand, position] :
+       llvm::zip_equal(sliced->getOpOperands(), plan.positions)) {
+    if (!position)
+      continue;
+    Value whole = operand.get();
+    auto type = cast<MemRefType>(whole.getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), body.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes = memref::getMixedSizes(body, loc, whole);
+    SmallVector<OpFoldResult> strides(type.getRank(), body.getIndexAttr(1));
+    offsets[*position] = begin;
+    sizes[*position] = size;
+    operand.set(
+        memref::SubViewOp::create(body, loc, whole, offsets, sizes, strides));
+  }
+}
+
+/// A split reduction accumulates its slice from the identity into a local
+/// result, then combines that into the shared one.
+void combineSlicesAtomically(OpBuilder &body, linalg::LinalgOp sliced,
+                             ArrayRef<arith::AtomicRMWKind> combiners) {
+  Location loc = sliced.getLoc();
+  for (auto [init, kind] :
+       llvm::zip_equal(sliced.getDpsInitsMutable(), combiners)) {
+    Value shared = init.get();
+    auto type = cast<MemRefType>(shared.getType());
+    Value local = memref::AllocaOp::create(
+        body, loc, MemRefType::get({}, type.getElementType()));
+    memref::StoreOp::create(
+        body, loc,
+        arith::getIdentityValue(kind, type.getElementType(), body, loc), local);
+    init.set(local);
+    OpBuilder after(sliced->getContext());
+    after.setInsertionPointAfter(sliced);
+    Value partial = memref::LoadOp::create(after, loc, local);
+    memref::AtomicRMWOp::create(after, loc, kind, partial, shared,
+                                ValueRange{});
+  }
+}
+
+/// The body sees slice-relative indices of the first loop: adds `begin`.
+void offsetFirstLoopIndices(Operation *sliced, Value begin) {
+  sliced->walk([&](linalg::IndexOp indexOp) {
+    if (indexOp.getDim() != 0)
+      return;
+    OpBuilder after(indexOp->getContext());
+    after.setInsertionPointAfter(indexOp);
+    auto global =
+        arith::AddIOp::create(after, sliced->getLoc(), indexOp, begin);
+    indexOp.getResult().replaceAllUsesExcept(global, global);
+  });
+}
+
+/// Fills the body of slice(begin, end, captures...): the op on [begin, end)
+/// of its first loop.
+void buildSliceBody(func::FuncOp slice, linalg::LinalgOp op,
+                    const SlicePlan &plan, const Captures &captures,
+                    const LLVMTypeConverter &converter) {
+  Location loc = op.getLoc();
+  Block *sliceBody = slice.addEntryBlock();
+  OpBuilder body = OpBuilder::atBlockBegin(sliceBody);
+  Value begin = sliceBody->getArgument(0);
+  Value size =
+      arith::SubIOp::create(body, loc, sliceBody->getArgument(1), begin);
+  IRMapping mapping;
+  for (auto [position, capture] : llvm::enumerate(captures.values))
+    mapping.map(capture, fromSliceArgument(body, loc,
+                                           sliceBody->getArgument(position + 2),
+                                           capture.getType(), converter));
+  for (Operation *constant : captures.constants)
+    body.clone(*constant, mapping);
+  Operation *sliced = body.clone(*op, mapping);
+  body.setInsertionPoint(sliced);
+  restrictToSlice(body, sliced, plan, begin, size);
+  if (plan.combiners)
+    combineSlicesAtomically(body, cast<linalg::LinalgOp>(sliced),
+                            *plan.combiners);
+  offsetFirstLoopIndices(sliced, begin);
+  body.setInsertionPointToEnd(sliceBody);
+  func::ReturnOp::create(body, loc);
+}
+
+/// Fills the body of entry(context, begin, end), which the runtime calls: it
+/// unpacks the context and calls the slice.
+void buildEntryBody(func::FuncOp entry, func::FuncOp slice,
+                    LLVM::LLVMStructType contextType,
+                    ArrayRef<Type> sliceArguments) {
+  Location loc = entry.getLoc();
+  Block *entryBody = entry.addEntryBlock();
+  OpBuilder unpack = OpBuilder::atBlockBegin(entryBody);
+  auto pointer = LLVM::LLVMPointerType::get(entry.getContext());
+  SmallVector<Value> callArguments;
+  for (Value bound : entryBody->getArguments().drop_front())
+    callArguments.push_back(
+        arith::IndexCastOp::create(unpack, loc, unpack.getIndexType(), bound));
+  for (auto [field, type] : llvm::enumerate(contextType.getBody())) {
+    Value address = LLVM::GEPOp::create(
+        unpack, loc, pointer, contextType, entryBody->getArgument(0),
+        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(field)});
+    Value value = LLVM::LoadOp::create(unpack, loc, type, address);
+    callArguments.push_back(
+        unpackField(unpack, loc, value, sliceArguments[field]));
+  }
+  func::CallOp::create(unpack, loc, slice, callArguments);
+  func::ReturnOp::create(unpack, loc);
+}
+
 struct MPTOutlineParallelLinalg
     : public mpt::impl::MPTOutlineParallelLinalgBase<MPTOutlineParallelLinalg> {
   using Base::Base;
@@ -260,6 +423,8 @@ struct MPTOutlineParallelLinalg
     return declaration;
   }
 
+  /// Moves `op` into a slice function and an entry the runtime runs on its
+  /// threads, and puts a call of mpt_cpu_parallel_for in its place.
   void outline(linalg::LinalgOp op, const SlicePlan &plan, SymbolTable &symbols,
                const LLVMTypeConverter &converter) {
     MLIRContext *context = &getContext();
@@ -267,27 +432,9 @@ struct MPTOutlineParallelLinalg
     auto parent = op->getParentOfType<func::FuncOp>();
     if (!parent)
       return;
-
-    // What the slice function takes: the operands, and the values the body
-    // uses from above; constants (a fill's value among them) are cloned
-    // instead, so that LLVM sees them in the slice.
-    SetVector<Value> captures;
-    SetVector<Operation *> constants;
-    auto capture = [&](Value value) {
-      Operation *definition = value.getDefiningOp();
-      if (definition && definition->hasTrait<OpTrait::ConstantLike>())
-        constants.insert(definition);
-      else
-        captures.insert(value);
-    };
-    for (Value operand : op->getOperands())
-      capture(operand);
-    SetVector<Value> usedAbove;
-    getUsedValuesDefinedAbove(op->getRegions(), usedAbove);
-    for (Value value : usedAbove)
-      capture(value);
+    Captures captures = collectCaptures(op);
     SmallVector<Type> sliceArguments, fieldTypes;
-    for (Value capture : captures) {
+    for (Value capture : captures.values) {
       Type type = sliceArgumentType(capture.getType());
       if (!type)
         return; // not a value the context can hold: left in place
@@ -302,118 +449,21 @@ struct MPTOutlineParallelLinalg
     Type index = builder.getIndexType();
     Type i64 = builder.getI64Type();
     auto pointer = LLVM::LLVMPointerType::get(context);
-
-    // slice(begin, end, captures...): the op on [begin, end) of its first loop.
     SmallVector<Type> sliceInputs = {index, index};
     llvm::append_range(sliceInputs, sliceArguments);
     auto slice = func::FuncOp::create(
         builder, loc, baseName, FunctionType::get(context, sliceInputs, {}));
     slice.setPrivate();
     symbols.insert(slice);
-    // A buffer the step allocates, reached through one pointer only, is
-    // noalias: what LLVM knew of it in the step (aligned_alloc's result).
-    DenseMap<Value, int> pointersToBuffer;
-    for (Value capture : captures)
-      if (isa<MemRefType>(capture.getType()))
-        ++pointersToBuffer[viewedBuffer(capture)];
-    // Slices update the results of a split reduction together, atomically:
-    // not noalias.
-    if (plan.combiners)
-      for (Value init : op.getDpsInits())
-        ++pointersToBuffer[viewedBuffer(init)];
-    for (auto [position, capture] : llvm::enumerate(captures)) {
-      Value buffer =
-          isStaticMemRef(capture.getType()) ? viewedBuffer(capture) : Value();
-      if (buffer && pointersToBuffer[buffer] == 1 &&
-          isa_and_present<memref::AllocOp, memref::AllocaOp>(
-              buffer.getDefiningOp()))
-        slice.setArgAttr(position + 2, LLVM::LLVMDialect::getNoAliasAttrName(),
-                         builder.getUnitAttr());
-    }
-    Block *sliceBody = slice.addEntryBlock();
-    OpBuilder body = OpBuilder::atBlockBegin(sliceBody);
-    Value begin = sliceBody->getArgument(0);
-    Value size =
-        arith::SubIOp::create(body, loc, sliceBody->getArgument(1), begin);
-    IRMapping mapping;
-    for (auto [position, capture] : llvm::enumerate(captures))
-      mapping.map(capture, fromSliceArgument(
-                               body, loc, sliceBody->getArgument(position + 2),
-                               capture.getType(), converter));
-    for (Operation *constant : constants)
-      body.clone(*constant, mapping);
-    Operation *sliced = body.clone(*op, mapping);
-    body.setInsertionPoint(sliced);
-    for (auto [operand, position] :
-         llvm::zip_equal(sliced->getOpOperands(), plan.positions)) {
-      if (!position)
-        continue;
-      Value whole = operand.get();
-      auto type = cast<MemRefType>(whole.getType());
-      SmallVector<OpFoldResult> offsets(type.getRank(), body.getIndexAttr(0));
-      SmallVector<OpFoldResult> sizes = memref::getMixedSizes(body, loc, whole);
-      SmallVector<OpFoldResult> strides(type.getRank(), body.getIndexAttr(1));
-      offsets[*position] = begin;
-      sizes[*position] = size;
-      operand.set(
-          memref::SubViewOp::create(body, loc, whole, offsets, sizes, strides));
-    }
-    // A split reduction accumulates its slice from the identity into a local
-    // result, then combines that into the shared one.
-    if (plan.combiners) {
-      auto slicedOp = cast<linalg::LinalgOp>(sliced);
-      for (auto [init, kind] :
-           llvm::zip_equal(slicedOp.getDpsInitsMutable(), *plan.combiners)) {
-        Value shared = init.get();
-        auto type = cast<MemRefType>(shared.getType());
-        Value local = memref::AllocaOp::create(
-            body, loc, MemRefType::get({}, type.getElementType()));
-        memref::StoreOp::create(
-            body, loc,
-            arith::getIdentityValue(kind, type.getElementType(), body, loc),
-            local);
-        init.set(local);
-        OpBuilder after(sliced->getContext());
-        after.setInsertionPointAfter(sliced);
-        Value partial = memref::LoadOp::create(after, loc, local);
-        memref::AtomicRMWOp::create(after, loc, kind, partial, shared,
-                                    ValueRange{});
-      }
-    }
-    // The body sees slice-relative indices of the first loop.
-    sliced->walk([&](linalg::IndexOp indexOp) {
-      if (indexOp.getDim() != 0)
-        return;
-      OpBuilder after(indexOp->getContext());
-      after.setInsertionPointAfter(indexOp);
-      auto global = arith::AddIOp::create(after, loc, indexOp, begin);
-      indexOp.getResult().replaceAllUsesExcept(global, global);
-    });
-    body.setInsertionPointToEnd(sliceBody);
-    func::ReturnOp::create(body, loc);
+    markNoAliasArguments(slice, op, plan, captures.values);
+    buildSliceBody(slice, op, plan, captures, converter);
 
-    // entry(context, begin, end): unpacks the context for the runtime.
     auto entryType = FunctionType::get(context, {pointer, i64, i64}, {});
     auto entry =
         func::FuncOp::create(builder, loc, baseName + "_entry", entryType);
     entry.setPrivate();
     symbols.insert(entry);
-    Block *entryBody = entry.addEntryBlock();
-    OpBuilder unpack = OpBuilder::atBlockBegin(entryBody);
-    SmallVector<Value> callArguments;
-    for (Value bound : entryBody->getArguments().drop_front())
-      callArguments.push_back(
-          arith::IndexCastOp::create(unpack, loc, index, bound));
-    for (auto [field, type] : llvm::enumerate(fieldTypes)) {
-      Value address = LLVM::GEPOp::create(
-          unpack, loc, pointer, contextType, entryBody->getArgument(0),
-          ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(field)});
-      Value value = LLVM::LoadOp::create(unpack, loc, type, address);
-      callArguments.push_back(
-          unpackField(unpack, loc, value, sliceArguments[field]));
-    }
-    func::CallOp::create(unpack, loc, slice, callArguments);
-    func::ReturnOp::create(unpack, loc);
+    buildEntryBody(entry, slice, contextType, sliceArguments);
 
     // In place of the op: fill the context, run the slices.
     func::FuncOp parallelFor = parallelForDeclaration(symbols, entryType);
@@ -423,7 +473,7 @@ struct MPTOutlineParallelLinalg
     Value contextAddress =
         LLVM::AllocaOp::create(atEntry, loc, pointer, contextType, one);
     builder.setInsertionPoint(op);
-    for (auto [field, capture] : llvm::enumerate(captures)) {
+    for (auto [field, capture] : llvm::enumerate(captures.values)) {
       Value value = packField(builder, loc, capture, converter);
       Value address = LLVM::GEPOp::create(
           builder, loc, pointer, contextType, contextAddress,

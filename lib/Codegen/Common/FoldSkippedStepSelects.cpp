@@ -84,22 +84,36 @@ std::optional<Value> selectsInItsBody(linalg::GenericOp reader) {
   return conditionInput->get();
 }
 
-struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// Whether `reader`, another elementwise reader of `update` than a select,
+/// reads it over the points of result map `resultMap` and keeps its old value
+/// under a flag itself (a working copy rounded from the new master, fused with
+/// its select). Returns that flag.
+std::optional<Value> matchSelectingReader(linalg::GenericOp update,
+                                          linalg::GenericOp reader,
+                                          AffineMap resultMap) {
+  std::optional<Value> condition = selectsInItsBody(reader);
+  if (!condition || reader == update ||
+      reader.getNumLoops() != update.getNumLoops() ||
+      reader.getNumParallelLoops() != reader.getNumLoops() ||
+      reader.getIndexingMapMatchingResult(reader->getResult(0)) != resultMap ||
+      reader.payloadUsesValueFromOperand(reader.getDpsInitOperand(0)))
+    return std::nullopt;
+  for (OpOperand *input : reader.getDpsInputOperands())
+    if (input->get().getDefiningOp() == update &&
+        reader.getMatchingIndexingMap(input) !=
+            update.getIndexingMapMatchingResult(cast<OpResult>(input->get())))
+      return std::nullopt;
+  return condition;
+}
 
-  LogicalResult matchAndRewrite(linalg::GenericOp update,
-                                PatternRewriter &rewriter) const override {
-    if (update.getNumResults() == 0 ||
-        update.getNumParallelLoops() != update.getNumLoops())
-      return failure();
-    // The update's outputs are only written: its inits become plain outputs
-    // of the folded op.
-    for (OpOperand &init : update.getDpsInitsMutable())
-      if (update.payloadUsesValueFromOperand(&init))
-        return rewriter.notifyMatchFailure(update, "reads its outputs");
-
-    SmallVector<TensorSelect> selects;
-    SmallVector<linalg::GenericOp> readers;
+/// Folds the selects of an update, and its readers that select themselves,
+/// into one generic.
+class SelectFolder {
+public:
+  /// Matches the users of every result of `update`: its own select, reading
+  /// it at the update's positions, and selecting readers, all under one flag.
+  static std::optional<SelectFolder> match(linalg::GenericOp update) {
+    SelectFolder folder(update);
     SmallVector<Value> conditions;
     for (OpResult result : update->getResults()) {
       AffineMap resultMap = update.getIndexingMapMatchingResult(result);
@@ -111,47 +125,37 @@ struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
           continue;
         }
         auto reader = dyn_cast<linalg::GenericOp>(user);
-        if (llvm::is_contained(readers, reader))
+        if (llvm::is_contained(folder.readers, reader))
           continue;
-        // Another elementwise reader, over the same points, that keeps its
-        // old value under a flag itself (a working copy rounded from the new
-        // master, fused with its select).
         std::optional<Value> readerCondition =
-            reader && !select ? selectsInItsBody(reader) : std::nullopt;
-        if (!readerCondition || reader == update ||
-            reader.getNumLoops() != update.getNumLoops() ||
-            reader.getNumParallelLoops() != reader.getNumLoops() ||
-            reader.getIndexingMapMatchingResult(reader->getResult(0)) !=
-                resultMap ||
-            reader.payloadUsesValueFromOperand(reader.getDpsInitOperand(0)))
-          return failure();
-        for (OpOperand *input : reader.getDpsInputOperands())
-          if (input->get().getDefiningOp() == update &&
-              reader.getMatchingIndexingMap(input) !=
-                  update.getIndexingMapMatchingResult(
-                      cast<OpResult>(input->get())))
-            return failure();
+            reader && !select ? matchSelectingReader(update, reader, resultMap)
+                              : std::nullopt;
+        if (!readerCondition)
+          return std::nullopt;
         conditions.push_back(*readerCondition);
-        readers.push_back(reader);
+        folder.readers.push_back(reader);
       }
       // The select must read both tensors at the update's own positions.
       if (!own || own->op.getMatchingIndexingMap(own->chosen) != resultMap ||
           own->op.getMatchingIndexingMap(own->kept) != resultMap ||
           own->op.getIndexingMapMatchingResult(own->op->getResult(0)) !=
               resultMap)
-        return failure();
+        return std::nullopt;
       conditions.push_back(own->condition);
-      selects.push_back(*own);
+      folder.selects.push_back(*own);
     }
     if (llvm::any_of(conditions, [&](Value condition) {
-          return condition != selects[0].condition;
+          return condition != folder.condition();
         }))
-      return failure();
+      return std::nullopt;
+    return folder;
+  }
 
-    // The folded op goes where the first select is: the condition is computed
-    // after the update (from every gradient), and everything the selects and
-    // the readers read must already be defined there.
-    Operation *first = selects[0].op;
+  /// Places the folded op where the first select or reader is: the condition
+  /// is computed after the update (from every gradient), and everything the
+  /// selects and the readers read must already be defined there.
+  LogicalResult findInsertionPoint() {
+    first = selects[0].op;
     auto takeEarlier = [&](Operation *op) {
       if (op->isBeforeInBlock(first))
         first = op;
@@ -160,36 +164,58 @@ struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
       takeEarlier(select.op);
     for (linalg::GenericOp reader : readers)
       takeEarlier(reader);
-    auto definedBefore = [&](Value value) {
-      Operation *definition = value.getDefiningOp();
-      return definition == update || !definition ||
-             definition->getBlock() != first->getBlock() ||
-             definition->isBeforeInBlock(first);
-    };
     // A reader's output, only written, may be a tensor.empty made after the
     // selects: the folded op gets its own.
     auto readersInputsDefined = llvm::all_of(readers, [&](linalg::GenericOp r) {
       Value init = r.getDpsInits()[0];
-      return llvm::all_of(r.getDpsInputs(), definedBefore) &&
+      return llvm::all_of(r.getDpsInputs(),
+                          [&](Value input) { return definedBefore(input); }) &&
              (definedBefore(init) || init.getDefiningOp<tensor::EmptyOp>());
     });
-    if (first->getBlock() != update->getBlock() ||
-        !definedBefore(selects[0].condition) || !readersInputsDefined ||
-        !llvm::all_of(selects, [&](TensorSelect &select) {
-          return definedBefore(select.kept->get());
-        }))
-      return failure();
+    return success(first->getBlock() == update->getBlock() &&
+                   definedBefore(condition()) && readersInputsDefined &&
+                   llvm::all_of(selects, [&](TensorSelect &select) {
+                     return definedBefore(select.kept->get());
+                   }));
+  }
 
-    // Operands: the update's inputs, the condition, the kept values of the
-    // update's results, each reader's inputs but the update's results; then
-    // the update's inits and the readers'.
-    MLIRContext *context = rewriter.getContext();
+  /// Replaces the update, its selects and readers by one generic.
+  void rewrite(PatternRewriter &rewriter) {
+    rewriter.setInsertionPoint(first);
+    linalg::GenericOp folded = createFoldedOp(rewriter);
+    buildFoldedBody(rewriter, folded);
+    for (auto [select, result] : llvm::zip_equal(
+             selects, folded->getResults().take_front(selects.size())))
+      rewriter.replaceOp(select.op, result);
+    for (auto [reader, result] : llvm::zip_equal(
+             readers, folded->getResults().drop_front(selects.size())))
+      rewriter.replaceOp(reader, result);
+    rewriter.eraseOp(update);
+  }
+
+private:
+  explicit SelectFolder(linalg::GenericOp update) : update(update) {}
+
+  Value condition() const { return selects[0].condition; }
+
+  bool definedBefore(Value value) const {
+    Operation *definition = value.getDefiningOp();
+    return definition == update || !definition ||
+           definition->getBlock() != first->getBlock() ||
+           definition->isBeforeInBlock(first);
+  }
+
+  /// The folded op, without its body. Operands: the update's inputs, the
+  /// condition, the kept values of the update's results, each reader's inputs
+  /// but the update's results; then the update's inits and the readers'.
+  linalg::GenericOp createFoldedOp(PatternRewriter &rewriter) {
     SmallVector<Value> inputs = update.getDpsInputs();
     SmallVector<AffineMap> maps;
     for (OpOperand *input : update.getDpsInputOperands())
       maps.push_back(update.getMatchingIndexingMap(input));
-    inputs.push_back(selects[0].condition);
-    maps.push_back(AffineMap::get(update.getNumLoops(), 0, context));
+    inputs.push_back(condition());
+    maps.push_back(
+        AffineMap::get(update.getNumLoops(), 0, rewriter.getContext()));
     for (TensorSelect &select : selects) {
       inputs.push_back(select.kept->get());
       maps.push_back(select.op.getMatchingIndexingMap(select.kept));
@@ -204,7 +230,6 @@ struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
     SmallVector<Type> resultTypes(update->getResultTypes());
     for (OpOperand &init : update.getDpsInitsMutable())
       maps.push_back(update.getMatchingIndexingMap(&init));
-    rewriter.setInsertionPoint(first);
     for (linalg::GenericOp reader : readers) {
       Value init = reader.getDpsInits()[0];
       if (!definedBefore(init))
@@ -217,10 +242,14 @@ struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
       maps.push_back(
           reader.getMatchingIndexingMap(reader.getDpsInitOperand(0)));
     }
+    return linalg::GenericOp::create(rewriter, update.getLoc(), resultTypes,
+                                     inputs, inits, maps,
+                                     update.getIteratorTypesArray());
+  }
 
-    auto folded = linalg::GenericOp::create(rewriter, update.getLoc(),
-                                            resultTypes, inputs, inits, maps,
-                                            update.getIteratorTypesArray());
+  /// The update's body, each result selected by the condition, then each
+  /// reader's body on the update's values.
+  void buildFoldedBody(PatternRewriter &rewriter, linalg::GenericOp folded) {
     Block &oldBody = update.getRegion().front();
     Block *body = rewriter.createBlock(&folded.getRegion());
     auto addArgument = [&](Value like, Location loc) {
@@ -231,7 +260,7 @@ struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
     for (BlockArgument argument :
          oldBody.getArguments().take_front(numUpdateInputs))
       mapping.map(argument, addArgument(argument, argument.getLoc()));
-    Value condition =
+    Value flag =
         body->addArgument(rewriter.getI1Type(), selects[0].op.getLoc());
     SmallVector<Value> keptValues;
     for (TensorSelect &select : selects)
@@ -257,9 +286,9 @@ struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
     ValueRange updated = oldBody.getTerminator()->getOperands();
     SmallVector<Value> yielded;
     for (auto [value, kept] : llvm::zip_equal(updated, keptValues))
-      yielded.push_back(
-          arith::SelectOp::create(rewriter, update.getLoc(), condition,
-                                  mapping.lookupOrDefault(value), kept));
+      yielded.push_back(arith::SelectOp::create(rewriter, update.getLoc(), flag,
+                                                mapping.lookupOrDefault(value),
+                                                kept));
     // Readers read the update's values before the flag chooses: their own
     // select keeps their old value.
     for (auto [reader, readerMapping] :
@@ -277,14 +306,31 @@ struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
           readerBody.getTerminator()->getOperand(0)));
     }
     linalg::YieldOp::create(rewriter, update.getLoc(), yielded);
+  }
 
-    for (auto [select, result] : llvm::zip_equal(
-             selects, folded->getResults().take_front(selects.size())))
-      rewriter.replaceOp(select.op, result);
-    for (auto [reader, result] : llvm::zip_equal(
-             readers, folded->getResults().drop_front(selects.size())))
-      rewriter.replaceOp(reader, result);
-    rewriter.eraseOp(update);
+  linalg::GenericOp update;
+  SmallVector<TensorSelect> selects;
+  SmallVector<linalg::GenericOp> readers;
+  Operation *first = nullptr; // where the folded op goes
+};
+
+struct FoldSkippedStepSelects : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp update,
+                                PatternRewriter &rewriter) const override {
+    if (update.getNumResults() == 0 ||
+        update.getNumParallelLoops() != update.getNumLoops())
+      return failure();
+    // The update's outputs are only written: its inits become plain outputs
+    // of the folded op.
+    for (OpOperand &init : update.getDpsInitsMutable())
+      if (update.payloadUsesValueFromOperand(&init))
+        return rewriter.notifyMatchFailure(update, "reads its outputs");
+    std::optional<SelectFolder> folder = SelectFolder::match(update);
+    if (!folder || failed(folder->findInsertionPoint()))
+      return failure();
+    folder->rewrite(rewriter);
     return success();
   }
 };

@@ -36,26 +36,35 @@ StringRef libraryTypeName(Type type) {
   return {};
 }
 
-bool hasStridedMemRefOperands(linalg::LinalgOp op) {
+/// Whether every operand of `op` is a strided memref.
+static bool hasStridedMemRefOperands(linalg::LinalgOp op) {
   return op.hasPureBufferSemantics() &&
          llvm::all_of(op->getOperandTypes(), [](Type type) {
            return cast<MemRefType>(type).isStrided();
          });
 }
 
-FailureOr<LibraryGemm> matchLibraryGemm(linalg::LinalgOp op, bool batched,
-                                        PatternRewriter &rewriter) {
+FailureOr<LibraryOperands> matchLibraryOperands(linalg::LinalgOp op,
+                                                PatternRewriter &rewriter) {
   if (!hasStridedMemRefOperands(op))
     return rewriter.notifyMatchFailure(op, "not on strided memrefs");
-  LibraryGemm gemm;
-  gemm.a = op.getDpsInputOperand(0)->get();
-  gemm.b = op.getDpsInputOperand(1)->get();
-  gemm.c = op.getDpsInitOperand(0)->get();
-  Type aType = cast<MemRefType>(gemm.a.getType()).getElementType();
-  Type bType = cast<MemRefType>(gemm.b.getType()).getElementType();
-  Type cType = cast<MemRefType>(gemm.c.getType()).getElementType();
+  LibraryOperands operands{op.getDpsInputOperand(0)->get(),
+                           op.getDpsInputOperand(1)->get(),
+                           op.getDpsInitOperand(0)->get()};
+  Type aType = cast<MemRefType>(operands.a.getType()).getElementType();
+  Type bType = cast<MemRefType>(operands.b.getType()).getElementType();
+  Type cType = cast<MemRefType>(operands.c.getType()).getElementType();
   if (libraryTypeName(aType).empty() || aType != bType || !cType.isF32())
     return rewriter.notifyMatchFailure(op, "unsupported element types");
+  return operands;
+}
+
+FailureOr<LibraryGemm> matchLibraryGemm(linalg::LinalgOp op, bool batched,
+                                        PatternRewriter &rewriter) {
+  FailureOr<LibraryOperands> operands = matchLibraryOperands(op, rewriter);
+  if (failed(operands))
+    return failure();
+  LibraryGemm gemm{*operands, /*transposeA=*/false, /*transposeB=*/false};
 
   // Loop dimensions (m, n, k), after the batch dimension if batched.
   unsigned m = batched ? 1 : 0, n = m + 1, k = m + 2;
@@ -287,6 +296,44 @@ void replaceWithLibraryCall(PatternRewriter &rewriter, Operation *op,
     rewriter.eraseOp(zeroFill);
   if (rounding)
     rewriter.eraseOp(rounding);
+}
+
+namespace {
+template <typename OpTy>
+struct GemmToLibraryCall : public OpRewritePattern<OpTy> {
+  GemmToLibraryCall(MLIRContext *context, StringRef prefix,
+                    RoundedGemmNameFn roundedName)
+      : OpRewritePattern<OpTy>(context), prefix(prefix.str()),
+        roundedName(std::move(roundedName)) {}
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<LibraryGemm> gemm = matchLibraryGemm(
+        op, std::is_same_v<OpTy, linalg::BatchMatmulOp>, rewriter);
+    if (failed(gemm))
+      return failure();
+    auto aType = cast<MemRefType>(gemm->a.getType());
+    std::string name = prefix + libraryTypeName(aType.getElementType()).str() +
+                       "_" + std::to_string(aType.getRank()) + "d";
+    replaceWithLibraryCall(
+        rewriter, op, name, {gemm->a, gemm->b, gemm->c},
+        {gemm->transposeA, gemm->transposeB}, [&](Type rounded) {
+          return roundedName(name, aType.getElementType(), rounded);
+        });
+    return success();
+  }
+
+  std::string prefix;
+  RoundedGemmNameFn roundedName;
+};
+} // namespace
+
+void populateGemmToLibraryCallPatterns(RewritePatternSet &patterns,
+                                       StringRef prefix,
+                                       RoundedGemmNameFn roundedName) {
+  patterns.add<GemmToLibraryCall<linalg::MatmulOp>,
+               GemmToLibraryCall<linalg::BatchMatmulOp>>(patterns.getContext(),
+                                                         prefix, roundedName);
 }
 
 } // namespace mpt

@@ -26,41 +26,14 @@ using namespace mlir;
 
 namespace {
 
-/// Replaces `op` by a call to the runtime kernel `name`
-/// (mpt::replaceWithLibraryCall). A product that is then only rounded to f16
-/// or bf16 goes to `name`_to_<type> instead: the kernel rounds each block
-/// while it is in cache, and the f32 product and the loop that rounded it go.
-static void replaceWithKernelCall(PatternRewriter &rewriter, Operation *op,
-                                  StringRef name, SmallVector<Value> memrefs,
-                                  ArrayRef<int64_t> scalars) {
-  mpt::replaceWithLibraryCall(
-      rewriter, op, name, std::move(memrefs), scalars, [&](Type rounded) {
-        return (name + mpt::contract::kernel::RoundedInfix +
-                mpt::libraryTypeName(rounded))
-            .str();
-      });
+/// The kernel that writes the product of kernel `name` rounded to `rounded`:
+/// it rounds each block while it is in cache, and the f32 product and the
+/// loop that rounded it go.
+static std::string roundedKernelName(StringRef name, Type rounded) {
+  return (name + mpt::contract::kernel::RoundedInfix +
+          mpt::libraryTypeName(rounded))
+      .str();
 }
-
-template <typename OpTy>
-struct MatmulToKernelCall : public OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<mpt::LibraryGemm> gemm = mpt::matchLibraryGemm(
-        op, std::is_same_v<OpTy, linalg::BatchMatmulOp>, rewriter);
-    if (failed(gemm))
-      return failure();
-    auto aType = cast<MemRefType>(gemm->a.getType());
-    std::string name = (mpt::contract::kernel::MatmulPrefix +
-                        mpt::libraryTypeName(aType.getElementType()) + "_" +
-                        std::to_string(aType.getRank()) + "d")
-                           .str();
-    replaceWithKernelCall(rewriter, op, name, {gemm->a, gemm->b, gemm->c},
-                          {gemm->transposeA, gemm->transposeB});
-    return success();
-  }
-};
 
 /// linalg.conv_2d_nchw_fchw, whose strides and dilations the kernel takes as
 /// arguments; the op's body is fixed (widen, multiply, accumulate into the
@@ -70,24 +43,20 @@ struct Conv2DToKernelCall : public OpRewritePattern<linalg::Conv2DNchwFchwOp> {
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!mpt::hasStridedMemRefOperands(op))
-      return rewriter.notifyMatchFailure(op, "not on strided memrefs");
-    Value input = op.getDpsInputOperand(0)->get();
-    Value filter = op.getDpsInputOperand(1)->get();
-    Value output = op.getDpsInitOperand(0)->get();
-    Type inputElement = cast<MemRefType>(input.getType()).getElementType();
-    StringRef typeName = mpt::libraryTypeName(inputElement);
-    if (typeName.empty() ||
-        cast<MemRefType>(filter.getType()).getElementType() != inputElement ||
-        !cast<MemRefType>(output.getType()).getElementType().isF32())
-      return rewriter.notifyMatchFailure(op, "unsupported element types");
-
+    FailureOr<mpt::LibraryOperands> operands =
+        mpt::matchLibraryOperands(op, rewriter);
+    if (failed(operands))
+      return failure();
+    auto [input, filter, output] = *operands;
+    StringRef typeName = mpt::libraryTypeName(
+        cast<MemRefType>(input.getType()).getElementType());
     auto strides = llvm::to_vector(op.getStrides().getValues<int64_t>());
     auto dilations = llvm::to_vector(op.getDilations().getValues<int64_t>());
-    replaceWithKernelCall(
-        rewriter, op, (mpt::contract::kernel::Conv2DPrefix + typeName).str(),
-        {input, filter, output},
-        {strides[0], strides[1], dilations[0], dilations[1]});
+    std::string name = (mpt::contract::kernel::Conv2DPrefix + typeName).str();
+    mpt::replaceWithLibraryCall(
+        rewriter, op, name, {input, filter, output},
+        {strides[0], strides[1], dilations[0], dilations[1]},
+        [&](Type rounded) { return roundedKernelName(name, rounded); });
     return success();
   }
 };
@@ -120,9 +89,12 @@ struct MPTConvertLinalgToCPUKernels
   using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<MatmulToKernelCall<linalg::MatmulOp>,
-                 MatmulToKernelCall<linalg::BatchMatmulOp>, Conv2DToKernelCall,
-                 StridedCopyToLinalg>(&getContext());
+    mpt::populateGemmToLibraryCallPatterns(
+        patterns, mpt::contract::kernel::MatmulPrefix,
+        [](StringRef name, Type, Type rounded) {
+          return roundedKernelName(name, rounded);
+        });
+    patterns.add<Conv2DToKernelCall, StridedCopyToLinalg>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

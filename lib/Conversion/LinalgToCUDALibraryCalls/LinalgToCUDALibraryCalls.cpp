@@ -26,47 +26,6 @@ using namespace mlir;
 
 namespace {
 
-/// `mpt_cuda_matmul_<type>_<rank>d`, the GEMM on `a`'s element type.
-static std::string gemmName(Value a) {
-  auto type = cast<MemRefType>(a.getType());
-  return ("mpt_cuda_matmul_" + mpt::libraryTypeName(type.getElementType()) +
-          "_" + std::to_string(type.getRank()) + "d")
-      .str();
-}
-
-/// Whether the inputs are one GEMM type and the accumulator is f32: what
-/// mpt-convert-to-linalg writes, and what cuBLASLt's COMPUTE_32F computes.
-static bool hasGemmTypes(Value a, Value b, Value c) {
-  Type aType = cast<MemRefType>(a.getType()).getElementType();
-  Type bType = cast<MemRefType>(b.getType()).getElementType();
-  Type cType = cast<MemRefType>(c.getType()).getElementType();
-  return !mpt::libraryTypeName(aType).empty() && aType == bType &&
-         cType.isF32();
-}
-
-template <typename OpTy>
-struct MatmulToGemmCall : public OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<mpt::LibraryGemm> gemm = mpt::matchLibraryGemm(
-        op, std::is_same_v<OpTy, linalg::BatchMatmulOp>, rewriter);
-    if (failed(gemm))
-      return failure();
-    // cuBLASLt rounds the f32 product once as it writes it, as the
-    // rounding generic did: no f32 product in memory, and no kernel.
-    std::string name = gemmName(gemm->a);
-    Type inputType = cast<MemRefType>(gemm->a.getType()).getElementType();
-    mpt::replaceWithLibraryCall(
-        rewriter, op, name, {gemm->a, gemm->b, gemm->c},
-        {gemm->transposeA, gemm->transposeB}, [&](Type rounded) {
-          return rounded == inputType ? name + "_rounded" : std::string();
-        });
-    return success();
-  }
-};
-
 /// A contiguous copy of `value` (itself when it already has the identity
 /// layout): collapse_shape and reinterpret_cast below need one. Buffers are
 /// freed by the deallocation pipeline that runs after this pass.
@@ -90,13 +49,11 @@ struct ConvToIm2colGemm : public OpRewritePattern<linalg::Conv2DNchwFchwOp> {
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!mpt::hasStridedMemRefOperands(op))
-      return rewriter.notifyMatchFailure(op, "not on strided memrefs");
-    Value input = op.getDpsInputOperand(0)->get();
-    Value filter = op.getDpsInputOperand(1)->get();
-    Value output = op.getDpsInitOperand(0)->get();
-    if (!hasGemmTypes(input, filter, output))
-      return rewriter.notifyMatchFailure(op, "unsupported element types");
+    FailureOr<mpt::LibraryOperands> operands =
+        mpt::matchLibraryOperands(op, rewriter);
+    if (failed(operands))
+      return failure();
+    auto [input, filter, output] = *operands;
     auto inputType = cast<MemRefType>(input.getType());
     auto filterType = cast<MemRefType>(filter.getType());
     auto outputType = cast<MemRefType>(output.getType());
@@ -175,8 +132,13 @@ struct MPTConvertLinalgToCUDALibraryCallsPass
 
 void mpt::populateLinalgToCUDALibraryCallsPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<MatmulToGemmCall<linalg::MatmulOp>,
-               MatmulToGemmCall<linalg::BatchMatmulOp>>(patterns.getContext());
+  // cuBLASLt rounds the f32 product once as it writes it, as the rounding
+  // generic did: no f32 product in memory, and no kernel.
+  populateGemmToLibraryCallPatterns(
+      patterns, "mpt_cuda_matmul_",
+      [](StringRef name, Type input, Type rounded) {
+        return rounded == input ? (name + "_rounded").str() : std::string();
+      });
 }
 
 void mpt::populateConvolutionToIm2colPatterns(RewritePatternSet &patterns) {

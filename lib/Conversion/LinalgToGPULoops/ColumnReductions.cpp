@@ -40,89 +40,86 @@ bool isColumnReduction(linalg::GenericOp op,
   return true;
 }
 
-LogicalResult lowerColumnReduction(OpBuilder &b, linalg::GenericOp op,
-                                   ArrayRef<int64_t> ranges,
-                                   const IterationSpace &space,
-                                   int64_t blockSize, int64_t minBlocks) {
-  FailureOr<SmallVector<Reduction>> reductions = matchReductionsOrReport(op);
-  if (failed(reductions))
-    return failure();
-  constexpr int64_t kMinPartLength = 32;
-  Location loc = op.getLoc();
-  const SmallVector<unsigned> &parallelDims = space.parallelDims;
-  const SmallVector<unsigned> &reductionDims = space.reductionDims;
-  int64_t points = space.points, length = space.length;
-  int64_t threads = std::min(blockSize, points);
-  int64_t blocks = llvm::divideCeil(points, threads);
-  // As lowerReduction: up to about one wave of blocks (16 * minBlocks).
-  int64_t split = std::clamp<int64_t>(length / kMinPartLength, 1,
-                                      llvm::divideCeil(16 * minBlocks, blocks));
-  int64_t partLength = llvm::divideCeil(length, split);
-  split = llvm::divideCeil(length, partLength);
+namespace {
 
-  auto c = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
-  Value zero = c(0), one = c(1);
-  llvm::SmallPtrSet<Operation *, 4> combiners;
-  SmallVector<Value> elementsOf; // the value each combiner folds in
-  for (const Reduction &reduction : *reductions) {
-    combiners.insert(reduction.combiner);
-    elementsOf.push_back(
-        reduction.combiner->getOperand(1 - reduction.accumulatorOperand));
+/// Builds the kernels of a column reduction (lowerColumnReduction): a thread
+/// per output folds all outputs of `op` at once.
+class ColumnReductionBuilder : ReductionKernelBuilder {
+public:
+  ColumnReductionBuilder(OpBuilder &b, linalg::GenericOp op,
+                         ArrayRef<int64_t> ranges, const IterationSpace &space,
+                         ArrayRef<Reduction> reductions, int64_t blockSize,
+                         int64_t minBlocks)
+      : ReductionKernelBuilder(b, op, ranges, space, reductions) {
+    constexpr int64_t kMinPartLength = 32;
+    threads = std::min(blockSize, space.points);
+    blocks = llvm::divideCeil(space.points, threads);
+    // As lowerReduction: up to about one wave of blocks (16 * minBlocks).
+    split = std::clamp<int64_t>(space.length / kMinPartLength, 1,
+                                llvm::divideCeil(16 * minBlocks, blocks));
+    partLength = llvm::divideCeil(space.length, split);
+    split = llvm::divideCeil(space.length, partLength);
   }
-  // Folds the rows [begin, end) at the output point `ivs` into
-  // `accumulators`, four independent loads in flight per iteration.
-  auto foldRows = [&](OpBuilder &nb, ArrayRef<Value> ivs, Value begin,
-                      Value end, ValueRange accumulators) {
+
+  void build() {
+    SmallVector<Value> partials;
+    if (split > 1)
+      partials = foldParts();
+    foldIntoOutputs(partials);
+    for (Value partial : partials)
+      memref::DeallocOp::create(b, loc, partial);
+  }
+
+private:
+  /// Folds the rows [begin, end) at the output point `ivs` into
+  /// `accumulators`, four independent loads in flight per iteration.
+  SmallVector<Value> foldRows(OpBuilder &nb, ArrayRef<Value> ivs, Value begin,
+                              Value end, ValueRange accumulators) {
     return buildStridedFold(
         nb, loc, begin, end, one, accumulators,
         [&](OpBuilder &fb, Value r, ValueRange folded) {
           SmallVector<Value> pointIvs(ivs);
-          delinearize(fb, loc, r, reductionDims, ranges, pointIvs);
-          IRMapping mapping;
-          loadInputs(fb, loc, op, pointIvs, mapping);
-          cloneBody(fb, op, pointIvs, mapping, combiners);
-          SmallVector<Value> elements =
-              llvm::map_to_vector(elementsOf, [&](Value element) {
-                return mapping.lookupOrDefault(element);
-              });
-          return combine(fb, *reductions, folded, elements);
+          delinearize(fb, loc, r, space.reductionDims, ranges, pointIvs);
+          return combine(fb, reductions, folded, elementsAt(fb, pointIvs));
         });
-  };
-  // Builds a thread per output (and `parts` over block_y) and calls
-  // `perOutput` in the guarded body with the output's loop indices, its
-  // linear index and the part.
-  auto forEachOutput =
-      [&](int64_t parts,
-          function_ref<void(OpBuilder &, ArrayRef<Value>, Value, Value)>
-              perOutput) {
-        OpBuilder::InsertionGuard guard(b);
-        auto [point, part] =
-            buildGuardedThreads(b, loc, blocks, parts, threads, points);
-        SmallVector<Value> ivs(ranges.size());
-        delinearize(b, loc, point, parallelDims, ranges, ivs);
-        perOutput(b, ivs, point, part);
-      };
-  auto outputIndices = [&](OpBuilder &nb, OpOperand &init,
-                           ArrayRef<Value> ivs) {
-    return applyMap(nb, loc, op.getMatchingIndexingMap(&init), ivs);
-  };
+  }
 
-  SmallVector<Value> partials;
-  if (split > 1) {
-    for (const Reduction &reduction : *reductions)
+  /// Builds a thread per output (and `parts` over block_y) and calls
+  /// `perOutput` in the guarded body with the output's loop indices, its
+  /// linear index and the part.
+  void
+  forEachOutput(int64_t parts,
+                function_ref<void(OpBuilder &, ArrayRef<Value>, Value, Value)>
+                    perOutput) {
+    OpBuilder::InsertionGuard guard(b);
+    auto [point, part] =
+        buildGuardedThreads(b, loc, blocks, parts, threads, space.points);
+    SmallVector<Value> ivs(ranges.size());
+    delinearize(b, loc, point, space.parallelDims, ranges, ivs);
+    perOutput(b, ivs, point, part);
+  }
+
+  SmallVector<Value> outputIndices(OpBuilder &nb, OpOperand &init,
+                                   ArrayRef<Value> ivs) {
+    return applyMap(nb, loc, op.getMatchingIndexingMap(&init), ivs);
+  }
+
+  /// The first kernel of a split reduction: each part from the neutral
+  /// elements into a [split x outputs] buffer per reduction, returned.
+  SmallVector<Value> foldParts() {
+    SmallVector<Value> partials;
+    for (const Reduction &reduction : reductions)
       partials.push_back(memref::AllocOp::create(
           b, loc,
-          MemRefType::get({split, points}, reduction.neutral.getType())));
+          MemRefType::get({split, space.points}, reduction.neutral.getType())));
     forEachOutput(split, [&](OpBuilder &nb, ArrayRef<Value> ivs, Value point,
                              Value part) {
       Value begin = arith::MulIOp::create(nb, loc, part, c(partLength));
       Value end = arith::MinSIOp::create(
           nb, loc, arith::AddIOp::create(nb, loc, begin, c(partLength)),
-          c(length));
+          c(space.length));
       SmallVector<Value> neutrals;
-      for (const Reduction &reduction : *reductions)
+      for (const Reduction &reduction : reductions)
         neutrals.push_back(
             arith::ConstantOp::create(nb, loc, reduction.neutral));
       for (auto [partial, folded] :
@@ -130,36 +127,57 @@ LogicalResult lowerColumnReduction(OpBuilder &b, linalg::GenericOp op,
         memref::StoreOp::create(nb, loc, folded, partial,
                                 ValueRange{part, point});
     });
+    return partials;
   }
-  forEachOutput(1, [&](OpBuilder &nb, ArrayRef<Value> ivs, Value point, Value) {
-    SmallVector<Value> current;
-    for (OpOperand &init : op.getDpsInitsMutable())
-      current.push_back(memref::LoadOp::create(nb, loc, init.get(),
-                                               outputIndices(nb, init, ivs)));
-    SmallVector<Value> totals;
-    if (partials.empty()) {
-      totals = foldRows(nb, ivs, zero, c(length), current);
-    } else {
-      auto loop = scf::ForOp::create(
-          nb, loc, zero, c(split), one, current,
-          [&](OpBuilder &fb, Location, Value part, ValueRange accumulators) {
-            SmallVector<Value> parts =
-                llvm::map_to_vector(partials, [&](Value partial) -> Value {
-                  return memref::LoadOp::create(fb, loc, partial,
-                                                ValueRange{part, point});
-                });
-            scf::YieldOp::create(fb, loc,
-                                 combine(fb, *reductions, accumulators, parts,
-                                         /*partials=*/true));
-          });
-      totals = SmallVector<Value>(loop.getResults());
-    }
-    for (auto [init, total] : llvm::zip(op.getDpsInitsMutable(), totals))
-      memref::StoreOp::create(nb, loc, total, init.get(),
-                              outputIndices(nb, init, ivs));
-  });
-  for (Value partial : partials)
-    memref::DeallocOp::create(b, loc, partial);
+
+  /// The final kernel: each output folds its rows, or the `partials` in
+  /// order, into its current value.
+  void foldIntoOutputs(ArrayRef<Value> partials) {
+    forEachOutput(1, [&](OpBuilder &nb, ArrayRef<Value> ivs, Value point,
+                         Value) {
+      SmallVector<Value> current;
+      for (OpOperand &init : op.getDpsInitsMutable())
+        current.push_back(memref::LoadOp::create(nb, loc, init.get(),
+                                                 outputIndices(nb, init, ivs)));
+      SmallVector<Value> totals;
+      if (partials.empty()) {
+        totals = foldRows(nb, ivs, zero, c(space.length), current);
+      } else {
+        auto loop = scf::ForOp::create(
+            nb, loc, zero, c(split), one, current,
+            [&](OpBuilder &fb, Location, Value part, ValueRange accumulators) {
+              SmallVector<Value> parts =
+                  llvm::map_to_vector(partials, [&](Value partial) -> Value {
+                    return memref::LoadOp::create(fb, loc, partial,
+                                                  ValueRange{part, point});
+                  });
+              scf::YieldOp::create(fb, loc,
+                                   combine(fb, reductions, accumulators, parts,
+                                           /*partials=*/true));
+            });
+        totals = SmallVector<Value>(loop.getResults());
+      }
+      for (auto [init, total] : llvm::zip(op.getDpsInitsMutable(), totals))
+        memref::StoreOp::create(nb, loc, total, init.get(),
+                                outputIndices(nb, init, ivs));
+    });
+  }
+
+  int64_t threads, blocks, split, partLength;
+};
+
+} // namespace
+
+LogicalResult lowerColumnReduction(OpBuilder &b, linalg::GenericOp op,
+                                   ArrayRef<int64_t> ranges,
+                                   const IterationSpace &space,
+                                   int64_t blockSize, int64_t minBlocks) {
+  FailureOr<SmallVector<Reduction>> reductions = matchReductionsOrReport(op);
+  if (failed(reductions))
+    return failure();
+  ColumnReductionBuilder(b, op, ranges, space, *reductions, blockSize,
+                         minBlocks)
+      .build();
   return success();
 }
 

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mpt::gpuloops {
 
@@ -152,6 +153,37 @@ matchReductions(mlir::linalg::GenericOp op);
 /// matchReductions, with an error on `op` when it fails.
 mlir::FailureOr<llvm::SmallVector<Reduction>>
 matchReductionsOrReport(mlir::linalg::GenericOp op);
+
+/// What the builders of a generic's reduction kernels share (RowReductions.cpp,
+/// ColumnReductions.cpp): the generic, its iteration space and reductions,
+/// and the index constants 0 and 1, built first.
+class ReductionKernelBuilder {
+protected:
+  ReductionKernelBuilder(mlir::OpBuilder &b, mlir::linalg::GenericOp op,
+                         llvm::ArrayRef<int64_t> ranges,
+                         const IterationSpace &space,
+                         llvm::ArrayRef<Reduction> reductions);
+
+  /// An index constant.
+  mlir::Value c(int64_t v);
+
+  /// The element each reduction folds in at loop point `ivs`: the inputs
+  /// loaded and the body but its combiners cloned there.
+  llvm::SmallVector<mlir::Value> elementsAt(mlir::OpBuilder &nb,
+                                            llvm::ArrayRef<mlir::Value> ivs);
+
+  mlir::OpBuilder &b;
+  mlir::linalg::GenericOp op;
+  mlir::Location loc;
+  llvm::ArrayRef<int64_t> ranges;
+  const IterationSpace &space;
+  llvm::ArrayRef<Reduction> reductions;
+  mlir::Value zero, one;
+
+private:
+  llvm::SmallPtrSet<mlir::Operation *, 4> combiners;
+  llvm::SmallVector<mlir::Value> elementsOf; // what each combiner folds in
+};
 
 /// Folds the combiners of `reductions` into `accumulators` with `elements`,
 /// or, with `partials`, merges partial results.

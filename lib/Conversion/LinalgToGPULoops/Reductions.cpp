@@ -50,6 +50,36 @@ matchReductionsOrReport(linalg::GenericOp op) {
   return reductions;
 }
 
+ReductionKernelBuilder::ReductionKernelBuilder(OpBuilder &b,
+                                               linalg::GenericOp op,
+                                               ArrayRef<int64_t> ranges,
+                                               const IterationSpace &space,
+                                               ArrayRef<Reduction> reductions)
+    : b(b), op(op), loc(op.getLoc()), ranges(ranges), space(space),
+      reductions(reductions) {
+  zero = c(0);
+  one = c(1);
+  for (const Reduction &reduction : reductions) {
+    combiners.insert(reduction.combiner);
+    elementsOf.push_back(
+        reduction.combiner->getOperand(1 - reduction.accumulatorOperand));
+  }
+}
+
+Value ReductionKernelBuilder::c(int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v).getResult();
+}
+
+SmallVector<Value> ReductionKernelBuilder::elementsAt(OpBuilder &nb,
+                                                      ArrayRef<Value> ivs) {
+  IRMapping mapping;
+  loadInputs(nb, loc, op, ivs, mapping);
+  cloneBody(nb, op, ivs, mapping, combiners);
+  return llvm::map_to_vector(elementsOf, [&](Value element) {
+    return mapping.lookupOrDefault(element);
+  });
+}
+
 SmallVector<Value> combine(OpBuilder &b, ArrayRef<Reduction> reductions,
                            ValueRange accumulators, ValueRange elements,
                            bool partials) {

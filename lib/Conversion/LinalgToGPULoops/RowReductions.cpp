@@ -14,22 +14,14 @@ namespace {
 
 /// Builds the kernels of a row reduction (lowerRowReduction), one output at
 /// a time, each thread of a block folding a strided slice of the reduction.
-class RowReductionBuilder {
+class RowReductionBuilder : ReductionKernelBuilder {
 public:
   RowReductionBuilder(OpBuilder &b, linalg::GenericOp op,
                       ArrayRef<int64_t> ranges, const IterationSpace &space,
                       ArrayRef<Reduction> reductions, int64_t threads,
                       int64_t split)
-      : b(b), op(op), loc(op.getLoc()), ranges(ranges), space(space),
-        reductions(reductions), threads(threads), split(split) {
-    zero = c(0);
-    one = c(1);
-    for (const Reduction &reduction : reductions) {
-      combiners.insert(reduction.combiner);
-      elementsOf.push_back(
-          reduction.combiner->getOperand(1 - reduction.accumulatorOperand));
-    }
-  }
+      : ReductionKernelBuilder(b, op, ranges, space, reductions),
+        threads(threads), split(split) {}
 
   /// One kernel (or two, when split) for output `i`:
   /// convert-parallel-loops-to-gpu maps one scf.reduce of one thread loop per
@@ -52,24 +44,8 @@ public:
   }
 
 private:
-  Value c(int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  }
-
   Value neutralValue(OpBuilder &nb, const Reduction &reduction) {
     return arith::ConstantOp::create(nb, loc, reduction.neutral).getResult();
-  }
-
-  /// The body at one point of the iteration space, minus the combiners: the
-  /// elements to fold in.
-  SmallVector<Value> elementsAt(OpBuilder &nb, ArrayRef<Value> ivs) {
-    IRMapping mapping;
-    loadInputs(nb, loc, op, ivs, mapping);
-    cloneBody(nb, op, ivs, mapping, combiners);
-    SmallVector<Value> elements;
-    for (Value element : elementsOf)
-      elements.push_back(mapping.lookupOrDefault(element));
-    return elements;
   }
 
   /// Folds the element at linear reduction index `r` of the output point
@@ -173,16 +149,7 @@ private:
     }
   }
 
-  OpBuilder &b;
-  linalg::GenericOp op;
-  Location loc;
-  ArrayRef<int64_t> ranges;
-  const IterationSpace &space;
-  ArrayRef<Reduction> reductions;
   int64_t threads, split;
-  Value zero, one;
-  llvm::SmallPtrSet<Operation *, 4> combiners;
-  SmallVector<Value> elementsOf; // the value each combiner folds in
 };
 
 } // namespace

@@ -124,14 +124,38 @@ struct Conv2DInputGradLowering : OpConversionPattern<Conv2DInputGradOp> {
   matchAndRewrite(Conv2DInputGradOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value grad = adaptor.getLhs(), filter = adaptor.getRhs();
+    Value spread = spreadGrad(rewriter, op, adaptor.getLhs(),
+                              tensorType(adaptor.getRhs()).getShape());
+    if (!spread) {
+      rewriter.replaceOp(op,
+                         createFilled(rewriter, loc, op.getType().getShape(),
+                                      op.getType().getElementType(), 0.0));
+      return success();
+    }
+    Value flipped = flipFilter(rewriter, loc, adaptor.getRhs(),
+                               elementType(adaptor.getLhs()));
+    Value init = createFilled(rewriter, loc, op.getType().getShape(),
+                              rewriter.getF32Type(), 0.0);
+    Value conv = linalg::Conv2DNchwFchwOp::create(
+                     rewriter, loc, init.getType(), ValueRange{spread, flipped},
+                     init, rewriter.getI64TensorAttr({1, 1}),
+                     rewriter.getI64TensorAttr(op.getDilations()))
+                     .getResult(0);
+    replaceWithAccumulator(rewriter, op, conv);
+    return success();
+  }
+
+private:
+  /// dy': `grad` spread out by the stride and offset, in zeros; null when no
+  /// output position receives a gradient.
+  static Value spreadGrad(ConversionPatternRewriter &rewriter,
+                          Conv2DInputGradOp op, Value grad,
+                          ArrayRef<int64_t> filterShape) {
+    Location loc = op.getLoc();
     ArrayRef<int64_t> gradShape = tensorType(grad).getShape();
-    ArrayRef<int64_t> filterShape = tensorType(filter).getShape();
     ArrayRef<int64_t> resultShape = op.getType().getShape();
     ArrayRef<int64_t> strides = op.getStrides(), padding = op.getPadding(),
                       dilations = op.getDilations();
-    Type gradElement = elementType(grad);
-
     // Per spatial dimension: the spread-out gradient's size, and the range
     // [first, first + count) of output positions that land inside it. Output
     // positions whose window lies entirely in the padding (possible when
@@ -161,48 +185,39 @@ struct Conv2DInputGradLowering : OpConversionPattern<Conv2DInputGradOp> {
           rewriter.getIndexAttr(first * strides[i] + offset));
       insertStrides.push_back(rewriter.getIndexAttr(strides[i]));
     }
-    if (empty) {
-      rewriter.replaceOp(op, createFilled(rewriter, loc, resultShape,
-                                          op.getType().getElementType(), 0.0));
-      return success();
-    }
+    if (empty)
+      return {};
     Value used = grad;
     if (sliced)
       used = tensor::ExtractSliceOp::create(
           rewriter, loc, grad, sliceOffsets, sliceSizes,
           SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(1)));
-    Value spread = tensor::InsertSliceOp::create(
+    return tensor::InsertSliceOp::create(
         rewriter, loc, used,
-        createFilled(rewriter, loc, spreadShape, gradElement, 0.0),
+        createFilled(rewriter, loc, spreadShape, elementType(grad), 0.0),
         insertOffsets, sliceSizes, insertStrides);
+  }
 
-    // flipped[c, f, kh, kw] = filter[f, c, KH-1-kh, KW-1-kw].
-    MLIRContext *context = rewriter.getContext();
+  /// flipped[c, f, kh, kw] = filter[f, c, KH-1-kh, KW-1-kw], in `element`.
+  static Value flipFilter(OpBuilder &b, Location loc, Value filter,
+                          Type element) {
+    ArrayRef<int64_t> filterShape = tensorType(filter).getShape();
+    MLIRContext *context = b.getContext();
     AffineExpr d0, d1, d2, d3;
     bindDims(context, d0, d1, d2, d3);
     AffineMap flipMap = AffineMap::get(
         4, 0, {d1, d0, filterShape[2] - 1 - d2, filterShape[3] - 1 - d3},
         context);
-    Value flipped = buildGeneric(
-        rewriter, loc, filter,
+    return buildGeneric(
+        b, loc, filter,
         createEmpty(
-            rewriter, loc,
+            b, loc,
             {filterShape[1], filterShape[0], filterShape[2], filterShape[3]},
-            gradElement),
-        {flipMap, rewriter.getMultiDimIdentityMap(4)}, iteratorTypes(4),
+            element),
+        {flipMap, b.getMultiDimIdentityMap(4)}, iteratorTypes(4),
         [](OpBuilder &, Location, ValueRange args) -> SmallVector<Value> {
           return {args[0]};
         })[0];
-
-    Value init =
-        createFilled(rewriter, loc, resultShape, rewriter.getF32Type(), 0.0);
-    Value conv = linalg::Conv2DNchwFchwOp::create(
-                     rewriter, loc, init.getType(), ValueRange{spread, flipped},
-                     init, rewriter.getI64TensorAttr({1, 1}),
-                     rewriter.getI64TensorAttr(dilations))
-                     .getResult(0);
-    replaceWithAccumulator(rewriter, op, conv);
-    return success();
   }
 };
 
@@ -581,56 +596,72 @@ private:
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           Value value = args[0], best = args[2], bestIndex = args[3];
           Value position = windowPosition(b, l, 2, 3, kernel[1]);
-          auto cmpf = [&](arith::CmpFPredicate predicate, Value lhs,
-                          Value rhs) -> Value {
-            return arith::CmpFOp::create(b, l, predicate, lhs, rhs);
-          };
-          auto andi = [&](Value lhs, Value rhs) -> Value {
-            return arith::AndIOp::create(b, l, lhs, rhs);
-          };
-          auto ori = [&](Value lhs, Value rhs) -> Value {
-            return arith::OrIOp::create(b, l, lhs, rhs);
-          };
-          // One op per statement: their order must not depend on the
-          // compiler's argument evaluation order.
-          Value valueNaN = cmpf(arith::CmpFPredicate::UNO, value, value);
-          Value bestNaN = cmpf(arith::CmpFPredicate::UNO, best, best);
-          Value bestNumber = cmpf(arith::CmpFPredicate::ORD, best, best);
-          Value equal = cmpf(arith::CmpFPredicate::OEQ, value, best);
-          Value tie = ori(equal, andi(valueNaN, bestNaN));
-          Value earlier = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
-                                                position, bestIndex);
-          Value firstNaN = andi(valueNaN, bestNumber);
-          Value greater = cmpf(arith::CmpFPredicate::OGT, value, best);
-          Value earlierTie = andi(tie, earlier);
-          Value take = ori(ori(firstNaN, greater), earlierTie);
-          if (hasPadding) {
-            // Input row oh*s + kh - pad (and column likewise) must exist.
-            Value inside;
-            for (int i = 0; i < 2; ++i) {
-              Value out = linalg::IndexOp::create(b, l, 4 + i);
-              Value k = linalg::IndexOp::create(b, l, 2 + i);
-              Value row = arith::AddIOp::create(
-                  b, l,
-                  arith::MulIOp::create(
-                      b, l, out,
-                      arith::ConstantIndexOp::create(b, l, strides[i])),
-                  k);
-              Value low = arith::ConstantIndexOp::create(b, l, padding[i]);
-              Value high = arith::ConstantIndexOp::create(
-                  b, l, padding[i] + inputShape[2 + i]);
-              Value aboveLow = arith::CmpIOp::create(
-                  b, l, arith::CmpIPredicate::sge, row, low);
-              Value belowHigh = arith::CmpIOp::create(
-                  b, l, arith::CmpIPredicate::slt, row, high);
-              Value inRange = andi(aboveLow, belowHigh);
-              inside = inside ? andi(inside, inRange) : inRange;
-            }
-            take = andi(take, inside);
-          }
+          Value take = takesCandidate(b, l, value, best, position, bestIndex);
+          if (hasPadding)
+            take = arith::AndIOp::create(
+                b, l, take, isInsideImage(b, l, strides, padding, inputShape));
           return {arith::SelectOp::create(b, l, take, value, best),
                   arith::SelectOp::create(b, l, take, position, bestIndex)};
         })[1];
+  }
+
+  /// Whether the candidate `value` at window position `position` replaces
+  /// `best`, at `bestIndex`, by buildArgmax's rule.
+  static Value takesCandidate(OpBuilder &b, Location l, Value value, Value best,
+                              Value position, Value bestIndex) {
+    auto cmpf = [&](arith::CmpFPredicate predicate, Value lhs,
+                    Value rhs) -> Value {
+      return arith::CmpFOp::create(b, l, predicate, lhs, rhs);
+    };
+    auto andi = [&](Value lhs, Value rhs) -> Value {
+      return arith::AndIOp::create(b, l, lhs, rhs);
+    };
+    auto ori = [&](Value lhs, Value rhs) -> Value {
+      return arith::OrIOp::create(b, l, lhs, rhs);
+    };
+    // One op per statement: their order must not depend on the
+    // compiler's argument evaluation order.
+    Value valueNaN = cmpf(arith::CmpFPredicate::UNO, value, value);
+    Value bestNaN = cmpf(arith::CmpFPredicate::UNO, best, best);
+    Value bestNumber = cmpf(arith::CmpFPredicate::ORD, best, best);
+    Value equal = cmpf(arith::CmpFPredicate::OEQ, value, best);
+    Value tie = ori(equal, andi(valueNaN, bestNaN));
+    Value earlier = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                          position, bestIndex);
+    Value firstNaN = andi(valueNaN, bestNumber);
+    Value greater = cmpf(arith::CmpFPredicate::OGT, value, best);
+    Value earlierTie = andi(tie, earlier);
+    return ori(ori(firstNaN, greater), earlierTie);
+  }
+
+  /// Whether the padded input read at the generic's loop point, row
+  /// oh*s + kh - pad (and column likewise), is inside the image: loops
+  /// (n, c, kh, kw, oh, ow).
+  static Value isInsideImage(OpBuilder &b, Location l,
+                             ArrayRef<int64_t> strides,
+                             ArrayRef<int64_t> padding,
+                             ArrayRef<int64_t> inputShape) {
+    Value inside;
+    for (int i = 0; i < 2; ++i) {
+      Value out = linalg::IndexOp::create(b, l, 4 + i);
+      Value k = linalg::IndexOp::create(b, l, 2 + i);
+      Value row = arith::AddIOp::create(
+          b, l,
+          arith::MulIOp::create(
+              b, l, out, arith::ConstantIndexOp::create(b, l, strides[i])),
+          k);
+      Value low = arith::ConstantIndexOp::create(b, l, padding[i]);
+      Value high =
+          arith::ConstantIndexOp::create(b, l, padding[i] + inputShape[2 + i]);
+      Value aboveLow =
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, row, low);
+      Value belowHigh =
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, row, high);
+      Value inRange = arith::AndIOp::create(b, l, aboveLow, belowHigh);
+      inside = inside ? arith::AndIOp::create(b, l, inside, inRange).getResult()
+                      : inRange;
+    }
+    return inside;
   }
 };
 

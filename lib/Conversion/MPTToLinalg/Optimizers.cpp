@@ -25,6 +25,20 @@ AffineMap scalarMap(MLIRContext *context, int64_t rank) {
   return AffineMap::get(rank, 0, {}, context);
 }
 
+/// Folds every element of `input` into the 0-d `accumulators` with `body`
+/// (block arguments: the element, then the accumulators): one linalg.generic
+/// that reduces every dimension.
+SmallVector<Value> reduceToScalars(OpBuilder &b, Location loc, Value input,
+                                   ValueRange accumulators,
+                                   GenericBodyFn body) {
+  int64_t rank = tensorType(input).getRank();
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+  maps.append(accumulators.size(), scalarMap(b.getContext(), rank));
+  return buildGeneric(
+      b, loc, input, accumulators, maps,
+      iteratorTypes(rank, llvm::to_vector(llvm::seq<int64_t>(0, rank))), body);
+}
+
 /// The types of `values`' elements.
 SmallVector<Type> elementTypes(ValueRange values) {
   return llvm::map_to_vector(values, [](Value v) { return elementType(v); });
@@ -200,20 +214,14 @@ struct ClipGradNormLowering : OpConversionPattern<ClipGradNormOp> {
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
     Value sumSquares = createFilled(rewriter, loc, {}, f32, 0.0);
-    for (Value grad : adaptor.getGrads()) {
-      int64_t rank = tensorType(grad).getRank();
-      SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-      sumSquares = buildGeneric(
+    for (Value grad : adaptor.getGrads())
+      sumSquares = reduceToScalars(
           rewriter, loc, grad, sumSquares,
-          {rewriter.getMultiDimIdentityMap(rank),
-           scalarMap(getContext(), rank)},
-          iteratorTypes(rank, all),
           [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
             FloatMath m{b, l, b.getF32Type()};
             Value g = m.cast(args[0]);
             return {m.add(args[1], m.mul(g, g))};
           })[0];
-    }
     float maxNorm = op.getMaxNorm().convertToFloat();
     SmallVector<Value> normAndScale = buildElementwise(
         rewriter, loc, {}, sumSquares, {}, TypeRange{f32, f32},
@@ -288,13 +296,9 @@ SmallVector<Value> buildGradientCounts(OpBuilder &b, Location loc,
   Type i64 = b.getI64Type();
   SmallVector<Value> counts(
       2, createFilled(b, loc, {}, intConstant(b, loc, i64, 0)));
-  for (Value input : inputs) {
-    int64_t rank = tensorType(input).getRank();
-    SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-    AffineMap scalar = scalarMap(b.getContext(), rank);
-    counts = buildGeneric(
-        b, loc, input, counts, {b.getMultiDimIdentityMap(rank), scalar, scalar},
-        iteratorTypes(rank, all),
+  for (Value input : inputs)
+    counts = reduceToScalars(
+        b, loc, input, counts,
         [](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
           Type elementType = args[0].getType();
           Value zero = floatConstant(nb, l, elementType, 0.0);
@@ -313,7 +317,6 @@ SmallVector<Value> buildGradientCounts(OpBuilder &b, Location loc,
                   nb, l, args[2],
                   arith::ExtUIOp::create(nb, l, i64, isNonFinite))};
         });
-  }
   return counts;
 }
 
@@ -363,14 +366,9 @@ struct AllFiniteLowering : OpConversionPattern<AllFiniteOp> {
     Location loc = op.getLoc();
     Value finite = createFilled(
         rewriter, loc, {}, intConstant(rewriter, loc, rewriter.getI1Type(), 1));
-    for (Value input : adaptor.getInputs()) {
-      int64_t rank = tensorType(input).getRank();
-      SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-      finite = buildGeneric(
+    for (Value input : adaptor.getInputs())
+      finite = reduceToScalars(
           rewriter, loc, input, finite,
-          {rewriter.getMultiDimIdentityMap(rank),
-           scalarMap(getContext(), rank)},
-          iteratorTypes(rank, all),
           [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
             Value magnitude = math::AbsFOp::create(b, l, args[0]);
             Value infinity =
@@ -380,7 +378,6 @@ struct AllFiniteLowering : OpConversionPattern<AllFiniteOp> {
                 b, l, arith::CmpFPredicate::ONE, magnitude, infinity);
             return {arith::AndIOp::create(b, l, args[1], isFinite)};
           })[0];
-    }
     rewriter.replaceOp(op, finite);
     return success();
   }

@@ -217,16 +217,26 @@ bool BatchNormOp::isDifferentiableResult(unsigned index) {
   return index == 0; // output
 }
 
+/// The gradients of a normalization's input, gamma and beta (of gamma's
+/// type), from its output's gradient and the statistics it saved.
+template <typename NormGradOp>
+static SmallVector<Value>
+buildNormGradients(OpBuilder &builder, Location loc, Value outputGrad,
+                   Value input, Value gamma, Value mean, Value invstd) {
+  auto grad = NormGradOp::create(builder, loc, input.getType(), gamma.getType(),
+                                 gamma.getType(), outputGrad, input, gamma,
+                                 mean, invstd);
+  return {grad.getInputGrad(), grad.getGammaGrad(), grad.getBetaGrad()};
+}
+
 LogicalResult
 BatchNormOp::buildOperandGradients(OpBuilder &builder,
                                    ArrayRef<Value> resultGrads,
                                    SmallVectorImpl<Value> &operandGrads) {
-  auto grad = BatchNormGradOp::create(
-      builder, getLoc(), getInput().getType(), getGamma().getType(),
-      getGamma().getType(), resultGrads[0], getInput(), getGamma(),
-      getBatchMean(), getBatchInvstd());
-  operandGrads.assign({grad.getInputGrad(), grad.getGammaGrad(),
-                       grad.getBetaGrad(), Value(), Value()});
+  operandGrads.assign(buildNormGradients<BatchNormGradOp>(
+      builder, getLoc(), resultGrads[0], getInput(), getGamma(), getBatchMean(),
+      getBatchInvstd()));
+  operandGrads.append({Value(), Value()}); // running mean and variance
   return success();
 }
 
@@ -242,12 +252,9 @@ LogicalResult
 LayerNormOp::buildOperandGradients(OpBuilder &builder,
                                    ArrayRef<Value> resultGrads,
                                    SmallVectorImpl<Value> &operandGrads) {
-  auto grad = LayerNormGradOp::create(
-      builder, getLoc(), getInput().getType(), getGamma().getType(),
-      getGamma().getType(), resultGrads[0], getInput(), getGamma(), getMean(),
-      getInvstd());
-  operandGrads.assign(
-      {grad.getInputGrad(), grad.getGammaGrad(), grad.getBetaGrad()});
+  operandGrads.assign(buildNormGradients<LayerNormGradOp>(
+      builder, getLoc(), resultGrads[0], getInput(), getGamma(), getMean(),
+      getInvstd()));
   return success();
 }
 

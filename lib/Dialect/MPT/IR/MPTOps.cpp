@@ -1,4 +1,9 @@
 //===- MPTOps.cpp - mpt operations: verifiers, folders, type inference ----===//
+//
+// The ops of the update (optimizers, gradient clipping, loss scaling) are in
+// UpdateOps.cpp.
+//
+//===----------------------------------------------------------------------===//
 
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
 
@@ -7,8 +12,11 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include "OpVerifiers.h"
+
 using namespace mlir;
 using namespace mpt;
+using namespace mpt::detail;
 
 //===----------------------------------------------------------------------===//
 // Helpers
@@ -62,8 +70,9 @@ static LogicalResult verifyAccumulatorType(Operation *op, Type operandElement,
          << operandElement << " or f32, got " << resultElement;
 }
 
-static LogicalResult verifyShape(Operation *op, StringRef name, Value value,
-                                 ArrayRef<int64_t> expected) {
+LogicalResult mpt::detail::verifyShape(Operation *op, StringRef name,
+                                       Value value,
+                                       ArrayRef<int64_t> expected) {
   ArrayRef<int64_t> actual = tensorType(value).getShape();
   if (actual == expected)
     return success();
@@ -83,24 +92,25 @@ static LogicalResult verifyDimsEqual(Operation *op, StringRef lhsName,
          << rhsName << " dim " << rhsDim << " (" << rhsSize << ")";
 }
 
-static LogicalResult verifyPositive(Operation *op, StringRef name,
-                                    float value) {
+LogicalResult mpt::detail::verifyPositive(Operation *op, StringRef name,
+                                          float value) {
   if (value > 0.0f && std::isfinite(value))
     return success();
   return op->emitOpError("expected ")
          << name << " to be positive and finite, got " << value;
 }
 
-static LogicalResult verifyNonNegative(Operation *op, StringRef name,
-                                       float value) {
+LogicalResult mpt::detail::verifyNonNegative(Operation *op, StringRef name,
+                                             float value) {
   if (value >= 0.0f && std::isfinite(value))
     return success();
   return op->emitOpError("expected ")
          << name << " to be non-negative and finite, got " << value;
 }
 
-static LogicalResult verifyInRange(Operation *op, StringRef name, float value,
-                                   float low, float high, bool highInclusive) {
+LogicalResult mpt::detail::verifyInRange(Operation *op, StringRef name,
+                                         float value, float low, float high,
+                                         bool highInclusive) {
   if (value >= low && (highInclusive ? value <= high : value < high))
     return success();
   return op->emitOpError("expected ")
@@ -120,6 +130,24 @@ static LogicalResult verifyWindowAttr(Operation *op, StringRef name,
       return op->emitOpError("expected ")
              << name << " entries to be at least " << minValue << ", got "
              << formatShape(values);
+  return success();
+}
+
+/// Checks a list of dims: strictly increasing, each in [0, rank).
+static LogicalResult verifyDimList(Operation *op, ArrayRef<int64_t> dims,
+                                   int64_t rank) {
+  int64_t previous = -1;
+  for (int64_t dim : dims) {
+    if (dim <= previous || dim >= rank)
+      return op->emitOpError("expected dims to be strictly increasing in [0, ")
+             << rank << "), got ["
+             << llvm::join(
+                    llvm::map_range(
+                        dims, [](int64_t d) { return std::to_string(d); }),
+                    ", ")
+             << "]";
+    previous = dim;
+  }
   return success();
 }
 
@@ -579,19 +607,8 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
 LogicalResult ReduceSumOp::verify() {
   RankedTensorType inputType = tensorType(getInput());
   ArrayRef<int64_t> dims = getDims();
-  int64_t previous = -1;
-  for (int64_t dim : dims) {
-    if (dim <= previous || dim >= inputType.getRank())
-      return emitOpError("expected dims to be strictly increasing in [0, ")
-             << inputType.getRank() << "), got ["
-             << llvm::join(
-                    llvm::map_range(
-                        dims, [](int64_t d) { return std::to_string(d); }),
-                    ", ")
-             << "]";
-    previous = dim;
-  }
-  if (failed(verifyAccumulatorType(*this, inputType.getElementType(),
+  if (failed(verifyDimList(*this, dims, inputType.getRank())) ||
+      failed(verifyAccumulatorType(*this, inputType.getElementType(),
                                    getResult())))
     return failure();
   SmallVector<int64_t> expected;
@@ -624,19 +641,8 @@ LogicalResult BroadcastOp::verify() {
            << inputType.getRank() + dims.size() << " (input rank "
            << inputType.getRank() << " plus " << dims.size()
            << " new dims), got " << resultType.getRank();
-  int64_t previous = -1;
-  for (int64_t dim : dims) {
-    if (dim <= previous || dim >= resultType.getRank())
-      return emitOpError("expected dims to be strictly increasing in [0, ")
-             << resultType.getRank() << "), got ["
-             << llvm::join(
-                    llvm::map_range(
-                        dims, [](int64_t d) { return std::to_string(d); }),
-                    ", ")
-             << "]";
-    previous = dim;
-  }
-  if (failed(verifySameElementType(*this, "input", getInput(), "result",
+  if (failed(verifyDimList(*this, dims, resultType.getRank())) ||
+      failed(verifySameElementType(*this, "input", getInput(), "result",
                                    getResult())))
     return failure();
   SmallVector<int64_t> kept;
@@ -655,156 +661,6 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor) {
   if (getDims().empty() && getInput().getType() == getType())
     return getInput();
   return {};
-}
-
-//===----------------------------------------------------------------------===//
-// Optimizers
-//===----------------------------------------------------------------------===//
-
-LogicalResult SGDOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
-    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferredReturnTypes) {
-  if (operands.empty())
-    return failure();
-  // The updated parameter, and the updated momentum buffer when there is one.
-  inferredReturnTypes.assign(operands.size() == 3 ? 2 : 1,
-                             operands.front().getType());
-  return success();
-}
-
-LogicalResult SGDOp::verify() {
-  float momentum = getMomentum().convertToFloat();
-  if (failed(verifyNonNegative(*this, "lr", getLr().convertToFloat())) ||
-      failed(verifyNonNegative(*this, "momentum", momentum)) ||
-      failed(verifyInRange(*this, "dampening", getDampening().convertToFloat(),
-                           0.0f, 1.0f,
-                           /*highInclusive=*/true)) ||
-      failed(verifyNonNegative(*this, "weight_decay",
-                               getWeightDecay().convertToFloat())))
-    return failure();
-  if (momentum != 0.0f && !getMomentumBuffer())
-    return emitOpError("expected a momentum buffer operand since momentum is ")
-           << momentum;
-  if (momentum == 0.0f && getMomentumBuffer())
-    return emitOpError(
-        "unexpected momentum buffer operand since momentum is 0");
-  if (getNesterov() && (momentum == 0.0f || !getDampening().isZero()))
-    return emitOpError(
-        "nesterov requires a non-zero momentum and zero dampening");
-  return success();
-}
-
-SmallVector<StringRef> SGDOp::getOptimizerStateNames() {
-  if (getMomentumBuffer())
-    return {"momentum_buffer"};
-  return {};
-}
-
-template <typename AdamLikeOp> static LogicalResult verifyAdam(AdamLikeOp op) {
-  Operation *operation = op.getOperation();
-  if (failed(verifyNonNegative(operation, "lr", op.getLr().convertToFloat())) ||
-      failed(verifyInRange(operation, "beta1", op.getBeta1().convertToFloat(),
-                           0.0f, 1.0f,
-                           /*highInclusive=*/false)) ||
-      failed(verifyInRange(operation, "beta2", op.getBeta2().convertToFloat(),
-                           0.0f, 1.0f,
-                           /*highInclusive=*/false)) ||
-      failed(verifyNonNegative(operation, "epsilon",
-                               op.getEpsilon().convertToFloat())) ||
-      failed(verifyNonNegative(operation, "weight_decay",
-                               op.getWeightDecay().convertToFloat())))
-    return failure();
-  return success();
-}
-
-LogicalResult AdamOp::verify() { return verifyAdam(*this); }
-LogicalResult AdamWOp::verify() { return verifyAdam(*this); }
-
-// torch.optim.Adam's state_dict keys.
-SmallVector<StringRef> AdamOp::getOptimizerStateNames() {
-  return {"exp_avg", "exp_avg_sq", "step"};
-}
-SmallVector<StringRef> AdamWOp::getOptimizerStateNames() {
-  return {"exp_avg", "exp_avg_sq", "step"};
-}
-
-LogicalResult
-ClipGradNormOp::inferReturnTypes(MLIRContext *context, std::optional<Location>,
-                                 ValueRange operands, DictionaryAttr,
-                                 OpaqueProperties, RegionRange,
-                                 SmallVectorImpl<Type> &inferredReturnTypes) {
-  llvm::append_range(inferredReturnTypes, operands.getTypes());
-  inferredReturnTypes.push_back(
-      RankedTensorType::get({}, Float32Type::get(context)));
-  return success();
-}
-
-LogicalResult ClipGradNormOp::verify() {
-  if (getGrads().empty())
-    return emitOpError("expected at least one gradient");
-  return verifyPositive(*this, "max_norm", getMaxNorm().convertToFloat());
-}
-
-//===----------------------------------------------------------------------===//
-// Loss scaling
-//===----------------------------------------------------------------------===//
-
-// The loss-scaling ops read gradients of whatever precision they were produced
-// in; casting them first would defeat the check and the f32 unscale.
-#define MPT_NO_PRECISION_OPERANDS(OP)                                          \
-  bool OP::isPrecisionOperand(unsigned) { return false; }                      \
-  bool OP::isPrecisionResult(unsigned) { return false; }
-MPT_NO_PRECISION_OPERANDS(UnscaleOp)
-MPT_NO_PRECISION_OPERANDS(AllFiniteOp)
-MPT_NO_PRECISION_OPERANDS(GradientStatsOp)
-#undef MPT_NO_PRECISION_OPERANDS
-
-LogicalResult UnscaleOp::verify() {
-  RankedTensorType resultType = tensorType(getResult());
-  if (!resultType.getElementType().isF32())
-    return emitOpError("expected an f32 result, got ")
-           << resultType.getElementType();
-  return verifyShape(*this, "result", getResult(),
-                     tensorType(getGrad()).getShape());
-}
-
-LogicalResult AllFiniteOp::verify() {
-  if (getInputs().empty())
-    return emitOpError("expected at least one input");
-  return success();
-}
-
-LogicalResult GradientStatsOp::verify() {
-  if (getInputs().empty())
-    return emitOpError("expected at least one input");
-  return success();
-}
-
-static LogicalResult verifyBackoff(Operation *op, float backoff) {
-  if (backoff > 0.0f && backoff <= 1.0f)
-    return success();
-  return op->emitOpError("expected backoff_factor in (0, 1], got ") << backoff;
-}
-
-LogicalResult UpdateLossScaleOp::verify() {
-  float minScale = getMinScale().convertToFloat();
-  float maxScale = getMaxScale().convertToFloat();
-  if (failed(verifyInRange(*this, "growth_factor",
-                           getGrowthFactor().convertToFloat(), 1.0f,
-                           std::numeric_limits<float>::max(),
-                           /*highInclusive=*/true)) ||
-      failed(verifyBackoff(*this, getBackoffFactor().convertToFloat())) ||
-      failed(verifyPositive(*this, "min_scale", minScale)) ||
-      failed(verifyPositive(*this, "max_scale", maxScale)))
-    return failure();
-  auto interval = static_cast<int64_t>(getGrowthInterval());
-  if (interval < 1)
-    return emitOpError("expected growth_interval to be at least 1, got ")
-           << interval;
-  if (minScale > maxScale)
-    return emitOpError("expected min_scale (")
-           << minScale << ") to be at most max_scale (" << maxScale << ")";
-  return success();
 }
 
 Value mpt::stripFloatCasts(Value value) {

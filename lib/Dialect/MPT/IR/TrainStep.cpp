@@ -194,14 +194,9 @@ static LogicalResult verifyUniqueMarker(FunctionOpInterface function,
             "step";
 }
 
-static LogicalResult verifyTrainStep(FunctionOpInterface function) {
-  if (failed(verifyConventionAttrs(function)) ||
-      failed(verifyUniqueMarker(function, MPTDialect::kTrainStepAttrName)))
-    return failure();
-  if (function.isExternal())
-    return function.emitOpError("marked '")
-           << MPTDialect::kTrainStepAttrName << "' must have a body";
-
+/// Every argument has exactly one role (kArgRoles); returns them.
+static FailureOr<SmallVector<StringRef>>
+verifyArgumentRoles(FunctionOpInterface function) {
   unsigned numArgs = function.getNumArguments();
   SmallVector<StringRef> roles(numArgs);
   for (unsigned i = 0; i < numArgs; ++i) {
@@ -220,13 +215,63 @@ static LogicalResult verifyTrainStep(FunctionOpInterface function) {
              << "', '" << MPTDialect::kStateAttrName << "' or '"
              << MPTDialect::kDataAttrName << "'";
   }
+  return roles;
+}
 
-  // A forward-only step gets its parameter updates from mpt-autodiff.
-  bool forwardOnly = function->hasAttr(MPTDialect::kOptimizerAttrName);
-  SmallVector<int64_t> carriedBy(numArgs, -1);
-  llvm::StringMap<unsigned> metrics;
+/// A metric is a rank-0 tensor, and no other result reports it.
+static LogicalResult verifyMetricResult(FunctionOpInterface function,
+                                        unsigned r, StringAttr metric,
+                                        llvm::StringMap<unsigned> &metrics) {
+  Type resultType = function.getResultTypes()[r];
+  auto type = dyn_cast<RankedTensorType>(resultType);
+  if (!type || type.getRank() != 0)
+    return function.emitOpError("metric '")
+           << metric.getValue() << "' (result #" << r
+           << ") must be a rank-0 tensor, got " << resultType;
+  auto [it, inserted] = metrics.try_emplace(metric.getValue(), r);
+  if (!inserted)
+    return function.emitOpError("metric '")
+           << metric.getValue() << "' is returned by both result #"
+           << it->second << " and result #" << r;
+  return success();
+}
+
+/// A carried result replaces a parameter or state argument of its type that
+/// no other result carries; records it in `carriedBy`.
+static LogicalResult verifyCarriedResult(FunctionOpInterface function,
+                                         unsigned r, int64_t index,
+                                         ArrayRef<StringRef> roles,
+                                         MutableArrayRef<int64_t> carriedBy) {
+  unsigned numArgs = function.getNumArguments();
   ArrayRef<Type> argTypes = function.getArgumentTypes();
-  ArrayRef<Type> resultTypes = function.getResultTypes();
+  Type resultType = function.getResultTypes()[r];
+  if (index < 0 || index >= numArgs)
+    return function.emitOpError("result #")
+           << r << " has '" << MPTDialect::kNextAttrName << " = " << index
+           << "' out of range for " << numArgs << " arguments";
+  if (roles[index] == MPTDialect::kDataAttrName)
+    return function.emitOpError("result #")
+           << r << " carries data argument #" << index << "; only '"
+           << MPTDialect::kParamAttrName << "' and '"
+           << MPTDialect::kStateAttrName << "' arguments are carried";
+  if (resultType != argTypes[index])
+    return function.emitOpError("result #")
+           << r << " has type " << resultType << " but replaces argument #"
+           << index << " of type " << argTypes[index];
+  if (carriedBy[index] >= 0)
+    return function.emitOpError("argument #")
+           << index << " is carried by both result #" << carriedBy[index]
+           << " and result #" << r;
+  carriedBy[index] = r;
+  return success();
+}
+
+/// Every result is either carried into an argument or a metric; returns, for
+/// each argument, the result that carries it (-1 for none).
+static FailureOr<SmallVector<int64_t>>
+verifyResultRoles(FunctionOpInterface function, ArrayRef<StringRef> roles) {
+  SmallVector<int64_t> carriedBy(function.getNumArguments(), -1);
+  llvm::StringMap<unsigned> metrics;
   for (unsigned r = 0, e = function.getNumResults(); r < e; ++r) {
     auto next =
         function.getResultAttrOfType<IntegerAttr>(r, MPTDialect::kNextAttrName);
@@ -241,41 +286,20 @@ static LogicalResult verifyTrainStep(FunctionOpInterface function) {
              << r << " has no role: mark it '" << MPTDialect::kNextAttrName
              << " = <argument index>' or '" << MPTDialect::kMetricAttrName
              << " = \"<name>\"'";
-    if (metric) {
-      auto type = dyn_cast<RankedTensorType>(resultTypes[r]);
-      if (!type || type.getRank() != 0)
-        return function.emitOpError("metric '")
-               << metric.getValue() << "' (result #" << r
-               << ") must be a rank-0 tensor, got " << resultTypes[r];
-      auto [it, inserted] = metrics.try_emplace(metric.getValue(), r);
-      if (!inserted)
-        return function.emitOpError("metric '")
-               << metric.getValue() << "' is returned by both result #"
-               << it->second << " and result #" << r;
-      continue;
-    }
-    int64_t index = next.getInt();
-    if (index < 0 || index >= numArgs)
-      return function.emitOpError("result #")
-             << r << " has '" << MPTDialect::kNextAttrName << " = " << index
-             << "' out of range for " << numArgs << " arguments";
-    if (roles[index] == MPTDialect::kDataAttrName)
-      return function.emitOpError("result #")
-             << r << " carries data argument #" << index << "; only '"
-             << MPTDialect::kParamAttrName << "' and '"
-             << MPTDialect::kStateAttrName << "' arguments are carried";
-    if (resultTypes[r] != argTypes[index])
-      return function.emitOpError("result #")
-             << r << " has type " << resultTypes[r]
-             << " but replaces argument #" << index << " of type "
-             << argTypes[index];
-    if (carriedBy[index] >= 0)
-      return function.emitOpError("argument #")
-             << index << " is carried by both result #" << carriedBy[index]
-             << " and result #" << r;
-    carriedBy[index] = r;
+    if (failed(metric ? verifyMetricResult(function, r, metric, metrics)
+                      : verifyCarriedResult(function, r, next.getInt(), roles,
+                                            carriedBy)))
+      return failure();
   }
+  return carriedBy;
+}
 
+/// Only state has an initializer, and a working copy is state of its master
+/// parameter's shape.
+static LogicalResult verifyStateAttrs(FunctionOpInterface function,
+                                      ArrayRef<StringRef> roles) {
+  unsigned numArgs = function.getNumArguments();
+  ArrayRef<Type> argTypes = function.getArgumentTypes();
   for (unsigned i = 0; i < numArgs; ++i) {
     if (function.getArgAttr(i, MPTDialect::kInitAttrName) &&
         roles[i] != MPTDialect::kStateAttrName)
@@ -303,17 +327,16 @@ static LogicalResult verifyTrainStep(FunctionOpInterface function) {
              << " does not have the shape of parameter #" << master << " ("
              << argTypes[master] << ")";
   }
+  return success();
+}
 
-  llvm::SmallDenseMap<Value, unsigned> optimizerCount;
-  // Through casts: an f16 parameter updated in f32 is still updated.
-  function->walk([&](OptimizerOpInterface optimizer) {
-    ++optimizerCount[stripFloatCasts(optimizer.getParam())];
-  });
-
-  // A carried value that an update op produces must be the update of the
-  // argument it replaces (or of the master it is the working copy of):
-  // returning another parameter's update, the wrong one of two same-typed
-  // states, or a parameter unchanged would train silently wrong.
+/// A carried value that an update op produces must be the update of the
+/// argument it replaces (or of the master it is the working copy of):
+/// returning another parameter's update, the wrong one of two same-typed
+/// states, or a parameter unchanged would train silently wrong.
+static LogicalResult verifyCarriedUpdates(
+    FunctionOpInterface function,
+    const llvm::SmallDenseMap<Value, unsigned> &optimizerCount) {
   for (unsigned r = 0, e = function.getNumResults(); r < e; ++r) {
     auto next =
         function.getResultAttrOfType<IntegerAttr>(r, MPTDialect::kNextAttrName);
@@ -345,8 +368,18 @@ static LogicalResult verifyTrainStep(FunctionOpInterface function) {
                    ? "argument #" + std::to_string(sourceArg.getArgNumber())
                    : std::string("a value that is not an argument"));
   }
+  return success();
+}
 
-  for (unsigned i = 0; i < numArgs; ++i) {
+/// Every parameter and state argument is carried, and every parameter is
+/// updated by exactly one optimizer (a forward-only step gets its parameter
+/// updates from mpt-autodiff).
+static LogicalResult verifyEveryStateCarried(
+    FunctionOpInterface function, ArrayRef<StringRef> roles,
+    ArrayRef<int64_t> carriedBy,
+    const llvm::SmallDenseMap<Value, unsigned> &optimizerCount) {
+  bool forwardOnly = function->hasAttr(MPTDialect::kOptimizerAttrName);
+  for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i) {
     if (roles[i] == MPTDialect::kDataAttrName ||
         (forwardOnly && roles[i] == MPTDialect::kParamAttrName))
       continue;
@@ -365,6 +398,30 @@ static LogicalResult verifyTrainStep(FunctionOpInterface function) {
              << " is updated by more than one optimizer";
   }
   return success();
+}
+
+static LogicalResult verifyTrainStep(FunctionOpInterface function) {
+  if (failed(verifyConventionAttrs(function)) ||
+      failed(verifyUniqueMarker(function, MPTDialect::kTrainStepAttrName)))
+    return failure();
+  if (function.isExternal())
+    return function.emitOpError("marked '")
+           << MPTDialect::kTrainStepAttrName << "' must have a body";
+  FailureOr<SmallVector<StringRef>> roles = verifyArgumentRoles(function);
+  if (failed(roles))
+    return failure();
+  FailureOr<SmallVector<int64_t>> carriedBy =
+      verifyResultRoles(function, *roles);
+  if (failed(carriedBy) || failed(verifyStateAttrs(function, *roles)))
+    return failure();
+  llvm::SmallDenseMap<Value, unsigned> optimizerCount;
+  // Through casts: an f16 parameter updated in f32 is still updated.
+  function->walk([&](OptimizerOpInterface optimizer) {
+    ++optimizerCount[stripFloatCasts(optimizer.getParam())];
+  });
+  if (failed(verifyCarriedUpdates(function, optimizerCount)))
+    return failure();
+  return verifyEveryStateCarried(function, *roles, *carriedBy, optimizerCount);
 }
 
 static LogicalResult verifyEvalStep(FunctionOpInterface function) {
