@@ -32,7 +32,7 @@ config.environment["OMP_NUM_THREADS"] = "1"
 tool_dirs = [config.mpt_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
     ["mpt-opt", "mpt-run", "mpt-runtime-unittests", "mpt-runtime-c-api-test",
-     "mpt-trainer-unittests",
+     "mpt-trainer-unittests", "mpt-comm-test",
      "not", "count",
      "split-file", "mlir-runner", "mlir-translate", "opt", "llc"],
     tool_dirs)
@@ -57,6 +57,15 @@ if {"avx2", "fma", "f16c", "bmi2", "movbe"} <= set(flags):
 if {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= set(flags):
     config.available_features.add("openblas-avx512")
 
+# MPI. `mpi-runtime`: the runtime's collectives were built over MPI
+# (MPT_ENABLE_MPI). `mpi`: also mpiexec was found at configure time; the tests
+# that launch ranks (%mpiexec) require it and are UNSUPPORTED elsewhere.
+if config.mpt_enable_mpi.upper() in ("ON", "TRUE", "1", "YES"):
+    config.available_features.add("mpi-runtime")
+    if os.path.exists(config.mpiexec):
+        config.available_features.add("mpi")
+        config.substitutions.append(("%mpiexec", config.mpiexec))
+
 # CUDA. `cuda-runtime`: the runtime's CUDA layer was built (MPT_ENABLE_CUDA).
 # `ptxas`: the toolkit's assembler, to check generated kernels without a GPU.
 # `cuda-driver`: libcuda.so.1 loads. `cuda-device`: the driver answers with at
@@ -80,5 +89,11 @@ try:
     if libcuda.cuInit(0) == 0 and libcuda.cuDeviceGetCount(ctypes.byref(count)) == 0 \
             and count.value > 0:
         config.available_features.add("cuda-device")
+except OSError:
+    pass
+# `nccl`: libnccl.so.2 loads, for the collectives on device memory.
+try:
+    ctypes.CDLL("libnccl.so.2")
+    config.available_features.add("nccl")
 except OSError:
     pass

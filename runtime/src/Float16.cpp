@@ -1,4 +1,4 @@
-//===- Float16.cpp - rounding many floats at once ---------------*- C++ -*-===//
+//===- Float16.cpp - converting many floats at once ------------*- C++ -*-===//
 
 #include "mpt/float16.h"
 
@@ -20,6 +20,16 @@ roundToF16WithF16C(const float *from, uint16_t *to, size_t count) {
         _mm256_cvtps_ph(_mm256_loadu_ps(from + i), _MM_FROUND_TO_NEAREST_INT));
   for (; i < count; ++i)
     to[i] = floatToF16(from[i]);
+}
+
+__attribute__((target("avx,f16c"))) void
+widenF16WithF16C(const uint16_t *from, float *to, size_t count) {
+  size_t i = 0;
+  for (; i + 8 <= count; i += 8)
+    _mm256_storeu_ps(to + i, _mm256_cvtph_ps(_mm_loadu_si128(
+                                 reinterpret_cast<const __m128i *>(from + i))));
+  for (; i < count; ++i)
+    to[i] = f16ToFloat(from[i]);
 }
 #endif
 
@@ -60,4 +70,19 @@ void mpt::runtime::roundFloats(const float *from, uint16_t *to, size_t count,
 #endif
   for (size_t i = 0; i < count; ++i)
     to[i] = floatToF16(from[i]);
+}
+
+void mpt::runtime::widenHalves(const uint16_t *from, float *to, size_t count,
+                               HalfKind kind) {
+  if (kind == HalfKind::BF16) {
+    for (size_t i = 0; i < count; ++i)
+      to[i] = bf16ToFloat(from[i]);
+    return;
+  }
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("f16c"))
+    return widenF16WithF16C(from, to, count);
+#endif
+  for (size_t i = 0; i < count; ++i)
+    to[i] = f16ToFloat(from[i]);
 }

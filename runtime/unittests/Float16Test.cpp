@@ -1,6 +1,8 @@
-//===- Float16Test.cpp - Tests for rounding many floats at once -*- C++ -*-===//
+//===- Float16Test.cpp - Tests for converting many floats at once -*- C++
+//-*-===//
 //
-// roundFloats, which the CPU kernels round whole products with, against
+// widenHalves against the scalar widening on every pattern, and roundFloats,
+// which the CPU kernels round whole products with, against
 // round-to-nearest-even computed here from the two bf16 neighbours of each
 // value (their distances are exact in double), on every high half of an f32
 // with low halves 0, 1, 0x7fff, 0x8000 (a tie), 0x8001 and 0xffff: both
@@ -77,6 +79,29 @@ TEST(Float16Test, RoundFloatsToBF16IsNearestEven) {
 /// f16 (F16C where the CPU has it) as the scalar floatToF16.
 TEST(Float16Test, RoundFloatsToF16IsTheScalarRounding) {
   checkRoundFloats(HalfKind::F16, floatToF16, f16ToFloat);
+}
+
+/// widenHalves on every 16-bit pattern (and one more, past any vector width)
+/// as the scalar widening; a NaN only has to stay a NaN.
+void checkWidenHalves(HalfKind kind, float (*widen)(uint16_t)) {
+  std::vector<uint16_t> patterns;
+  for (uint32_t bits = 0; bits <= 0x10000; ++bits)
+    patterns.push_back(uint16_t(bits));
+  std::vector<float> widened(patterns.size());
+  widenHalves(patterns.data(), widened.data(), patterns.size(), kind);
+  for (size_t i = 0; i < patterns.size(); ++i) {
+    float expected = widen(patterns[i]);
+    if (std::isnan(expected))
+      EXPECT_TRUE(std::isnan(widened[i])) << std::hex << patterns[i];
+    else
+      ASSERT_EQ(floatBits(widened[i]), floatBits(expected))
+          << std::hex << patterns[i];
+  }
+}
+
+TEST(Float16Test, WidenHalvesIsTheScalarWidening) {
+  checkWidenHalves(HalfKind::F16, f16ToFloat);
+  checkWidenHalves(HalfKind::BF16, bf16ToFloat);
 }
 
 } // namespace

@@ -80,6 +80,11 @@ enum class HalfKind { F16, BF16 };
 /// a NaN, which stays a NaN.
 void roundFloats(const float *from, uint16_t *to, size_t count, HalfKind kind);
 
+/// f16ToFloat or bf16ToFloat of each of `count` values, several at a time
+/// (F16C where the CPU has it). Results are those of the scalar functions,
+/// but for a signaling NaN, which may come out quiet.
+void widenHalves(const uint16_t *from, float *to, size_t count, HalfKind kind);
+
 } // namespace mpt::runtime
 
 #endif // MPT_RUNTIME_FLOAT16_H

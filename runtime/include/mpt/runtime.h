@@ -69,6 +69,7 @@ typedef enum mpt_status_code_t {
   MPT_STATUS_OUT_OF_MEMORY = 6,
   MPT_STATUS_FAILED_PRECONDITION = 7, /* e.g. a step with an unbound input */
   MPT_STATUS_IO_ERROR = 8,            /* a file could not be written */
+  MPT_STATUS_UNAVAILABLE = 9, /* another rank died or did not answer in time */
 } mpt_status_code_t;
 
 /* NULL is success. A non-NULL status is owned by the caller. */

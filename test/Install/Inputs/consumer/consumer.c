@@ -1,5 +1,7 @@
 /* Compiles a training step with the installed runtime, binds zeros to its
-   inputs, takes one step and prints what each call returned. */
+   inputs, takes one step, starts a communicator (one rank) and prints what
+   each call returned. */
+#include <mpt/comm.h>
 #include <mpt/runtime.h>
 
 #include <stdio.h>
@@ -43,6 +45,12 @@ int main(int argc, char **argv) {
     printf("loss is a number: %d\n", metrics.loss == metrics.loss);
   printf("step without a session: %d\n",
          (int)mpt_status_code(mpt_session_step(NULL, NULL)));
+  mpt_comm_t comm = NULL;
+  ok = ok && check("comm", mpt_comm_init(NULL, &comm));
+  if (ok)
+    printf("rank %d of %d, %s\n", mpt_comm_rank(comm), mpt_comm_size(comm),
+           mpt_comm_transport(comm));
+  mpt_comm_free(comm);
   mpt_session_free(session);
   mpt_program_free(program);
   return ok ? 0 : 1;
