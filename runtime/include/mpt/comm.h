@@ -1,5 +1,4 @@
-/*===- comm.h - collectives among the ranks of a data-parallel run -*- C
--*-===*\
+/*===- comm.h - collectives among the ranks of data-parallel runs -*- C -*-===*\
 |*                                                                            *|
 |* In data-parallel training every process (a rank) holds the same state,     *|
 |* runs the step on its own shard of each batch, and sums its gradients with  *|
