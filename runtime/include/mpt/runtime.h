@@ -159,7 +159,9 @@ typedef struct mpt_compile_options_t {
   double min_scale;        /* bounds of the dynamic loss scale */
   double max_scale;
   /* If not NULL, the IR after the mixed-precision rewrite and after lowering
-     is written to <dump_prefix>.mixed.mlir and <dump_prefix>.llvm.mlir. */
+     is written to <dump_prefix>.mixed.mlir and <dump_prefix>.llvm.mlir,
+     creating the directory; a file that cannot be written fails the compile
+     with MPT_STATUS_IO_ERROR naming it. */
   const char *dump_prefix;
   /* CPU device: nonzero, matmuls and convolutions call the runtime's BLAS
      kernels; zero, they stay generic loops (the reference the kernels are
