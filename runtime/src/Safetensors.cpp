@@ -175,15 +175,8 @@ bool buildHeader(const std::string &path,
   return true;
 }
 
-struct Entry {
-  std::string name;
-  std::string dtype;
-  std::vector<int64_t> shape;
-  uint64_t begin, end;
-};
-
 bool parseEntry(const std::string &path, const std::string &name,
-                const llvm::json::Value &value, Entry &entry,
+                const llvm::json::Value &value, TensorEntry &entry,
                 std::string &error) {
   std::string prefix = path + ": tensor " + inQuotes(name) + ": ";
   auto fail = [&](const std::string &problem) {
@@ -283,7 +276,7 @@ bool parseMetadata(const std::string &path, const llvm::json::Value &value,
 }
 
 bool parseHeader(const std::string &path, const std::string &text,
-                 std::vector<Entry> &entries,
+                 std::vector<TensorEntry> &entries,
                  std::map<std::string, std::string> &metadata,
                  std::string &error) {
   llvm::Expected<llvm::json::Value> root = llvm::json::parse(text);
@@ -322,15 +315,16 @@ bool parseHeader(const std::string &path, const std::string &text,
 }
 
 // Offsets must tile [0, dataSize) exactly, as in the reference implementation.
-bool checkLayout(const std::string &path, std::vector<Entry> &entries,
+bool checkLayout(const std::string &path, std::vector<TensorEntry> &entries,
                  uint64_t dataSize, std::string &error) {
-  std::stable_sort(
-      entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
-        return a.begin < b.begin || (a.begin == b.begin && a.end < b.end);
-      });
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const TensorEntry &a, const TensorEntry &b) {
+                     return a.begin < b.begin ||
+                            (a.begin == b.begin && a.end < b.end);
+                   });
   uint64_t position = 0;
-  const Entry *previous = nullptr;
-  for (const Entry &entry : entries) {
+  const TensorEntry *previous = nullptr;
+  for (const TensorEntry &entry : entries) {
     std::string prefix = path + ": tensor " + inQuotes(entry.name) + ": ";
     std::string range = "data_offsets [" + std::to_string(entry.begin) + ", " +
                         std::to_string(entry.end) + "]";
@@ -359,9 +353,22 @@ bool checkLayout(const std::string &path, std::vector<Entry> &entries,
   return true;
 }
 
-struct FileCloser {
-  void operator()(std::FILE *file) const { std::fclose(file); }
-};
+/// Reads `size` bytes at `offset` of `fd`; false at an error or the end of
+/// the file.
+bool readAt(int fd, void *data, size_t size, uint64_t offset) {
+  auto *bytes = static_cast<char *>(data);
+  while (size > 0) {
+    ssize_t got = ::pread(fd, bytes, size, off_t(offset));
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      return false;
+    bytes += got;
+    size -= size_t(got);
+    offset += uint64_t(got);
+  }
+  return true;
+}
 
 uint64_t readLittleEndian64(const unsigned char *bytes) {
   uint64_t value = 0;
@@ -446,25 +453,30 @@ bool mpt::runtime::writeSafetensors(
   return syncDirectoryOf(path, error);
 }
 
-bool mpt::runtime::readSafetensors(const std::string &path,
-                                   std::vector<TensorRecord> &tensors,
-                                   std::map<std::string, std::string> &metadata,
-                                   std::string &error) {
-  std::FILE *file = std::fopen(path.c_str(), "rb");
-  if (!file) {
+SafetensorsFile::~SafetensorsFile() {
+  if (fd >= 0)
+    ::close(fd);
+}
+
+bool SafetensorsFile::open(const std::string &filePath, std::string &error) {
+  path = filePath;
+  fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     error = systemError(path + ": cannot open");
     return false;
   }
-  std::unique_ptr<std::FILE, FileCloser> closer(file);
   struct stat info;
-  if (::fstat(fileno(file), &info) != 0) {
+  if (::fstat(fd, &info) != 0) {
     error = systemError(path + ": cannot stat");
+    return false;
+  }
+  if (S_ISDIR(info.st_mode)) {
+    error = path + ": is a directory, not a safetensors file";
     return false;
   }
   uint64_t fileSize = static_cast<uint64_t>(info.st_size);
   unsigned char length[8];
-  if (fileSize < sizeof(length) ||
-      std::fread(length, 1, sizeof(length), file) != sizeof(length)) {
+  if (fileSize < sizeof(length) || !readAt(fd, length, sizeof(length), 0)) {
     error = path + ": file of " + std::to_string(fileSize) +
             " bytes is too short for a safetensors header";
     return false;
@@ -477,35 +489,42 @@ bool mpt::runtime::readSafetensors(const std::string &path,
     return false;
   }
   std::string text(headerSize, '\0');
-  if (std::fread(text.data(), 1, text.size(), file) != text.size()) {
+  if (!readAt(fd, text.data(), text.size(), sizeof(length))) {
     error = path + ": cannot read the header";
     return false;
   }
+  dataStart = sizeof(length) + headerSize;
+  return parseHeader(path, text, entries, metadataEntries, error) &&
+         checkLayout(path, entries, fileSize - dataStart, error);
+}
 
-  std::vector<Entry> entries;
-  std::map<std::string, std::string> readMetadata;
-  if (!parseHeader(path, text, entries, readMetadata, error) ||
-      !checkLayout(path, entries, fileSize - sizeof(length) - headerSize,
-                   error))
+bool SafetensorsFile::read(const TensorEntry &tensor, void *data,
+                           std::string &error) const {
+  if (readAt(fd, data, tensor.end - tensor.begin, dataStart + tensor.begin))
+    return true;
+  error = path + ": tensor " + inQuotes(tensor.name) +
+          ": cannot read its data (file changed while reading?)";
+  return false;
+}
+
+bool mpt::runtime::readSafetensors(const std::string &path,
+                                   std::vector<TensorRecord> &tensors,
+                                   std::map<std::string, std::string> &metadata,
+                                   std::string &error) {
+  SafetensorsFile file;
+  if (!file.open(path, error))
     return false;
-
-  // The layout check guarantees the tensors follow each other in this order.
-  std::vector<TensorRecord> records(entries.size());
-  for (size_t i = 0; i < entries.size(); ++i) {
-    Entry &entry = entries[i];
-    TensorRecord &record = records[i];
-    record.name = std::move(entry.name);
-    record.dtype = std::move(entry.dtype);
-    record.shape = std::move(entry.shape);
+  std::vector<TensorRecord> records;
+  for (const TensorEntry &entry : file.tensors()) {
+    TensorRecord &record = records.emplace_back();
+    record.name = entry.name;
+    record.dtype = entry.dtype;
+    record.shape = entry.shape;
     record.data.resize(entry.end - entry.begin);
-    if (std::fread(record.data.data(), 1, record.data.size(), file) !=
-        record.data.size()) {
-      error = path + ": tensor " + inQuotes(record.name) +
-              ": cannot read its data (file changed while reading?)";
+    if (!file.read(entry, record.data.data(), error))
       return false;
-    }
   }
   tensors = std::move(records);
-  metadata = std::move(readMetadata);
+  metadata = file.metadata();
   return true;
 }

@@ -350,6 +350,8 @@ static void checkSession(mpt_program_t program, const char *scratch) {
   EXPECT_OK(mpt_session_load(session, path, NULL));
   EXPECT_ERROR(mpt_session_load(session, "/nonexistent/c.safetensors", NULL),
                MPT_STATUS_DATA_LOSS, "/nonexistent/c.safetensors");
+  EXPECT_ERROR(mpt_session_load(session, scratch, NULL), MPT_STATUS_DATA_LOSS,
+               "is a directory, not a safetensors file");
   EXPECT_ERROR(mpt_session_load(NULL, path, NULL), MPT_STATUS_INVALID_ARGUMENT,
                "session is NULL");
   EXPECT_ERROR(mpt_session_load(session, NULL, NULL),

@@ -348,8 +348,10 @@ MPT_MUST_USE_RESULT MPT_API mpt_status_t mpt_session_save(mpt_session_t session,
                                                           const char *path,
                                                           int64_t position);
 /* Loads a checkpoint written by mpt_session_save for the same program and
-   precision; nothing changes if the file is missing, corrupt or mismatched.
-   `position` may be NULL. */
+   precision. Nothing changes if the file is missing, a directory or corrupt
+   (MPT_STATUS_DATA_LOSS), or holds other tensors (MPT_STATUS_INVALID_ARGUMENT,
+   naming the file and the tensor). Names, dtypes and shapes are checked
+   before any data is read. `position` may be NULL. */
 MPT_MUST_USE_RESULT MPT_API mpt_status_t mpt_session_load(mpt_session_t session,
                                                           const char *path,
                                                           int64_t *position);

@@ -221,6 +221,16 @@ def cmd_write_tensor(args):
     write_safetensors(args.path, [(args.name, "F32", shape, data)], {})
 
 
+def cmd_write_sparse(args):
+    """An F32 vector of `count` zeros whose data is a hole in the file: a file
+    of gigabytes that takes no disk."""
+    header = json.dumps({args.name: {"dtype": "F32", "shape": [args.count],
+                                     "data_offsets": [0, 4 * args.count]}}).encode()
+    with open(args.path, "wb") as f:
+        f.write(struct.pack("<Q", len(header)) + header)
+        f.truncate(8 + len(header) + 4 * args.count)
+
+
 def cmd_set_metadata(args):
     """Copies a safetensors file with one metadata entry replaced."""
     tensors, metadata = read_safetensors(args.source)
@@ -308,6 +318,11 @@ def main():
     p.add_argument("shape", help="e.g. 16x8, or '' for a scalar")
     p.add_argument("value", type=float)
     p.set_defaults(run=cmd_write_tensor)
+    p = sub.add_parser("write-sparse")
+    p.add_argument("path")
+    p.add_argument("name")
+    p.add_argument("count", type=int)
+    p.set_defaults(run=cmd_write_sparse)
     p = sub.add_parser("set-metadata")
     p.add_argument("source")
     p.add_argument("path")
