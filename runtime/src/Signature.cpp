@@ -6,6 +6,7 @@
 
 #include "mpt/Contract/Contract.h"
 
+#include <cmath>
 #include <numeric>
 
 namespace mpt::runtime {
@@ -160,10 +161,40 @@ public:
     } else {
       return fail(what + " has unknown initializer '" + kind->str() + "'");
     }
-    return true;
+    return domain(object, what, arg);
   }
 
 private:
+  /// The optional domain: finite float bounds, or integer bounds for
+  /// integer state, with min <= max.
+  bool domain(const llvm::json::Object &object, const std::string &what,
+              ArgInfo &arg) {
+    const llvm::json::Value *value = object.get(key::Domain);
+    if (!value)
+      return true;
+    const llvm::json::Object *bounds = value->getAsObject();
+    ValueDomain domain;
+    bool valid = false;
+    if (bounds && isFloatKind(arg.shape.kind)) {
+      std::optional<double> min = bounds->getNumber(key::Min);
+      std::optional<double> max = bounds->getNumber(key::Max);
+      valid = min && max && std::isfinite(*min) && std::isfinite(*max) &&
+              *min <= *max;
+      domain.min = min.value_or(0);
+      domain.max = max.value_or(0);
+    } else if (bounds) {
+      std::optional<int64_t> min = bounds->getInteger(key::Min);
+      std::optional<int64_t> max = bounds->getInteger(key::Max);
+      valid = min && max && *min <= *max;
+      domain.intMin = min.value_or(0);
+      domain.intMax = max.value_or(0);
+    }
+    if (!valid)
+      return fail(what + " has a malformed domain");
+    arg.domain = domain;
+    return true;
+  }
+
   std::string &error;
 };
 

@@ -400,6 +400,47 @@ static void checkSession(mpt_program_t program, const char *scratch) {
   mpt_program_free(NULL);
 }
 
+/* The state the step keeps in a range, the loss scale in the options'
+   [min_scale, max_scale] and its growth tracker from 0, is written only
+   inside it. */
+static void checkStateDomains(const char *examples) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/mlp.mlir", examples);
+  mpt_compile_options_t options;
+  mpt_compile_options_init(&options);
+  options.precision = MPT_PRECISION_F16;
+  options.init_scale = 1024.0;
+  options.max_scale = 1024.0;
+  mpt_program_t program = NULL;
+  EXPECT_OK(mpt_program_compile(path, &options, &program));
+  mpt_session_t session = NULL;
+  EXPECT_OK(mpt_session_create(program, 0, &session));
+  mpt_program_free(program);
+  float scale = NAN, tracker = -1.0f;
+  EXPECT_ERROR(mpt_session_write_state(session, "loss_scale", &scale, 1),
+               MPT_STATUS_INVALID_ARGUMENT,
+               "mpt_session_write_state: 'loss_scale': value nan at index 0 "
+               "is outside [1, 1024], the range the training step keeps it "
+               "in");
+  scale = 2048.0f;
+  EXPECT_ERROR(mpt_session_write_state(session, "loss_scale", &scale, 1),
+               MPT_STATUS_INVALID_ARGUMENT, "value 2048 at index 0");
+  EXPECT_ERROR(
+      mpt_session_write_state(session, "loss_scale_growth_tracker", &tracker,
+                              1),
+      MPT_STATUS_INVALID_ARGUMENT,
+      "'loss_scale_growth_tracker': value -1 at index 0 is outside [0, "
+      "9007199254740992]");
+  float read = 0.0f;
+  EXPECT_OK(mpt_session_read_state(session, "loss_scale", &read, 1));
+  EXPECT(read == 1024.0f);
+  scale = 512.0f;
+  EXPECT_OK(mpt_session_write_state(session, "loss_scale", &scale, 1));
+  EXPECT_OK(mpt_session_read_state(session, "loss_scale", &read, 1));
+  EXPECT(read == 512.0f);
+  mpt_session_free(session);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: %s <examples dir> <scratch dir>\n", argv[0]);
@@ -413,6 +454,7 @@ int main(int argc, char **argv) {
   }
   checkProgramQueries(program);
   checkSession(program, argv[2]);
+  checkStateDomains(argv[1]);
   printf("%d checks, %d failed\n", checks, failures);
   return failures ? 1 : 0;
 }

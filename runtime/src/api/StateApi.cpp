@@ -173,6 +173,11 @@ mpt_status_t mpt_session_write_state(mpt_session_t session, const char *name,
         storeInteger(host.get(), kind, e, int64_t(value));
       }
     }
+    if (std::string problem = outsideDomain(
+            session->program->signature().trainArgs[state->index], host.get());
+        !problem.empty())
+      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                        std::string(kCaller) + ": '" + name + "': " + problem);
     session->backend->copyToDevice(session->args[state->index].get(),
                                    host.get(), host.bytes());
     MPT_RETURN_IF_ERROR(
@@ -225,8 +230,8 @@ mpt_status_t mpt_session_load(mpt_session_t session, const char *path,
     std::string error;
     if (!file.open(path, error))
       return makeStatus(MPT_STATUS_DATA_LOSS, error);
-    // Check everything before changing anything, the header before reading
-    // the data.
+    // Check everything before changing anything: the header before reading
+    // the data, every value before writing any.
     int64_t savedPosition = 0;
     MPT_RETURN_IF_ERROR(readPosition(path, file.metadata(), savedPosition));
     std::vector<const TensorEntry *> entries;
@@ -237,6 +242,13 @@ mpt_status_t mpt_session_load(mpt_session_t session, const char *path,
       values[i].resize(state[i].shape.bytes());
       if (!file.read(*entries[i], values[i].data(), error))
         return makeStatus(MPT_STATUS_DATA_LOSS, error);
+      const ArgInfo &arg =
+          session->program->signature().trainArgs[state[i].index];
+      if (std::string problem = outsideDomain(arg, values[i].data());
+          !problem.empty())
+        return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                          std::string(path) + ": tensor '" + state[i].name +
+                              "': " + problem);
     }
     for (size_t i = 0; i < state.size(); ++i) {
       session->backend->copyToDevice(session->args[state[i].index].get(),

@@ -239,6 +239,22 @@ def cmd_set_metadata(args):
                       metadata)
 
 
+PACKED = {"F32": "f", "I64": "q", "I32": "i"}
+
+
+def cmd_set_tensor(args):
+    """Copies a safetensors file with every element of one F32, I64 or I32
+    tensor set to `value` (for the tests of loaded state)."""
+    tensors, metadata = read_safetensors(args.source)
+    dtype, shape, data = tensors[args.name]
+    code = PACKED[dtype]
+    value = float(args.value) if code == "f" else int(args.value)
+    count = len(data) // struct.calcsize(code)
+    tensors[args.name] = (dtype, shape, struct.pack(f"<{count}{code}", *([value] * count)))
+    write_safetensors(args.path, [(n, d, s, b) for n, (d, s, b) in tensors.items()],
+                      metadata)
+
+
 def cmd_write_idx(args):
     """Fashion-MNIST-format IDX files (train and t10k) of `count` examples
     with labels i % 10 and pixels i % 256."""
@@ -329,6 +345,12 @@ def main():
     p.add_argument("key")
     p.add_argument("value")
     p.set_defaults(run=cmd_set_metadata)
+    p = sub.add_parser("set-tensor")
+    p.add_argument("source")
+    p.add_argument("path")
+    p.add_argument("name")
+    p.add_argument("value", help="a float (nan, inf, -1.5) or an integer")
+    p.set_defaults(run=cmd_set_tensor)
     p = sub.add_parser("write-idx")
     p.add_argument("dir")
     p.add_argument("count", type=int)
