@@ -284,6 +284,20 @@ static llvm::Error loadInitialState(mpt_session_t session,
   return llvm::Error::success();
 }
 
+/// Notes whether the state just loaded from `path` is finite: a non-finite
+/// loss from it is the file's fault, not the precision's.
+static llvm::Error noteLoadedState(Trainer::State &state,
+                                   const std::string &path) {
+  llvm::Expected<std::string> nonFinite = findNonFiniteState(state.session);
+  if (!nonFinite)
+    return nonFinite.takeError();
+  state.nonFiniteLoaded = nonFinite->empty()
+                              ? ""
+                              : "the state loaded from " + path +
+                                    " is not finite (" + *nonFinite + ")";
+  return llvm::Error::success();
+}
+
 /// The run's length, its starting position and the steps it evaluates at.
 static llvm::Error planRun(const TrainerOptions &options,
                            Trainer::State &state) {
@@ -301,6 +315,8 @@ static llvm::Error planRun(const TrainerOptions &options,
   if (!options.resumePath.empty()) {
     if (llvm::Error error = takeStatus(mpt_session_load(
             state.session, options.resumePath.c_str(), &state.firstStep)))
+      return error;
+    if (llvm::Error error = noteLoadedState(state, options.resumePath))
       return error;
     if (state.firstStep > epochSteps)
       return fail(options.resumePath + ": position " + Twine(state.firstStep) +
@@ -345,10 +361,13 @@ static llvm::Error setUp(const TrainerOptions &options, Trainer::State &state) {
   if (llvm::Error error = takeStatus(
           mpt_session_create(state.program, options.seed, &state.session)))
     return error;
-  if (!options.initStatePath.empty())
+  if (!options.initStatePath.empty()) {
     if (llvm::Error error =
             loadInitialState(state.session, options.initStatePath))
       return error;
+    if (llvm::Error error = noteLoadedState(state, options.initStatePath))
+      return error;
+  }
   return planRun(options, state);
 }
 
