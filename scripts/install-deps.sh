@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   llvm-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   zlib1g-dev libzstd-dev libxml2-dev libedit-dev libcurl4-openssl-dev
-  nlohmann-json3-dev libopenblas-openmp-dev libgtest-dev
+  libopenblas-openmp-dev libgtest-dev
   mpich libmpich-dev
   dataset-fashion-mnist
   gnuplot-nox

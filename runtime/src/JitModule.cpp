@@ -1,4 +1,4 @@
-//===- JitModule.cpp - LLVM IR of a lowered module for the JIT --*- C++ -*-===//
+//===- JitModule.cpp - lowered modules JIT-compiled -------------*- C++ -*-===//
 
 #include "JitModule.h"
 
@@ -48,10 +48,28 @@ std::unique_ptr<llvm::Module> translateForJit(mlir::Operation *module,
   return llvmModule;
 }
 
-std::unique_ptr<llvm::Module>
+/// translateForJit under MPT_MAX_CPU_ISA, for ExecutionEngine's module
+/// builder.
+static std::unique_ptr<llvm::Module>
 translateForJitUnderMaxCpuIsa(mlir::Operation *module,
                               llvm::LLVMContext &context) {
   return translateForJit(module, context, maxCpuIsa());
+}
+
+std::unique_ptr<mlir::ExecutionEngine>
+createJit(mlir::ModuleOp module, mlir::ExecutionEngineOptions options,
+          llvm::function_ref<llvm::orc::SymbolMap(llvm::orc::MangleAndInterner)>
+              symbols,
+          std::string &error) {
+  options.llvmModuleBuilder = translateForJitUnderMaxCpuIsa;
+  options.enableGDBNotificationListener = false;
+  auto jit = mlir::ExecutionEngine::create(module, options);
+  if (!jit) {
+    error = "JIT compilation failed: " + llvm::toString(jit.takeError());
+    return nullptr;
+  }
+  (*jit)->registerSymbols(symbols);
+  return std::move(*jit);
 }
 
 } // namespace mpt::runtime

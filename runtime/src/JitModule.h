@@ -1,6 +1,7 @@
-//===- JitModule.h - LLVM IR of a lowered module for the JIT ----*- C++ -*-===//
+//===- JitModule.h - lowered modules JIT-compiled ---------------*- C++ -*-===//
 //
-// Both backends hand this to ExecutionEngine as its module builder.
+// How both backends JIT-compile a lowered module: its LLVM IR, and the
+// ExecutionEngine that compiles it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,11 +10,16 @@
 
 #include "cpu/CpuIsa.h"
 
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/ExecutionEngine/Orc/Core.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
 #include <memory>
+#include <string>
 
 namespace mpt::runtime {
 
@@ -32,11 +38,15 @@ std::unique_ptr<llvm::Module> translateForJit(mlir::Operation *module,
                                               llvm::LLVMContext &context,
                                               CpuIsa isa);
 
-/// translateForJit under MPT_MAX_CPU_ISA, for ExecutionEngine's module
-/// builder.
-std::unique_ptr<llvm::Module>
-translateForJitUnderMaxCpuIsa(mlir::Operation *module,
-                              llvm::LLVMContext &context);
+/// JIT-compiles the lowered `module` with `options` (the backend's
+/// optimization) and the LLVM IR of translateForJit under MPT_MAX_CPU_ISA,
+/// and links the functions of this process that `symbols` binds; null with
+/// `error` on failure.
+std::unique_ptr<mlir::ExecutionEngine>
+createJit(mlir::ModuleOp module, mlir::ExecutionEngineOptions options,
+          llvm::function_ref<llvm::orc::SymbolMap(llvm::orc::MangleAndInterner)>
+              symbols,
+          std::string &error);
 
 } // namespace mpt::runtime
 

@@ -19,12 +19,13 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -190,16 +191,34 @@ void buildLowering(PassManager &pm, const CompileOptions &options) {
   buildLowerToCPUPipeline(pm, cpu);
 }
 
-/// Writes `module` to the dump prefix + `suffix`, if there is a prefix.
+/// Writes `module` to the dump prefix + `suffix`, if there is a prefix,
+/// creating the prefix's directory; false with `error` naming the file that
+/// cannot be written (which is then removed).
 bool dump(ModuleOp module, const CompileOptions &options, const char *suffix,
           std::string &error) {
   if (options.dumpPrefix.empty())
     return true;
-  auto output = openOutputFile(options.dumpPrefix + suffix, &error);
-  if (!output)
+  std::string path = options.dumpPrefix + suffix;
+  llvm::StringRef directory = llvm::sys::path::parent_path(path);
+  if (!directory.empty())
+    if (std::error_code failed = llvm::sys::fs::create_directories(directory)) {
+      error = "cannot create directory '" + directory.str() +
+              "': " + failed.message();
+      return false;
+    }
+  std::error_code failed;
+  llvm::ToolOutputFile output(path, failed, llvm::sys::fs::OF_Text);
+  if (!failed) {
+    module->print(output.os());
+    output.os().close();
+    failed = output.os().error();
+    output.os().clear_error();
+  }
+  if (failed) {
+    error = "cannot write '" + path + "': " + failed.message();
     return false;
-  module->print(output->os());
-  output->keep();
+  }
+  output.keep();
   return true;
 }
 
@@ -267,8 +286,10 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
   buildMixedPrecision(pm, options);
   if (failed(pm.run(*module)))
     return fail(path + ": the mixed-precision rewrite failed:\n");
-  if (!dump(*module, options, ".mixed.mlir", error))
+  if (!dump(*module, options, ".mixed.mlir", error)) {
+    failure = Failure::Unwritable;
     return nullptr;
+  }
 
   PassManager lowering(&context);
   buildLowering(lowering, options);
@@ -276,8 +297,10 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
   if (failed(lowering.run(*module)))
     return fail(path + (cuda ? ": lowering to CUDA failed:\n"
                              : ": lowering to the CPU failed:\n"));
-  if (!dump(*module, options, ".llvm.mlir", error))
+  if (!dump(*module, options, ".llvm.mlir", error)) {
+    failure = Failure::Unwritable;
     return nullptr;
+  }
 
   auto program = std::make_unique<Program>();
   std::string signatureJson;

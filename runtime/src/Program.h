@@ -44,6 +44,7 @@ struct Program {
     Unreadable,        // the file cannot be read
     Invalid,           // MLIR diagnostics: the input or its lowering
     DeviceUnavailable, // no CUDA in this build, or no driver or device
+    Unwritable,        // an IR dump (dump_prefix) cannot be written
   };
 
   /// Compiles `path`; on failure returns null and sets `error` (the MLIR

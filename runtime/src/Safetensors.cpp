@@ -1,15 +1,20 @@
 //===- Safetensors.cpp - Reading and writing safetensors files --*- C++ -*-===//
 //
-// The project builds without C++ exceptions, so nlohmann::json is only used
-// through its non-throwing entry points: parsing with allow_exceptions=false,
-// type checks before every access, and UTF-8 validation before dump().
+// Headers are written and read with llvm::json. Its printer sorts object keys
+// and writes integers and compact JSON as the files' other writers do; its
+// parser keeps the last of a repeated key, so repeated keys are looked for
+// separately.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mpt/safetensors.h"
 #include "mpt/Contract/Contract.h"
 
-#include <nlohmann/json.hpp>
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -17,7 +22,6 @@
 #include <cstring>
 #include <limits>
 #include <memory>
-#include <set>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -26,7 +30,6 @@
 #include <unistd.h>
 
 using namespace mpt::runtime;
-using nlohmann::json;
 
 namespace {
 
@@ -36,48 +39,6 @@ std::string inQuotes(const std::string &name) { return "'" + name + "'"; }
 
 std::string systemError(const std::string &what) {
   return what + ": " + std::strerror(errno);
-}
-
-// dump() would abort on invalid UTF-8 (it throws, and exceptions are off), so
-// strings are checked up front: well-formed, shortest form, no surrogates,
-// nothing above U+10FFFF.
-bool isValidUtf8(const std::string &text) {
-  size_t i = 0, size = text.size();
-  while (i < size) {
-    auto byte = static_cast<unsigned char>(text[i]);
-    size_t length;
-    uint32_t codePoint;
-    if (byte < 0x80) {
-      ++i;
-      continue;
-    }
-    if ((byte & 0xE0) == 0xC0) {
-      length = 2;
-      codePoint = byte & 0x1F;
-    } else if ((byte & 0xF0) == 0xE0) {
-      length = 3;
-      codePoint = byte & 0x0F;
-    } else if ((byte & 0xF8) == 0xF0) {
-      length = 4;
-      codePoint = byte & 0x07;
-    } else {
-      return false;
-    }
-    if (size - i < length)
-      return false;
-    for (size_t k = 1; k < length; ++k) {
-      auto next = static_cast<unsigned char>(text[i + k]);
-      if ((next & 0xC0) != 0x80)
-        return false;
-      codePoint = codePoint << 6 | (next & 0x3F);
-    }
-    static constexpr uint32_t kMinimum[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (codePoint < kMinimum[length] || codePoint > 0x10FFFF ||
-        (codePoint >= 0xD800 && codePoint <= 0xDFFF))
-      return false;
-    i += length;
-  }
-  return true;
 }
 
 // numel * element size in bytes, or false when it does not fit in int64_t.
@@ -101,31 +62,6 @@ std::string shapeString(const std::vector<int64_t> &shape) {
     result += (i ? ", " : "") + std::to_string(shape[i]);
   return result + "]";
 }
-
-// Records the message of the first parse error; used only to explain a header
-// that the non-throwing DOM parse already rejected.
-class ParseErrorCollector : public nlohmann::json_sax<json> {
-public:
-  std::string message;
-
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t &) override { return true; }
-  bool string(string_t &) override { return true; }
-  bool binary(binary_t &) override { return true; }
-  bool start_object(std::size_t) override { return true; }
-  bool key(string_t &) override { return true; }
-  bool end_object() override { return true; }
-  bool start_array(std::size_t) override { return true; }
-  bool end_array() override { return true; }
-  bool parse_error(std::size_t, const std::string &,
-                   const nlohmann::detail::exception &ex) override {
-    message = ex.what();
-    return false;
-  }
-};
 
 // Closes the file and removes the temporary unless released after the rename.
 class TemporaryFile {
@@ -187,16 +123,16 @@ bool buildHeader(const std::string &path,
                  const std::vector<TensorRecord> &tensors,
                  const std::map<std::string, std::string> &metadata,
                  std::string &header, std::string &error) {
-  json root = json::object();
+  llvm::json::Object root;
   uint64_t offset = 0;
   for (const TensorRecord &tensor : tensors) {
     std::string prefix = path + ": tensor " + inQuotes(tensor.name) + ": ";
     if (tensor.name.empty() || tensor.name == kMetadataKey ||
-        !isValidUtf8(tensor.name)) {
+        !llvm::json::isUTF8(tensor.name)) {
       error = prefix + "invalid name";
       return false;
     }
-    if (root.contains(tensor.name)) {
+    if (root.get(tensor.name)) {
       error = prefix + "duplicate name";
       return false;
     }
@@ -216,73 +152,72 @@ bool buildHeader(const std::string &path,
               " needs " + std::to_string(bytes);
       return false;
     }
-    json entry = json::object();
-    entry["dtype"] = tensor.dtype;
-    entry["shape"] = tensor.shape;
-    entry["data_offsets"] = json::array({offset, offset + bytes});
-    root[tensor.name] = std::move(entry);
+    root[tensor.name] = llvm::json::Object{
+        {"dtype", tensor.dtype},
+        {"shape", llvm::json::Array(tensor.shape)},
+        {"data_offsets", llvm::json::Array{offset, offset + bytes}}};
     offset += bytes;
   }
   if (!metadata.empty()) {
+    llvm::json::Object entries;
     for (const auto &[key, value] : metadata) {
-      if (!isValidUtf8(key) || !isValidUtf8(value)) {
+      if (!llvm::json::isUTF8(key) || !llvm::json::isUTF8(value)) {
         error = path + ": metadata " + inQuotes(key) + " is not valid UTF-8";
         return false;
       }
+      entries[key] = value;
     }
-    root[kMetadataKey] = metadata;
+    root[kMetadataKey] = std::move(entries);
   }
-  header = root.dump();
+  llvm::raw_string_ostream(header) << llvm::json::Value(std::move(root));
   // The format pads the header with spaces so the data starts 8-byte aligned.
   header.resize((header.size() + 7) / 8 * 8, ' ');
   return true;
 }
 
-struct Entry {
-  std::string name;
-  std::string dtype;
-  std::vector<int64_t> shape;
-  uint64_t begin, end;
-};
-
 bool parseEntry(const std::string &path, const std::string &name,
-                const json &value, Entry &entry, std::string &error) {
+                const llvm::json::Value &value, TensorEntry &entry,
+                std::string &error) {
   std::string prefix = path + ": tensor " + inQuotes(name) + ": ";
   auto fail = [&](const std::string &problem) {
     error = prefix + problem;
     return false;
   };
-  if (!value.is_object())
+  const llvm::json::Object *object = value.getAsObject();
+  if (!object)
     return fail("entry is not an object");
-  auto dtype = value.find("dtype");
-  auto shape = value.find("shape");
-  auto offsets = value.find("data_offsets");
-  if (dtype == value.end() || !dtype->is_string())
+  std::optional<llvm::StringRef> dtype = object->getString("dtype");
+  const llvm::json::Value *shape = object->get("shape");
+  const llvm::json::Array *offsets = object->getArray("data_offsets");
+  if (!dtype)
     return fail("missing or non-string \"dtype\"");
-  if (shape == value.end() || !shape->is_array())
+  if (!shape || !shape->getAsArray())
     return fail("missing or non-array \"shape\"");
-  if (offsets == value.end() || !offsets->is_array() || offsets->size() != 2 ||
-      !(*offsets)[0].is_number_unsigned() ||
-      !(*offsets)[1].is_number_unsigned())
+  std::optional<uint64_t> begin, end;
+  if (offsets && offsets->size() == 2) {
+    begin = (*offsets)[0].getAsUINT64();
+    end = (*offsets)[1].getAsUINT64();
+  }
+  if (!begin || !end)
     return fail("\"data_offsets\" is not a pair of non-negative integers");
 
   entry.name = name;
-  entry.dtype = dtype->get_ref<const std::string &>();
+  entry.dtype = dtype->str();
   int64_t elementSize = safetensorsDtypeSize(entry.dtype);
   if (elementSize == 0)
     return fail("unknown dtype " + inQuotes(entry.dtype));
-  for (const json &dim : *shape) {
-    if (!dim.is_number_unsigned() ||
-        dim.get<uint64_t>() >
-            static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-      return fail("invalid \"shape\" " + shape->dump());
-    entry.shape.push_back(static_cast<int64_t>(dim.get<uint64_t>()));
+  for (const llvm::json::Value &dim : *shape->getAsArray()) {
+    std::optional<uint64_t> size = dim.getAsUINT64();
+    if (!size ||
+        *size > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      return fail("invalid \"shape\" " + llvm::formatv("{0}", *shape).str());
+    entry.shape.push_back(static_cast<int64_t>(*size));
   }
   int64_t bytes;
   if (!byteSize(entry.shape, elementSize, bytes))
     return fail("\"shape\" " + shapeString(entry.shape) + " is too large");
-  entry.begin = (*offsets)[0].get<uint64_t>();
-  entry.end = (*offsets)[1].get<uint64_t>();
+  entry.begin = *begin;
+  entry.end = *end;
   std::string range = "[" + std::to_string(entry.begin) + ", " +
                       std::to_string(entry.end) + "]";
   if (entry.end < entry.begin || entry.end - entry.begin != uint64_t(bytes))
@@ -292,71 +227,104 @@ bool parseEntry(const std::string &path, const std::string &name,
   return true;
 }
 
+/// The first key that an object of the valid JSON `text` repeats. A header
+/// that names a tensor or a metadata key twice is corrupt, whichever value
+/// is right.
+std::optional<std::string> repeatedKey(llvm::StringRef text) {
+  std::vector<llvm::StringSet<>> openObjects;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '{') {
+      openObjects.emplace_back();
+    } else if (text[i] == '}') {
+      openObjects.pop_back();
+    } else if (text[i] == '"') {
+      size_t close = i + 1;
+      while (text[close] != '"')
+        close += text[close] == '\\' ? 2 : 1;
+      llvm::StringRef quoted = text.slice(i, close + 1);
+      i = close;
+      size_t next = text.find_first_not_of(" \t\r\n", close + 1);
+      if (next == llvm::StringRef::npos || text[next] != ':')
+        continue; // a value, not a key
+      // Parsed on its own, the key's escapes are decoded.
+      std::string key =
+          llvm::cantFail(llvm::json::parse(quoted)).getAsString()->str();
+      if (!openObjects.back().insert(key).second)
+        return key;
+    }
+  }
+  return std::nullopt;
+}
+
+bool parseMetadata(const std::string &path, const llvm::json::Value &value,
+                   std::map<std::string, std::string> &metadata,
+                   std::string &error) {
+  const llvm::json::Object *object = value.getAsObject();
+  if (!object) {
+    error = path + ": \"__metadata__\" is not an object";
+    return false;
+  }
+  for (const auto &[key, item] : *object) {
+    std::optional<llvm::StringRef> text = item.getAsString();
+    if (!text) {
+      error = path + ": metadata " + inQuotes(key.str()) + " is not a string";
+      return false;
+    }
+    metadata[key.str()] = text->str();
+  }
+  return true;
+}
+
 bool parseHeader(const std::string &path, const std::string &text,
-                 std::vector<Entry> &entries,
+                 std::vector<TensorEntry> &entries,
                  std::map<std::string, std::string> &metadata,
                  std::string &error) {
-  // nlohmann keeps the last of duplicate keys; a header that names a tensor
-  // or a metadata key twice is corrupt, whichever value is right.
-  std::vector<std::set<std::string>> openObjects;
-  std::string duplicate;
-  auto findDuplicates = [&](int, json::parse_event_t event, json &parsed) {
-    if (event == json::parse_event_t::object_start)
-      openObjects.emplace_back();
-    else if (event == json::parse_event_t::object_end)
-      openObjects.pop_back();
-    else if (event == json::parse_event_t::key && duplicate.empty() &&
-             !openObjects.back().insert(parsed.get<std::string>()).second)
-      duplicate = parsed.get<std::string>();
-    return true;
-  };
-  json root = json::parse(text, findDuplicates, /*allow_exceptions=*/false);
-  if (!root.is_discarded() && !duplicate.empty()) {
-    error = path + ": duplicate key " + inQuotes(duplicate) + " in the header";
+  llvm::Expected<llvm::json::Value> root = llvm::json::parse(text);
+  if (!root) {
+    error = path + ": invalid JSON header: " + llvm::toString(root.takeError());
     return false;
   }
-  if (root.is_discarded()) {
-    ParseErrorCollector collector;
-    json::sax_parse(text, &collector);
-    error = path + ": invalid JSON header: " + collector.message;
+  if (std::optional<std::string> key = repeatedKey(text)) {
+    error = path + ": duplicate key " + inQuotes(*key) + " in the header";
     return false;
   }
-  if (!root.is_object()) {
+  const llvm::json::Object *object = root->getAsObject();
+  if (!object) {
     error = path + ": header is not a JSON object";
     return false;
   }
-  for (const auto &[name, value] : root.items()) {
-    if (name != kMetadataKey) {
-      entries.emplace_back();
-      if (!parseEntry(path, name, value, entries.back(), error))
+  // In key order, so that the error a header reports and the order of empty
+  // tensors at one offset do not depend on hashing.
+  std::vector<const llvm::json::Object::value_type *> items;
+  for (const auto &item : *object)
+    items.push_back(&item);
+  llvm::sort(items,
+             [](const auto *a, const auto *b) { return a->first < b->first; });
+  for (const auto *item : items) {
+    std::string name = item->first.str();
+    if (name == kMetadataKey) {
+      if (!parseMetadata(path, item->second, metadata, error))
         return false;
       continue;
     }
-    if (!value.is_object()) {
-      error = path + ": \"__metadata__\" is not an object";
+    entries.emplace_back();
+    if (!parseEntry(path, name, item->second, entries.back(), error))
       return false;
-    }
-    for (const auto &[key, item] : value.items()) {
-      if (!item.is_string()) {
-        error = path + ": metadata " + inQuotes(key) + " is not a string";
-        return false;
-      }
-      metadata[key] = item.get_ref<const std::string &>();
-    }
   }
   return true;
 }
 
 // Offsets must tile [0, dataSize) exactly, as in the reference implementation.
-bool checkLayout(const std::string &path, std::vector<Entry> &entries,
+bool checkLayout(const std::string &path, std::vector<TensorEntry> &entries,
                  uint64_t dataSize, std::string &error) {
-  std::stable_sort(
-      entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
-        return a.begin < b.begin || (a.begin == b.begin && a.end < b.end);
-      });
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const TensorEntry &a, const TensorEntry &b) {
+                     return a.begin < b.begin ||
+                            (a.begin == b.begin && a.end < b.end);
+                   });
   uint64_t position = 0;
-  const Entry *previous = nullptr;
-  for (const Entry &entry : entries) {
+  const TensorEntry *previous = nullptr;
+  for (const TensorEntry &entry : entries) {
     std::string prefix = path + ": tensor " + inQuotes(entry.name) + ": ";
     std::string range = "data_offsets [" + std::to_string(entry.begin) + ", " +
                         std::to_string(entry.end) + "]";
@@ -385,9 +353,22 @@ bool checkLayout(const std::string &path, std::vector<Entry> &entries,
   return true;
 }
 
-struct FileCloser {
-  void operator()(std::FILE *file) const { std::fclose(file); }
-};
+/// Reads `size` bytes at `offset` of `fd`; false at an error or the end of
+/// the file.
+bool readAt(int fd, void *data, size_t size, uint64_t offset) {
+  auto *bytes = static_cast<char *>(data);
+  while (size > 0) {
+    ssize_t got = ::pread(fd, bytes, size, off_t(offset));
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      return false;
+    bytes += got;
+    size -= size_t(got);
+    offset += uint64_t(got);
+  }
+  return true;
+}
 
 uint64_t readLittleEndian64(const unsigned char *bytes) {
   uint64_t value = 0;
@@ -472,25 +453,30 @@ bool mpt::runtime::writeSafetensors(
   return syncDirectoryOf(path, error);
 }
 
-bool mpt::runtime::readSafetensors(const std::string &path,
-                                   std::vector<TensorRecord> &tensors,
-                                   std::map<std::string, std::string> &metadata,
-                                   std::string &error) {
-  std::FILE *file = std::fopen(path.c_str(), "rb");
-  if (!file) {
+SafetensorsFile::~SafetensorsFile() {
+  if (fd >= 0)
+    ::close(fd);
+}
+
+bool SafetensorsFile::open(const std::string &filePath, std::string &error) {
+  path = filePath;
+  fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     error = systemError(path + ": cannot open");
     return false;
   }
-  std::unique_ptr<std::FILE, FileCloser> closer(file);
   struct stat info;
-  if (::fstat(fileno(file), &info) != 0) {
+  if (::fstat(fd, &info) != 0) {
     error = systemError(path + ": cannot stat");
+    return false;
+  }
+  if (S_ISDIR(info.st_mode)) {
+    error = path + ": is a directory, not a safetensors file";
     return false;
   }
   uint64_t fileSize = static_cast<uint64_t>(info.st_size);
   unsigned char length[8];
-  if (fileSize < sizeof(length) ||
-      std::fread(length, 1, sizeof(length), file) != sizeof(length)) {
+  if (fileSize < sizeof(length) || !readAt(fd, length, sizeof(length), 0)) {
     error = path + ": file of " + std::to_string(fileSize) +
             " bytes is too short for a safetensors header";
     return false;
@@ -503,35 +489,42 @@ bool mpt::runtime::readSafetensors(const std::string &path,
     return false;
   }
   std::string text(headerSize, '\0');
-  if (std::fread(text.data(), 1, text.size(), file) != text.size()) {
+  if (!readAt(fd, text.data(), text.size(), sizeof(length))) {
     error = path + ": cannot read the header";
     return false;
   }
+  dataStart = sizeof(length) + headerSize;
+  return parseHeader(path, text, entries, metadataEntries, error) &&
+         checkLayout(path, entries, fileSize - dataStart, error);
+}
 
-  std::vector<Entry> entries;
-  std::map<std::string, std::string> readMetadata;
-  if (!parseHeader(path, text, entries, readMetadata, error) ||
-      !checkLayout(path, entries, fileSize - sizeof(length) - headerSize,
-                   error))
+bool SafetensorsFile::read(const TensorEntry &tensor, void *data,
+                           std::string &error) const {
+  if (readAt(fd, data, tensor.end - tensor.begin, dataStart + tensor.begin))
+    return true;
+  error = path + ": tensor " + inQuotes(tensor.name) +
+          ": cannot read its data (file changed while reading?)";
+  return false;
+}
+
+bool mpt::runtime::readSafetensors(const std::string &path,
+                                   std::vector<TensorRecord> &tensors,
+                                   std::map<std::string, std::string> &metadata,
+                                   std::string &error) {
+  SafetensorsFile file;
+  if (!file.open(path, error))
     return false;
-
-  // The layout check guarantees the tensors follow each other in this order.
-  std::vector<TensorRecord> records(entries.size());
-  for (size_t i = 0; i < entries.size(); ++i) {
-    Entry &entry = entries[i];
-    TensorRecord &record = records[i];
-    record.name = std::move(entry.name);
-    record.dtype = std::move(entry.dtype);
-    record.shape = std::move(entry.shape);
+  std::vector<TensorRecord> records;
+  for (const TensorEntry &entry : file.tensors()) {
+    TensorRecord &record = records.emplace_back();
+    record.name = entry.name;
+    record.dtype = entry.dtype;
+    record.shape = entry.shape;
     record.data.resize(entry.end - entry.begin);
-    if (std::fread(record.data.data(), 1, record.data.size(), file) !=
-        record.data.size()) {
-      error = path + ": tensor " + inQuotes(record.name) +
-              ": cannot read its data (file changed while reading?)";
+    if (!file.read(entry, record.data.data(), error))
       return false;
-    }
   }
   tensors = std::move(records);
-  metadata = std::move(readMetadata);
+  metadata = file.metadata();
   return true;
 }

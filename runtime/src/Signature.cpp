@@ -6,6 +6,7 @@
 
 #include "mpt/Contract/Contract.h"
 
+#include <cmath>
 #include <numeric>
 
 namespace mpt::runtime {
@@ -76,7 +77,7 @@ std::string TensorShape::describe() const {
 
 namespace {
 
-/// Reads one JSON object field by field, remembering the first problem.
+/// Reads the signature's JSON objects, remembering the first problem.
 class Reader {
 public:
   explicit Reader(std::string &error) : error(error) {}
@@ -126,8 +127,72 @@ public:
     if (arg.role == Role::Data)
       return true;
     const llvm::json::Object *init = object.getObject(key::Init);
-    std::optional<llvm::StringRef> kind =
-        init ? init->getString(key::Kind) : std::nullopt;
+    if (!init)
+      return fail(what + " has no initializer");
+    return initializer(*init, what, arg) && domain(object, what, arg);
+  }
+
+  /// The train step's arguments and results.
+  bool train(const llvm::json::Object &root, Signature &signature) {
+    const llvm::json::Object *train = root.getObject(key::Train);
+    const llvm::json::Array *args =
+        train ? train->getArray(key::Arguments) : nullptr;
+    const llvm::json::Array *results =
+        train ? train->getArray(key::Results) : nullptr;
+    std::optional<llvm::StringRef> function =
+        train ? train->getString(key::Function) : std::nullopt;
+    if (!args || !results || !function)
+      return fail("no training step");
+    signature.trainFunction = function->str();
+    for (size_t i = 0; i < args->size(); ++i) {
+      const llvm::json::Object *object = (*args)[i].getAsObject();
+      ArgInfo arg;
+      if (!object || !argument(*object, i, arg))
+        return fail("argument #" + std::to_string(i));
+      signature.trainArgs.push_back(std::move(arg));
+    }
+    for (size_t r = 0; r < results->size(); ++r)
+      if (!trainResult((*results)[r], r, signature))
+        return false;
+    for (const ArgInfo &arg : signature.trainArgs)
+      if (arg.init == InitKind::Copy &&
+          (arg.workingCopyOf < 0 ||
+           arg.workingCopyOf >= int64_t(signature.trainArgs.size())))
+        return fail("'" + arg.name + "' copies no argument");
+    return true;
+  }
+
+  /// The eval step's arguments and results, if there is an eval step.
+  bool eval(const llvm::json::Object &root, Signature &signature) {
+    const llvm::json::Object *eval = root.getObject(key::Eval);
+    if (!eval)
+      return true;
+    const llvm::json::Array *args = eval->getArray(key::Arguments);
+    const llvm::json::Array *results = eval->getArray(key::Results);
+    std::optional<llvm::StringRef> function = eval->getString(key::Function);
+    if (!args || !results || !function)
+      return fail("eval step without arguments, results or function");
+    signature.evalFunction = function->str();
+    for (size_t i = 0; i < args->size(); ++i)
+      if (!evalArgument((*args)[i], i, signature))
+        return false;
+    for (size_t r = 0; r < results->size(); ++r) {
+      const llvm::json::Object *object = (*results)[r].getAsObject();
+      NamedTensor result;
+      std::string what = "eval result #" + std::to_string(r);
+      if (!object || !shape(*object, what, result.shape) ||
+          !object->getString(key::Name))
+        return fail(what);
+      result.name = object->getString(key::Name)->str();
+      signature.evalResults.push_back(std::move(result));
+    }
+    return true;
+  }
+
+private:
+  bool initializer(const llvm::json::Object &init, const std::string &what,
+                   ArgInfo &arg) {
+    std::optional<llvm::StringRef> kind = init.getString(key::Kind);
     if (!kind)
       return fail(what + " has no initializer");
     if (*kind == contract::init::Zeros) {
@@ -136,13 +201,13 @@ public:
       arg.init = InitKind::Ones;
     } else if (*kind == contract::init::Uniform) {
       arg.init = InitKind::Uniform;
-      std::optional<double> bound = init->getNumber(key::Bound);
+      std::optional<double> bound = init.getNumber(key::Bound);
       if (!bound || !(*bound > 0))
         return fail(what + " has a uniform initializer without a bound");
       arg.bound = *bound;
     } else if (*kind == contract::init::Value) {
       arg.init = InitKind::Value;
-      const llvm::json::Array *values = init->getArray(key::Values);
+      const llvm::json::Array *values = init.getArray(key::Values);
       if (!values)
         return fail(what + " has a value initializer without values");
       for (const llvm::json::Value &value : *values) {
@@ -163,7 +228,73 @@ public:
     return true;
   }
 
-private:
+  /// The optional domain: finite float bounds, or integer bounds for
+  /// integer state, with min <= max.
+  bool domain(const llvm::json::Object &object, const std::string &what,
+              ArgInfo &arg) {
+    const llvm::json::Value *value = object.get(key::Domain);
+    if (!value)
+      return true;
+    const llvm::json::Object *bounds = value->getAsObject();
+    ValueDomain domain;
+    bool valid = false;
+    if (bounds && isFloatKind(arg.shape.kind)) {
+      std::optional<double> min = bounds->getNumber(key::Min);
+      std::optional<double> max = bounds->getNumber(key::Max);
+      valid = min && max && std::isfinite(*min) && std::isfinite(*max) &&
+              *min <= *max;
+      domain.min = min.value_or(0);
+      domain.max = max.value_or(0);
+    } else if (bounds) {
+      std::optional<int64_t> min = bounds->getInteger(key::Min);
+      std::optional<int64_t> max = bounds->getInteger(key::Max);
+      valid = min && max && *min <= *max;
+      domain.intMin = min.value_or(0);
+      domain.intMax = max.value_or(0);
+    }
+    if (!valid)
+      return fail(what + " has a malformed domain");
+    arg.domain = domain;
+    return true;
+  }
+
+  bool trainResult(const llvm::json::Value &value, size_t index,
+                   Signature &signature) {
+    const llvm::json::Object *object = value.getAsObject();
+    ResultInfo result;
+    std::string what = "result #" + std::to_string(index);
+    if (!object || !shape(*object, what, result.shape))
+      return fail(what);
+    result.next = object->getInteger(key::Next).value_or(-1);
+    result.metric = object->getString(key::Metric).value_or("").str();
+    const std::vector<ArgInfo> &args = signature.trainArgs;
+    if (result.next >= int64_t(args.size()) ||
+        (result.next >= 0 && args[result.next].shape.dims != result.shape.dims))
+      return fail(what + " replaces no matching argument");
+    signature.trainResults.push_back(std::move(result));
+    return true;
+  }
+
+  bool evalArgument(const llvm::json::Value &value, size_t index,
+                    Signature &signature) {
+    const llvm::json::Object *object = value.getAsObject();
+    EvalArgInfo arg;
+    std::string what = "eval argument #" + std::to_string(index);
+    if (!object || !shape(*object, what, arg.shape) ||
+        !object->getString(key::Name))
+      return fail(what);
+    arg.name = object->getString(key::Name)->str();
+    arg.stateOf = object->getInteger(key::StateOf).value_or(-1);
+    const std::vector<ArgInfo> &trainArgs = signature.trainArgs;
+    if (arg.stateOf >= int64_t(trainArgs.size()) ||
+        (arg.stateOf >= 0 &&
+         (trainArgs[arg.stateOf].shape.dims != arg.shape.dims ||
+          trainArgs[arg.stateOf].shape.kind != arg.shape.kind)))
+      return fail(what + " reads no matching training-step argument");
+    signature.evalArgs.push_back(std::move(arg));
+    return true;
+  }
+
   std::string &error;
 };
 
@@ -179,79 +310,7 @@ bool parseSignature(const std::string &json, Signature &signature,
   if (!root || root->getString(key::Format) != contract::format::Signature)
     return reader.fail(std::string("not an ") + contract::format::Signature +
                        " object");
-  const llvm::json::Object *train = root->getObject(key::Train);
-  const llvm::json::Array *args =
-      train ? train->getArray(key::Arguments) : nullptr;
-  const llvm::json::Array *results =
-      train ? train->getArray(key::Results) : nullptr;
-  std::optional<llvm::StringRef> function =
-      train ? train->getString(key::Function) : std::nullopt;
-  if (!args || !results || !function)
-    return reader.fail("no training step");
-  signature.trainFunction = function->str();
-  for (size_t i = 0; i < args->size(); ++i) {
-    const llvm::json::Object *object = (*args)[i].getAsObject();
-    ArgInfo arg;
-    if (!object || !reader.argument(*object, i, arg))
-      return reader.fail("argument #" + std::to_string(i));
-    signature.trainArgs.push_back(std::move(arg));
-  }
-  int64_t numArgs = int64_t(signature.trainArgs.size());
-  for (size_t r = 0; r < results->size(); ++r) {
-    const llvm::json::Object *object = (*results)[r].getAsObject();
-    ResultInfo result;
-    std::string what = "result #" + std::to_string(r);
-    if (!object || !reader.shape(*object, what, result.shape))
-      return reader.fail(what);
-    result.next = object->getInteger(key::Next).value_or(-1);
-    result.metric = object->getString(key::Metric).value_or("").str();
-    if (result.next >= numArgs ||
-        (result.next >= 0 &&
-         signature.trainArgs[result.next].shape.dims != result.shape.dims))
-      return reader.fail(what + " replaces no matching argument");
-    signature.trainResults.push_back(std::move(result));
-  }
-  for (const ArgInfo &arg : signature.trainArgs)
-    if (arg.init == InitKind::Copy &&
-        (arg.workingCopyOf < 0 || arg.workingCopyOf >= numArgs))
-      return reader.fail("'" + arg.name + "' copies no argument");
-
-  const llvm::json::Object *eval = root->getObject(key::Eval);
-  if (!eval)
-    return true;
-  const llvm::json::Array *evalArgs = eval->getArray(key::Arguments);
-  const llvm::json::Array *evalResults = eval->getArray(key::Results);
-  std::optional<llvm::StringRef> evalFunction = eval->getString(key::Function);
-  if (!evalArgs || !evalResults || !evalFunction)
-    return reader.fail("eval step without arguments, results or function");
-  signature.evalFunction = evalFunction->str();
-  for (size_t i = 0; i < evalArgs->size(); ++i) {
-    const llvm::json::Object *object = (*evalArgs)[i].getAsObject();
-    EvalArgInfo arg;
-    std::string what = "eval argument #" + std::to_string(i);
-    if (!object || !reader.shape(*object, what, arg.shape) ||
-        !object->getString(key::Name))
-      return reader.fail(what);
-    arg.name = object->getString(key::Name)->str();
-    arg.stateOf = object->getInteger(key::StateOf).value_or(-1);
-    if (arg.stateOf >= numArgs ||
-        (arg.stateOf >= 0 &&
-         (signature.trainArgs[arg.stateOf].shape.dims != arg.shape.dims ||
-          signature.trainArgs[arg.stateOf].shape.kind != arg.shape.kind)))
-      return reader.fail(what + " reads no matching training-step argument");
-    signature.evalArgs.push_back(std::move(arg));
-  }
-  for (size_t r = 0; r < evalResults->size(); ++r) {
-    const llvm::json::Object *object = (*evalResults)[r].getAsObject();
-    NamedTensor result;
-    std::string what = "eval result #" + std::to_string(r);
-    if (!object || !reader.shape(*object, what, result.shape) ||
-        !object->getString(key::Name))
-      return reader.fail(what);
-    result.name = object->getString(key::Name)->str();
-    signature.evalResults.push_back(std::move(result));
-  }
-  return true;
+  return reader.train(*root, signature) && reader.eval(*root, signature);
 }
 
 } // namespace mpt::runtime

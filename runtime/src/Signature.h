@@ -36,6 +36,14 @@ struct TensorShape {
 
 enum class Role { Param, State, Data };
 
+/// The closed range a piece of state stays in, which the runtime checks
+/// where state is loaded or written: [min, max] for float state, [intMin,
+/// intMax] for integer state.
+struct ValueDomain {
+  double min = 0, max = 0;
+  int64_t intMin = 0, intMax = 0;
+};
+
 /// How a parameter or state tensor starts.
 enum class InitKind { Zeros, Ones, Uniform, Value, Copy };
 
@@ -44,10 +52,11 @@ struct ArgInfo {
   TensorShape shape;
   Role role = Role::Data;
   InitKind init = InitKind::Zeros;
-  double bound = 0.0;             // Uniform: values in [-bound, bound)
-  std::vector<double> initValues; // Value: all elements, or one (splat)
-  int64_t workingCopyOf = -1;     // Copy: the master it rounds
-  int64_t classes = 0;            // data read as labels by a loss
+  double bound = 0.0;                // Uniform: values in [-bound, bound)
+  std::vector<double> initValues;    // Value: all elements, or one (splat)
+  int64_t workingCopyOf = -1;        // Copy: the master it rounds
+  int64_t classes = 0;               // data read as labels by a loss
+  std::optional<ValueDomain> domain; // state the step keeps in a range
 };
 
 struct ResultInfo {

@@ -63,9 +63,7 @@ static llvm::Expected<double> evaluate(mpt_session_t session,
   return data.count ? double(correct) / double(data.count) : 0.0;
 }
 
-/// The first float state element that is not finite, as "'name' holds nan at
-/// index i"; empty when every one is.
-static llvm::Expected<std::string> findNonFiniteState(mpt_session_t session) {
+llvm::Expected<std::string> mpt::findNonFiniteState(mpt_session_t session) {
   std::vector<float> values;
   for (int64_t i = 0, e = mpt_session_num_state(session); i < e; ++i) {
     mpt_tensor_info_t info;
@@ -265,6 +263,10 @@ std::string Run::diagnoseNonFinite(const StepRecord &record) const {
   std::string step = "step " + std::to_string(record.step) + ": ";
   std::string loss = llvm::formatv("{0}", record.loss).str();
   std::string precision = precisionName(options.compile.precision);
+  // No step trains non-finite state to finite: the file is at fault.
+  if (!std::isfinite(record.loss) && !state.nonFiniteLoaded.empty())
+    return step + "the loss is " + loss + ": " + state.nonFiniteLoaded +
+           ", so no step can train from it.";
   if (!std::isfinite(record.loss) && !record.skipped)
     return step + "the loss is " + loss +
            ": training diverged and the parameters are no longer finite. "

@@ -226,26 +226,36 @@ static llvm::Error loadData(const TrainerOptions &options,
   return llvm::Error::success();
 }
 
-/// Overwrites state with the F32 tensors of a safetensors file, which must
-/// have the shapes of the state they replace.
-static llvm::Error loadInitialState(mpt_session_t session,
-                                    const std::string &path) {
-  std::vector<TensorRecord> tensors;
-  std::map<std::string, std::string> metadata;
-  std::string error;
-  if (!readSafetensors(path, tensors, metadata, error))
-    return fail(error);
+/// The state tensors of `session` by name.
+static llvm::Expected<std::map<std::string, mpt_tensor_info_t>>
+stateByName(mpt_session_t session) {
   std::map<std::string, mpt_tensor_info_t> state;
   for (int64_t i = 0, e = mpt_session_num_state(session); i < e; ++i) {
     mpt_tensor_info_t info;
     if (llvm::Error error =
             takeStatus(mpt_session_state_info(session, i, &info)))
-      return error;
+      return std::move(error);
     state[info.name] = info;
   }
-  for (const TensorRecord &tensor : tensors) {
-    auto it = state.find(tensor.name);
-    if (it == state.end())
+  return state;
+}
+
+/// Overwrites state with the F32 tensors of a safetensors file, which must
+/// have the shapes of the state they replace. The header is checked first:
+/// a file of another model may hold gigabytes.
+static llvm::Error loadInitialState(mpt_session_t session,
+                                    const std::string &path) {
+  SafetensorsFile file;
+  std::string error;
+  if (!file.open(path, error))
+    return fail(error);
+  llvm::Expected<std::map<std::string, mpt_tensor_info_t>> state =
+      stateByName(session);
+  if (!state)
+    return state.takeError();
+  for (const TensorEntry &tensor : file.tensors()) {
+    auto it = state->find(tensor.name);
+    if (it == state->end())
       return fail(path + ": no parameter or state named '" + tensor.name + "'");
     const mpt_tensor_info_t &info = it->second;
     std::string shape = tensor.dtype + "[";
@@ -260,13 +270,31 @@ static llvm::Error loadInitialState(mpt_session_t session,
     if (tensor.dtype != contract::dtype::F32)
       return fail(path + ": tensor '" + tensor.name + "' is " + shape +
                   "; --init-state reads F32 tensors");
-    std::vector<float> values(tensor.data.size() / sizeof(float));
-    std::memcpy(values.data(), tensor.data.data(), tensor.data.size());
+  }
+  std::vector<float> values;
+  for (const TensorEntry &tensor : file.tensors()) {
+    values.resize((tensor.end - tensor.begin) / sizeof(float));
+    if (!file.read(tensor, values.data(), error))
+      return fail(error);
     if (llvm::Error error = takeStatus(
             mpt_session_write_state(session, tensor.name.c_str(), values.data(),
                                     int64_t(values.size()))))
       return fail(path + ": " + llvm::toString(std::move(error)));
   }
+  return llvm::Error::success();
+}
+
+/// Notes whether the state just loaded from `path` is finite: a non-finite
+/// loss from it is the file's fault, not the precision's.
+static llvm::Error noteLoadedState(Trainer::State &state,
+                                   const std::string &path) {
+  llvm::Expected<std::string> nonFinite = findNonFiniteState(state.session);
+  if (!nonFinite)
+    return nonFinite.takeError();
+  state.nonFiniteLoaded = nonFinite->empty()
+                              ? ""
+                              : "the state loaded from " + path +
+                                    " is not finite (" + *nonFinite + ")";
   return llvm::Error::success();
 }
 
@@ -287,6 +315,8 @@ static llvm::Error planRun(const TrainerOptions &options,
   if (!options.resumePath.empty()) {
     if (llvm::Error error = takeStatus(mpt_session_load(
             state.session, options.resumePath.c_str(), &state.firstStep)))
+      return error;
+    if (llvm::Error error = noteLoadedState(state, options.resumePath))
       return error;
     if (state.firstStep > epochSteps)
       return fail(options.resumePath + ": position " + Twine(state.firstStep) +
@@ -331,10 +361,13 @@ static llvm::Error setUp(const TrainerOptions &options, Trainer::State &state) {
   if (llvm::Error error = takeStatus(
           mpt_session_create(state.program, options.seed, &state.session)))
     return error;
-  if (!options.initStatePath.empty())
+  if (!options.initStatePath.empty()) {
     if (llvm::Error error =
             loadInitialState(state.session, options.initStatePath))
       return error;
+    if (llvm::Error error = noteLoadedState(state, options.initStatePath))
+      return error;
+  }
   return planRun(options, state);
 }
 

@@ -45,6 +45,9 @@ struct Trainer::State {
   int64_t firstStep = 0;
   bool staticLossScale = false;
   std::set<int64_t> inject, evalSteps;
+  /// What of the state loaded by --init-state or --resume is not finite, and
+  /// from which file; empty when it is finite.
+  std::string nonFiniteLoaded;
 };
 
 /// The status's message as an error, releasing it; success for null.
@@ -52,6 +55,10 @@ llvm::Error takeStatus(mpt_status_t status);
 
 /// "F32[784x3]".
 std::string describe(const mpt_tensor_info_t &info);
+
+/// The first float state element that is not finite, as "'name' holds nan at
+/// index i"; empty when every one is.
+llvm::Expected<std::string> findNonFiniteState(mpt_session_t session);
 
 } // namespace mpt
 

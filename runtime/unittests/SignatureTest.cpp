@@ -14,16 +14,23 @@ using namespace mpt::runtime;
 
 namespace {
 
-/// A training step w' = f(w, x, y) with loss, and an eval step reading w.
-std::string signatureJson(const std::string &next = "0",
-                          const std::string &stateOfDtype = "F32") {
+/// A training step w' = f(w, x, y) with loss, a scale and a step count kept
+/// in their domains, and an eval step reading w.
+std::string signatureJson(
+    const std::string &next = "0", const std::string &stateOfDtype = "F32",
+    const std::string &stepDomain = R"({"min": 0, "max": 9007199254740992})") {
   return R"({"format": "mpt-signature-2",
     "train": {"function": "train_step",
       "arguments": [
         {"name": "w", "role": "param", "dtype": "F32", "shape": [3, 2],
          "init": {"kind": "uniform", "fan_in": 3, "bound": 0.5773502691896258}},
         {"name": "scale", "role": "state", "dtype": "F32", "shape": [],
-         "init": {"kind": "value", "values": [65536]}},
+         "init": {"kind": "value", "values": [65536]},
+         "domain": {"min": 1, "max": 16777216.5}},
+        {"name": "step", "role": "state", "dtype": "I64", "shape": [],
+         "init": {"kind": "zeros"},
+         "domain": )" +
+         stepDomain + R"(},
         {"name": "x", "role": "data", "dtype": "F32", "shape": [2, 3]},
         {"name": "y", "role": "data", "dtype": "I32", "shape": [2],
          "classes": 2}],
@@ -43,7 +50,7 @@ TEST(Signature, ReadsEveryField) {
   std::string error;
   ASSERT_TRUE(parseSignature(signatureJson(), signature, error)) << error;
   EXPECT_EQ(signature.trainFunction, "train_step");
-  ASSERT_EQ(signature.trainArgs.size(), 4u);
+  ASSERT_EQ(signature.trainArgs.size(), 5u);
   const ArgInfo &w = signature.trainArgs[0];
   EXPECT_EQ(w.name, "w");
   EXPECT_EQ(w.role, Role::Param);
@@ -52,8 +59,15 @@ TEST(Signature, ReadsEveryField) {
   EXPECT_EQ(w.shape.dims, (std::vector<int64_t>{3, 2}));
   EXPECT_EQ(signature.trainArgs[1].init, InitKind::Value);
   EXPECT_EQ(signature.trainArgs[1].initValues, std::vector<double>{65536});
-  EXPECT_EQ(signature.trainArgs[3].shape.kind, ElementKind::I32);
-  EXPECT_EQ(signature.trainArgs[3].classes, 2);
+  ASSERT_TRUE(signature.trainArgs[1].domain);
+  EXPECT_EQ(signature.trainArgs[1].domain->min, 1.0);
+  EXPECT_EQ(signature.trainArgs[1].domain->max, 16777216.5);
+  ASSERT_TRUE(signature.trainArgs[2].domain);
+  EXPECT_EQ(signature.trainArgs[2].domain->intMin, 0);
+  EXPECT_EQ(signature.trainArgs[2].domain->intMax, int64_t(1) << 53);
+  EXPECT_FALSE(w.domain);
+  EXPECT_EQ(signature.trainArgs[4].shape.kind, ElementKind::I32);
+  EXPECT_EQ(signature.trainArgs[4].classes, 2);
   ASSERT_EQ(signature.trainResults.size(), 2u);
   EXPECT_EQ(signature.trainResults[0].next, 0);
   EXPECT_EQ(signature.trainResults[1].metric, "loss");
@@ -84,10 +98,15 @@ TEST(Signature, RefusesMalformedOrInconsistent) {
                 "eval argument #0 reads no matching training-step argument");
   std::string badDtype = signatureJson();
   badDtype.replace(badDtype.find("\"I32\""), 5, "\"U8\"");
-  expectRefused(badDtype, "argument #3 has no valid dtype and shape");
+  expectRefused(badDtype, "argument #4 has no valid dtype and shape");
   std::string badInit = signatureJson();
   badInit.replace(badInit.find("\"uniform\""), 9, "\"normal\"");
   expectRefused(badInit, "argument #0 has unknown initializer 'normal'");
+  // A domain is a range of the state's kind: integers for integer state.
+  for (const char *domain : {R"({"min": 0})", R"({"min": 2, "max": 1})",
+                             R"({"min": 0, "max": 0.5})", R"([0, 1])"})
+    expectRefused(signatureJson("0", "F32", domain),
+                  "argument #2 has a malformed domain");
 }
 
 } // namespace

@@ -138,7 +138,8 @@ static void checkProgramQueries(mpt_program_t program) {
                MPT_STATUS_INVALID_ARGUMENT, "index -1 is outside");
 }
 
-static void checkSession(mpt_program_t program, const char *scratch) {
+/* A session of `program`, which it keeps: the caller's handle is released. */
+static mpt_session_t createSession(mpt_program_t program) {
   mpt_session_t session = NULL;
   EXPECT_ERROR(mpt_session_create(NULL, 0, &session),
                MPT_STATUS_INVALID_ARGUMENT, "program is NULL");
@@ -159,62 +160,66 @@ static void checkSession(mpt_program_t program, const char *scratch) {
                MPT_STATUS_INVALID_ARGUMENT, "index 12 is outside");
   EXPECT_ERROR(mpt_session_state_info(NULL, 0, &info),
                MPT_STATUS_INVALID_ARGUMENT, "session is NULL");
+  return session;
+}
 
-  static float x[kBatch * kPixels];
-  int32_t y[kBatch];
-  for (int i = 0; i < kBatch * kPixels; ++i)
-    x[i] = (float)((i * 7919) % 255) / 255.0f;
-  for (int i = 0; i < kBatch; ++i)
-    y[i] = 0;
-
-  /* A step needs its inputs bound. */
+/* A step needs its inputs bound, by name, in a dtype that converts, of the
+   input's size, with labels among the classes. */
+static void checkBindErrors(mpt_session_t session, const float *x, int32_t *y) {
+  size_t xBytes = kBatch * kPixels * sizeof(float);
+  size_t yBytes = kBatch * sizeof(int32_t);
   EXPECT_ERROR(mpt_session_step(session, NULL), MPT_STATUS_FAILED_PRECONDITION,
                "input 'x' of the training step is not bound");
   EXPECT_ERROR(mpt_session_step(NULL, NULL), MPT_STATUS_INVALID_ARGUMENT,
                "session is NULL");
   EXPECT_ERROR(mpt_session_bind_input(NULL, MPT_FUNCTION_TRAIN, "x",
-                                      MPT_DTYPE_F32, x, sizeof x),
+                                      MPT_DTYPE_F32, x, xBytes),
                MPT_STATUS_INVALID_ARGUMENT, "session is NULL");
   EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, NULL,
-                                      MPT_DTYPE_F32, x, sizeof x),
+                                      MPT_DTYPE_F32, x, xBytes),
                MPT_STATUS_INVALID_ARGUMENT, "name is NULL");
   EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "x",
-                                      MPT_DTYPE_F32, NULL, sizeof x),
+                                      MPT_DTYPE_F32, NULL, xBytes),
                MPT_STATUS_INVALID_ARGUMENT, "data is NULL");
   EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "images",
-                                      MPT_DTYPE_F32, x, sizeof x),
+                                      MPT_DTYPE_F32, x, xBytes),
                MPT_STATUS_NOT_FOUND,
                "has no input named 'images'; its inputs are 'x', 'y'");
   EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "x",
-                                      MPT_DTYPE_F32, x, sizeof x - 4),
+                                      MPT_DTYPE_F32, x, xBytes - 4),
                MPT_STATUS_INVALID_ARGUMENT, "got 401404");
   EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "x",
-                                      (mpt_dtype_t)42, x, sizeof x),
+                                      (mpt_dtype_t)42, x, xBytes),
                MPT_STATUS_INVALID_ARGUMENT, "unknown dtype 42");
   EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "x",
-                                      MPT_DTYPE_I32, x, sizeof x),
+                                      MPT_DTYPE_I32, x, xBytes),
                MPT_STATUS_INVALID_ARGUMENT, "cannot convert I32 to F32");
   EXPECT_ERROR(mpt_session_bind_input(session, (mpt_function_t)9, "x",
-                                      MPT_DTYPE_F32, x, sizeof x),
+                                      MPT_DTYPE_F32, x, xBytes),
                MPT_STATUS_INVALID_ARGUMENT, "unknown function 9");
   y[77] = kClasses;
   EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "y",
-                                      MPT_DTYPE_I32, y, sizeof y),
+                                      MPT_DTYPE_I32, y, yBytes),
                MPT_STATUS_INVALID_ARGUMENT,
                "input 'y': label 10 at index 77 is outside [0, 10)");
   y[77] = -1;
   EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "y",
-                                      MPT_DTYPE_I32, y, sizeof y),
+                                      MPT_DTYPE_I32, y, yBytes),
                MPT_STATUS_INVALID_ARGUMENT, "label -1 at index 77");
   y[77] = 0;
   EXPECT_ERROR(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "y",
                                       MPT_DTYPE_F32, x, kBatch * 4),
                MPT_STATUS_INVALID_ARGUMENT, "holds class labels");
+}
 
-  /* Closed forms with every parameter and momentum zero. */
+/* One step with every parameter and momentum zero: the loss is ln(10); the
+   step's outputs are read by name. */
+static void checkClosedFormStep(mpt_session_t session, const float *x,
+                                const int32_t *y) {
   zeroAllParameters(session);
   EXPECT_OK(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "x",
-                                   MPT_DTYPE_F32, x, sizeof x));
+                                   MPT_DTYPE_F32, x,
+                                   kBatch * kPixels * sizeof(float)));
   /* i64 labels convert to the input's i32. */
   int64_t wideLabels[kBatch];
   for (int i = 0; i < kBatch; ++i)
@@ -255,11 +260,12 @@ static void checkSession(mpt_program_t program, const char *scratch) {
   EXPECT_ERROR(mpt_session_read_output(session, MPT_FUNCTION_TRAIN, "loss",
                                        MPT_DTYPE_F32, NULL, 4),
                MPT_STATUS_INVALID_ARGUMENT, "data is NULL");
+}
 
-  /* Every label is 0: b3 moves by -lr * (softmax - onehot) = -0.02 * (0.1 -
-     1) for class 0 and -0.02 * 0.1 for the others; w1 and w2 get no
-     gradient (relu'(0) = 0 here). */
-  float b3[kClasses];
+/* After the closed-form step, every label 0: b3 moved by -lr * (softmax -
+   onehot) = -0.02 * (0.1 - 1) for class 0 and -0.02 * 0.1 for the others;
+   w1 and w2 got no gradient (relu'(0) = 0 here). Returns b3. */
+static void checkTrainedState(mpt_session_t session, float *b3) {
   EXPECT_OK(mpt_session_read_state(session, "b3", b3, kClasses));
   printf("b3 after one step: %.6f %.6f\n", b3[0], b3[1]);
   EXPECT(fabsf(b3[0] - 0.018f) < 1e-7f && fabsf(b3[1] + 0.002f) < 1e-7f);
@@ -275,12 +281,15 @@ static void checkSession(mpt_program_t program, const char *scratch) {
                MPT_STATUS_INVALID_ARGUMENT, "name is NULL");
   EXPECT_ERROR(mpt_session_write_state(session, "b3", NULL, kClasses),
                MPT_STATUS_INVALID_ARGUMENT, "values is NULL");
+}
 
-  /* Eval: zero weights and the trained b3 give logits equal to b3. */
+/* Eval: zero weights and the trained b3 give logits equal to b3. */
+static void checkEval(mpt_session_t session, const float *x, const float *b3) {
   EXPECT_ERROR(mpt_session_eval(session), MPT_STATUS_FAILED_PRECONDITION,
                "of the eval step is not bound");
   EXPECT_OK(mpt_session_bind_input(session, MPT_FUNCTION_EVAL, "x",
-                                   MPT_DTYPE_F32, x, sizeof x));
+                                   MPT_DTYPE_F32, x,
+                                   kBatch * kPixels * sizeof(float)));
   EXPECT_OK(mpt_session_eval(session));
   EXPECT_ERROR(mpt_session_eval(NULL), MPT_STATUS_INVALID_ARGUMENT,
                "session is NULL");
@@ -291,8 +300,11 @@ static void checkSession(mpt_program_t program, const char *scratch) {
   for (int i = 0; i < kBatch * kClasses; ++i)
     logitsMatch &= logits[i] == b3[i % kClasses];
   EXPECT(logitsMatch);
+}
 
-  /* Checkpoints round-trip bit for bit, with the position. */
+/* Checkpoints round-trip bit for bit, with the position. */
+static void checkCheckpoints(mpt_session_t session, const char *scratch,
+                             const float *b3) {
   char path[4096];
   snprintf(path, sizeof path, "%s/c-api.safetensors", scratch);
   EXPECT_ERROR(mpt_session_save(NULL, path, 3), MPT_STATUS_INVALID_ARGUMENT,
@@ -311,16 +323,21 @@ static void checkSession(mpt_program_t program, const char *scratch) {
   EXPECT(position == 3);
   float reloaded[kClasses];
   EXPECT_OK(mpt_session_read_state(session, "b3", reloaded, kClasses));
-  EXPECT(memcmp(reloaded, b3, sizeof b3) == 0);
+  EXPECT(memcmp(reloaded, b3, sizeof reloaded) == 0);
   EXPECT_OK(mpt_session_load(session, path, NULL));
   EXPECT_ERROR(mpt_session_load(session, "/nonexistent/c.safetensors", NULL),
                MPT_STATUS_DATA_LOSS, "/nonexistent/c.safetensors");
+  EXPECT_ERROR(mpt_session_load(session, scratch, NULL), MPT_STATUS_DATA_LOSS,
+               "is a directory, not a safetensors file");
   EXPECT_ERROR(mpt_session_load(NULL, path, NULL), MPT_STATUS_INVALID_ARGUMENT,
                "session is NULL");
   EXPECT_ERROR(mpt_session_load(session, NULL, NULL),
                MPT_STATUS_INVALID_ARGUMENT, "path is NULL");
+}
 
-  /* Queued steps: their metrics come back in order, at most 16 unread. */
+/* Queued steps: their metrics come back in order, at most 16 unread. */
+static void checkQueueLimits(mpt_session_t session, const float *x) {
+  mpt_step_metrics_t metrics;
   EXPECT_ERROR(mpt_session_step_async(NULL), MPT_STATUS_INVALID_ARGUMENT,
                "session is NULL");
   EXPECT_ERROR(mpt_session_step_metrics(session, NULL),
@@ -357,10 +374,67 @@ static void checkSession(mpt_program_t program, const char *scratch) {
   for (int i = 0; i < 16; ++i)
     EXPECT_OK(mpt_session_step_metrics(session, &metrics));
   EXPECT_OK(mpt_session_step(session, &metrics));
+}
 
+static void checkSession(mpt_program_t program, const char *scratch) {
+  mpt_session_t session = createSession(program);
+  static float x[kBatch * kPixels];
+  int32_t y[kBatch];
+  for (int i = 0; i < kBatch * kPixels; ++i)
+    x[i] = (float)((i * 7919) % 255) / 255.0f;
+  for (int i = 0; i < kBatch; ++i)
+    y[i] = 0;
+  checkBindErrors(session, x, y);
+  checkClosedFormStep(session, x, y);
+  float b3[kClasses];
+  checkTrainedState(session, b3);
+  checkEval(session, x, b3);
+  checkCheckpoints(session, scratch, b3);
+  checkQueueLimits(session, x);
   mpt_session_free(session);
   mpt_session_free(NULL);
   mpt_program_free(NULL);
+}
+
+/* The state the step keeps in a range, the loss scale in the options'
+   [min_scale, max_scale] and its growth tracker from 0, is written only
+   inside it. */
+static void checkStateDomains(const char *examples) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/mlp.mlir", examples);
+  mpt_compile_options_t options;
+  mpt_compile_options_init(&options);
+  options.precision = MPT_PRECISION_F16;
+  options.init_scale = 1024.0;
+  options.max_scale = 1024.0;
+  mpt_program_t program = NULL;
+  EXPECT_OK(mpt_program_compile(path, &options, &program));
+  mpt_session_t session = NULL;
+  EXPECT_OK(mpt_session_create(program, 0, &session));
+  mpt_program_free(program);
+  float scale = NAN, tracker = -1.0f;
+  EXPECT_ERROR(mpt_session_write_state(session, "loss_scale", &scale, 1),
+               MPT_STATUS_INVALID_ARGUMENT,
+               "mpt_session_write_state: 'loss_scale': value nan at index 0 "
+               "is outside [1, 1024], the range the training step keeps it "
+               "in");
+  scale = 2048.0f;
+  EXPECT_ERROR(mpt_session_write_state(session, "loss_scale", &scale, 1),
+               MPT_STATUS_INVALID_ARGUMENT, "value 2048 at index 0");
+  EXPECT_ERROR(
+      mpt_session_write_state(session, "loss_scale_growth_tracker", &tracker,
+                              1),
+      MPT_STATUS_INVALID_ARGUMENT,
+      "'loss_scale_growth_tracker': value -1 at index 0 is outside [0, "
+      "9007199254740992]");
+  float read = 0.0f;
+  EXPECT_OK(mpt_session_read_state(session, "loss_scale", &read, 1));
+  EXPECT(read == 1024.0f);
+  scale = 512.0f;
+  EXPECT_OK(mpt_session_write_state(session, "loss_scale", &scale, 1));
+  EXPECT_OK(mpt_session_read_state(session, "loss_scale", &read, 1));
+  EXPECT(read == 512.0f);
+  mpt_session_free(session);
 }
 
 int main(int argc, char **argv) {
@@ -376,6 +450,7 @@ int main(int argc, char **argv) {
   }
   checkProgramQueries(program);
   checkSession(program, argv[2]);
+  checkStateDomains(argv[1]);
   printf("%d checks, %d failed\n", checks, failures);
   return failures ? 1 : 0;
 }

@@ -19,6 +19,7 @@
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
 
 #include <cmath>
+#include <limits>
 
 namespace mpt {
 #define GEN_PASS_DEF_MPTEXPORTSIGNATURE
@@ -181,6 +182,41 @@ llvm::json::Object stateInit(Value state) {
         use->getOperandNumber() == BatchNormOp::odsIndex_running_var)
       return constantInit(contract::init::Ones);
   return constantInit(contract::init::Zeros);
+}
+
+/// The largest count a step counter may hold where it is loaded: 2^53, the
+/// largest integer every JSON reader holds exactly, and still 2^63 - 2^53
+/// steps short of overflowing.
+constexpr int64_t kMaxStepCount = int64_t(1) << 53;
+
+template <typename T> llvm::json::Object domain(T min, T max) {
+  return llvm::json::Object{{key::Min, min}, {key::Max, max}};
+}
+
+/// The values the step keeps the state `arg` in, where it bounds them: a
+/// dynamic loss scale in its [min_scale, max_scale], a static one positive
+/// and finite, and step counts (the scale's growth tracker, integer
+/// optimizer state such as Adam's step) from zero. A value outside them
+/// breaks the step: a nan scale skips every step, a negative step count
+/// gives nan weights.
+std::optional<llvm::json::Object> stateDomain(BlockArgument arg) {
+  std::optional<llvm::json::Object> staticScale;
+  for (Operation *user : arg.getUsers()) {
+    if (auto update = dyn_cast<UpdateLossScaleOp>(user)) {
+      if (update.getGrowthTracker() == arg)
+        return domain<int64_t>(0, kMaxStepCount);
+      return domain<double>(update.getMinScale().convertToFloat(),
+                            update.getMaxScale().convertToFloat());
+    }
+    if (auto seed = dyn_cast<LossGradOp>(user); seed && seed.getScale() == arg)
+      staticScale = domain<double>(std::numeric_limits<float>::denorm_min(),
+                                   std::numeric_limits<float>::max());
+    auto optimizer = dyn_cast<OptimizerOpInterface>(user);
+    if (optimizer && getElementTypeOrSelf(arg.getType()).isInteger() &&
+        llvm::is_contained(optimizer.getOptimizerState(), arg))
+      return domain<int64_t>(0, kMaxStepCount);
+  }
+  return staticScale;
 }
 
 /// The `mpt.init` of argument #`index` named `name`, or an error for a value
@@ -368,6 +404,8 @@ describeTrainArgument(func::FuncOp train, BlockArgument arg, StringRef name,
   if (std::optional<int64_t> master =
           intArgAttr(train, index, MPTDialect::kWorkingCopyOfAttrName))
     info->insert({key::WorkingCopyOf, *master});
+  if (std::optional<llvm::json::Object> bounds = stateDomain(arg))
+    info->insert({key::Domain, std::move(*bounds)});
   FailureOr<llvm::json::Object> init =
       argumentInit(train, arg, name, isParam, backward);
   if (failed(init))

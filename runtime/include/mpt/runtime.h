@@ -160,7 +160,9 @@ typedef struct mpt_compile_options_t {
   double min_scale;        /* bounds of the dynamic loss scale */
   double max_scale;
   /* If not NULL, the IR after the mixed-precision rewrite and after lowering
-     is written to <dump_prefix>.mixed.mlir and <dump_prefix>.llvm.mlir. */
+     is written to <dump_prefix>.mixed.mlir and <dump_prefix>.llvm.mlir,
+     creating the directory; a file that cannot be written fails the compile
+     with MPT_STATUS_IO_ERROR naming it. */
   const char *dump_prefix;
   /* CPU device: nonzero, matmuls and convolutions call the runtime's BLAS
      kernels; zero, they stay generic loops (the reference the kernels are
@@ -333,8 +335,11 @@ MPT_MUST_USE_RESULT MPT_API mpt_status_t mpt_session_state_info(
 MPT_MUST_USE_RESULT MPT_API mpt_status_t mpt_session_read_state(
     mpt_session_t session, const char *name, float *values, int64_t count);
 /* Overwrites a state tensor from f32 values (rounded to its type; integer
-   state takes only finite integral values in its range). Nothing changes on
-   error. */
+   state takes only finite integral values in its range). State the step
+   keeps in a range takes only values in it, else MPT_STATUS_INVALID_ARGUMENT
+   names the tensor and the range: the loss scale within [min_scale,
+   max_scale] (a static one positive and finite), the growth tracker and
+   optimizer step counts within [0, 2^53]. Nothing changes on error. */
 MPT_MUST_USE_RESULT MPT_API mpt_status_t
 mpt_session_write_state(mpt_session_t session, const char *name,
                         const float *values, int64_t count);
@@ -347,8 +352,11 @@ MPT_MUST_USE_RESULT MPT_API mpt_status_t mpt_session_save(mpt_session_t session,
                                                           const char *path,
                                                           int64_t position);
 /* Loads a checkpoint written by mpt_session_save for the same program and
-   precision; nothing changes if the file is missing, corrupt or mismatched.
-   `position` may be NULL. */
+   precision. Nothing changes if the file is missing, a directory or corrupt
+   (MPT_STATUS_DATA_LOSS), holds other tensors, or a value outside the range
+   mpt_session_write_state takes (MPT_STATUS_INVALID_ARGUMENT, naming the
+   file and the tensor). Names, dtypes and shapes are checked before any
+   data is read. `position` may be NULL. */
 MPT_MUST_USE_RESULT MPT_API mpt_status_t mpt_session_load(mpt_session_t session,
                                                           const char *path,
                                                           int64_t *position);

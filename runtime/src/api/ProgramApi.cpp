@@ -177,6 +177,8 @@ mpt_status_t compileFailure(Program::Failure failure, std::string error) {
     code = MPT_STATUS_NOT_FOUND;
   else if (failure == Program::Failure::DeviceUnavailable)
     code = MPT_STATUS_FAILED_PRECONDITION;
+  else if (failure == Program::Failure::Unwritable)
+    code = MPT_STATUS_IO_ERROR;
   return makeStatus(code, std::move(error));
 }
 

@@ -43,6 +43,66 @@ mpt_status_t findState(mpt_session_t session, const char *name,
   return nullptr;
 }
 
+/// The checkpoint's position metadata, or DATA_LOSS for a file that is not
+/// an mpt checkpoint or holds a bad position.
+mpt_status_t readPosition(const char *path,
+                          const std::map<std::string, std::string> &metadata,
+                          int64_t &position) {
+  auto format = metadata.find(mpt::contract::key::Format);
+  auto saved = metadata.find(mpt::contract::key::Position);
+  if (format == metadata.end() || format->second != kCheckpointFormat ||
+      saved == metadata.end())
+    return makeStatus(MPT_STATUS_DATA_LOSS,
+                      std::string(path) +
+                          ": not an mpt checkpoint (no \"format\": \"" +
+                          kCheckpointFormat + "\" metadata)");
+  const std::string &text = saved->second;
+  char *end = nullptr;
+  errno = 0;
+  long long parsed = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || !end || *end != '\0' || errno == ERANGE || parsed < 0)
+    return makeStatus(MPT_STATUS_DATA_LOSS,
+                      std::string(path) + ": bad \"position\" metadata '" +
+                          text + "' (expected a non-negative integer)");
+  position = parsed;
+  return nullptr;
+}
+
+/// The checkpoint's entry of each state tensor, in the session's order, or
+/// INVALID_ARGUMENT for a checkpoint of another model or precision.
+mpt_status_t matchState(mpt_session_t session, const char *path,
+                        const SafetensorsFile &file,
+                        std::vector<const TensorEntry *> &entries) {
+  std::map<std::string, const TensorEntry *> byName;
+  for (const TensorEntry &entry : file.tensors())
+    byName[entry.name] = &entry;
+  for (const PublicTensor &tensor : session->program->state) {
+    auto it = byName.find(tensor.name);
+    if (it == byName.end())
+      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                        std::string(path) + ": no tensor '" + tensor.name +
+                            "' (a checkpoint of another model or "
+                            "precision?)");
+    const TensorEntry &entry = *it->second;
+    if (entry.dtype != elementName(tensor.shape.kind) ||
+        entry.shape != tensor.shape.dims)
+      return makeStatus(
+          MPT_STATUS_INVALID_ARGUMENT,
+          std::string(path) + ": tensor '" + tensor.name + "' is " +
+              TensorShape{
+                  elementKindNamed(entry.dtype).value_or(ElementKind::F32),
+                  entry.shape}
+                  .describe() +
+              ", the program's is " + tensor.shape.describe());
+    entries.push_back(&entry);
+  }
+  if (byName.size() != entries.size())
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      std::string(path) +
+                          ": holds tensors the program does not have");
+  return nullptr;
+}
+
 } // namespace
 
 extern "C" {
@@ -113,6 +173,11 @@ mpt_status_t mpt_session_write_state(mpt_session_t session, const char *name,
         storeInteger(host.get(), kind, e, int64_t(value));
       }
     }
+    if (std::string problem = outsideDomain(
+            session->program->signature().trainArgs[state->index], host.get());
+        !problem.empty())
+      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                        std::string(kCaller) + ": '" + name + "': " + problem);
     session->backend->copyToDevice(session->args[state->index].get(),
                                    host.get(), host.bytes());
     MPT_RETURN_IF_ERROR(
@@ -161,67 +226,39 @@ mpt_status_t mpt_session_load(mpt_session_t session, const char *path,
   MPT_RETURN_IF_ERROR(
       checkNotNull(kCaller, {{"session", session}, {"path", path}}));
   return guarded(kCaller, [&]() -> mpt_status_t {
-    std::vector<TensorRecord> tensors;
-    std::map<std::string, std::string> metadata;
+    SafetensorsFile file;
     std::string error;
-    if (!readSafetensors(path, tensors, metadata, error))
+    if (!file.open(path, error))
       return makeStatus(MPT_STATUS_DATA_LOSS, error);
-    auto format = metadata.find(mpt::contract::key::Format);
-    auto savedPosition = metadata.find(mpt::contract::key::Position);
-    if (format == metadata.end() || format->second != kCheckpointFormat ||
-        savedPosition == metadata.end())
-      return makeStatus(MPT_STATUS_DATA_LOSS,
-                        std::string(path) +
-                            ": not an mpt checkpoint (no \"format\": \"" +
-                            kCheckpointFormat + "\" metadata)");
-    // Check everything before changing anything.
-    const std::string &positionText = savedPosition->second;
-    char *end = nullptr;
-    errno = 0;
-    long long parsed = std::strtoll(positionText.c_str(), &end, 10);
-    if (positionText.empty() || !end || *end != '\0' || errno == ERANGE ||
-        parsed < 0)
-      return makeStatus(MPT_STATUS_DATA_LOSS,
-                        std::string(path) + ": bad \"position\" metadata '" +
-                            positionText +
-                            "' (expected a non-negative integer)");
-    std::map<std::string, const TensorRecord *> byName;
-    for (const TensorRecord &record : tensors)
-      byName[record.name] = &record;
+    // Check everything before changing anything: the header before reading
+    // the data, every value before writing any.
+    int64_t savedPosition = 0;
+    MPT_RETURN_IF_ERROR(readPosition(path, file.metadata(), savedPosition));
+    std::vector<const TensorEntry *> entries;
+    MPT_RETURN_IF_ERROR(matchState(session, path, file, entries));
     const std::vector<PublicTensor> &state = session->program->state;
-    for (const PublicTensor &tensor : state) {
-      auto it = byName.find(tensor.name);
-      if (it == byName.end())
+    std::vector<std::vector<uint8_t>> values(state.size());
+    for (size_t i = 0; i < state.size(); ++i) {
+      values[i].resize(state[i].shape.bytes());
+      if (!file.read(*entries[i], values[i].data(), error))
+        return makeStatus(MPT_STATUS_DATA_LOSS, error);
+      const ArgInfo &arg =
+          session->program->signature().trainArgs[state[i].index];
+      if (std::string problem = outsideDomain(arg, values[i].data());
+          !problem.empty())
         return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                          std::string(path) + ": no tensor '" + tensor.name +
-                              "' (a checkpoint of another model or "
-                              "precision?)");
-      const TensorRecord &record = *it->second;
-      if (record.dtype != elementName(tensor.shape.kind) ||
-          record.shape != tensor.shape.dims)
-        return makeStatus(
-            MPT_STATUS_INVALID_ARGUMENT,
-            std::string(path) + ": tensor '" + tensor.name + "' is " +
-                TensorShape{
-                    elementKindNamed(record.dtype).value_or(ElementKind::F32),
-                    record.shape}
-                    .describe() +
-                ", the program's is " + tensor.shape.describe());
+                          std::string(path) + ": tensor '" + state[i].name +
+                              "': " + problem);
     }
-    if (byName.size() != state.size())
-      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                        std::string(path) +
-                            ": holds tensors the program does not have");
-    for (const PublicTensor &tensor : state) {
-      const TensorRecord &record = *byName[tensor.name];
-      session->backend->copyToDevice(session->args[tensor.index].get(),
-                                     record.data.data(), record.data.size());
-      MPT_RETURN_IF_ERROR(writeWorkingCopies(session, tensor.index,
-                                             record.data.data(), kCaller));
+    for (size_t i = 0; i < state.size(); ++i) {
+      session->backend->copyToDevice(session->args[state[i].index].get(),
+                                     values[i].data(), values[i].size());
+      MPT_RETURN_IF_ERROR(writeWorkingCopies(session, state[i].index,
+                                             values[i].data(), kCaller));
     }
     MPT_RETURN_IF_ERROR(finishCopies(*session->backend, kCaller));
     if (position)
-      *position = parsed;
+      *position = savedPosition;
     return nullptr;
   });
 }

@@ -5,6 +5,7 @@
 #include "api/Status.h"
 #include "mpt/float16.h"
 
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -75,6 +76,42 @@ int64_t loadInteger(const uint8_t *data, ElementKind kind, int64_t i) {
   default:
     return int64_t(loadValue(data, kind, i));
   }
+}
+
+/// Enough digits to tell f32 values apart.
+static std::string formatFloat(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  return text;
+}
+
+std::string outsideDomain(const ArgInfo &arg, const uint8_t *values) {
+  if (!arg.domain)
+    return {};
+  const ValueDomain &domain = *arg.domain;
+  ElementKind kind = arg.shape.kind;
+  bool isFloat = isFloatKind(kind);
+  for (int64_t e = 0, count = arg.shape.numElements(); e < count; ++e) {
+    std::string value, range;
+    if (isFloat) {
+      double element = loadValue(values, kind, e);
+      if (element >= domain.min && element <= domain.max)
+        continue;
+      value = formatFloat(element);
+      range = formatFloat(domain.min) + ", " + formatFloat(domain.max);
+    } else {
+      int64_t element = loadInteger(values, kind, e);
+      if (element >= domain.intMin && element <= domain.intMax)
+        continue;
+      value = std::to_string(element);
+      range =
+          std::to_string(domain.intMin) + ", " + std::to_string(domain.intMax);
+    }
+    return "value " + value + " at index " + std::to_string(e) +
+           " is outside [" + range +
+           "], the range the training step keeps it in";
+  }
+  return {};
 }
 
 void storeFloat(uint8_t *data, ElementKind kind, int64_t i, double value) {

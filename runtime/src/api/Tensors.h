@@ -34,6 +34,11 @@ void storeInteger(uint8_t *data, ElementKind kind, int64_t i, int64_t value);
 /// The range of an integer element type.
 std::pair<int64_t, int64_t> integerRange(ElementKind kind);
 
+/// The first of `values` (every element of `arg`, in its kind) outside the
+/// domain the step keeps `arg` in, as "value nan at index 0 is outside [1,
+/// 16777216], ..."; empty when all are inside or `arg` has no domain.
+std::string outsideDomain(const ArgInfo &arg, const uint8_t *values);
+
 /// Converts `count` elements from `fromKind` to `toKind`: floats among
 /// floats, integers among integers (checked against the target's range).
 /// Returns an empty string or what does not convert.

@@ -2,11 +2,11 @@
 
 #include "CpuBackend.h"
 
-#include "CpuIsa.h"
-#include "CpuKernels.h"
 #include "../JitModule.h"
 #include "../JitSymbols.h"
 #include "../PackedArguments.h"
+#include "CpuIsa.h"
+#include "CpuKernels.h"
 #include "OptimizeModule.h"
 #include "StepAllocator.h"
 #include "mpt/Contract/Contract.h"
@@ -94,18 +94,11 @@ std::unique_ptr<Backend> createCpuBackend(ModuleOp module,
   auto transformer =
       makeOptimizingTransformer(hostMachine->get(), !hasF16Arithmetic());
   engineOptions.transformer = transformer;
-  engineOptions.llvmModuleBuilder = translateForJitUnderMaxCpuIsa;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  engineOptions.enableGDBNotificationListener = false;
   // MPT_PERF=1 writes jit-<pid>.dump for `perf inject --jit`: profiles then
   // name the compiled step.
   engineOptions.enablePerfNotificationListener = getenv("MPT_PERF") != nullptr;
-  auto jit = ExecutionEngine::create(module, engineOptions);
-  if (!jit) {
-    error = "JIT compilation failed: " + llvm::toString(jit.takeError());
-    return nullptr;
-  }
-  (*jit)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+  auto symbols = [](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     for (const CpuKernel &kernel : cpuKernels())
       bindJitSymbol(symbols, interner, kernel.name, kernel.address);
@@ -120,9 +113,13 @@ std::unique_ptr<Backend> createCpuBackend(ModuleOp module,
     bindJitSymbol(symbols, interner, "memrefCopy",
                   reinterpret_cast<const void *>(&memrefCopy));
     return symbols;
-  });
-  (*jit)->initialize();
-  llvm::Expected<void *> signature = (*jit)->lookup(kSignatureSymbol);
+  };
+  std::unique_ptr<ExecutionEngine> jit =
+      createJit(module, engineOptions, symbols, error);
+  if (!jit)
+    return nullptr;
+  jit->initialize();
+  llvm::Expected<void *> signature = jit->lookup(kSignatureSymbol);
   if (!signature) {
     error = std::string("the lowered module has no '") + kSignatureSymbol +
             "' (mpt-export-signature did not run): " +
@@ -130,7 +127,7 @@ std::unique_ptr<Backend> createCpuBackend(ModuleOp module,
     return nullptr;
   }
   signatureJson = static_cast<const char *>(*signature);
-  return std::make_unique<CpuBackend>(std::move(*jit));
+  return std::make_unique<CpuBackend>(std::move(jit));
 }
 
 } // namespace mpt::runtime

@@ -193,22 +193,19 @@ std::unique_ptr<Backend> createCudaBackend(ModuleOp module,
   ExecutionEngineOptions engineOptions;
   auto transformer = makeOptimizingTransformer(2, 0, nullptr);
   engineOptions.transformer = transformer;
-  engineOptions.llvmModuleBuilder = translateForJitUnderMaxCpuIsa;
-  engineOptions.enableGDBNotificationListener = false;
-  auto jit = ExecutionEngine::create(module, engineOptions);
-  if (!jit) {
-    error = "JIT compilation failed: " + llvm::toString(jit.takeError());
-    return nullptr;
-  }
-  (*jit)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+  auto symbols = [](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     for (const cuda::Symbol &symbol : cuda::symbols())
       bindJitSymbol(symbols, interner, symbol.name, symbol.address);
     return symbols;
-  });
+  };
+  std::unique_ptr<ExecutionEngine> jit =
+      createJit(module, engineOptions, symbols, error);
+  if (!jit)
+    return nullptr;
   // Looking a symbol up links the host code, so a call the runtime does not
   // implement fails here, before the driver is needed.
-  llvm::Expected<void *> signature = (*jit)->lookup(kSignatureSymbol);
+  llvm::Expected<void *> signature = jit->lookup(kSignatureSymbol);
   if (!signature) {
     error = std::string("the lowered module has no '") + kSignatureSymbol +
             "' or does not link against the CUDA runtime: " +
@@ -222,14 +219,14 @@ std::unique_ptr<Backend> createCudaBackend(ModuleOp module,
     return nullptr;
   }
   // Global constructors load the fatbin.
-  (*jit)->initialize();
+  jit->initialize();
   std::string loadError = cuda::takeError();
   if (!loadError.empty()) {
     error = "cannot load the step's GPU kernels: " + loadError;
     return nullptr;
   }
   signatureJson = static_cast<const char *>(*signature);
-  return std::make_unique<CudaBackend>(std::move(*jit), *cuda::driver());
+  return std::make_unique<CudaBackend>(std::move(jit), *cuda::driver());
 }
 
 } // namespace mpt::runtime

@@ -2,27 +2,35 @@
 // RUN: mpt-opt %examples/mlp.mlir --mpt-mixed-precision="compute-type=f16 persistent-working-copy=1" --mpt-export-signature | FileCheck %s --check-prefix=COPY
 // RUN: mpt-opt %examples/mlp.mlir --mpt-autodiff --mpt-export-signature | FileCheck %s --check-prefix=AUTODIFF
 // RUN: mpt-opt %examples/transformer_block.mlir --mpt-mixed-precision="compute-type=f16" --mpt-export-signature | FileCheck %s --check-prefix=ADAM
+// RUN: mpt-opt %examples/mlp.mlir --mpt-mixed-precision="compute-type=f16 init-scale=512 min-scale=2 max-scale=1024" --mpt-export-signature | FileCheck %s --check-prefix=BOUNDS
+// RUN: mpt-opt %examples/mlp.mlir --mpt-mixed-precision="compute-type=f16 loss-scale=static" --mpt-export-signature | FileCheck %s --check-prefix=STATIC
 
 // After the rewrite the forward pass reads f16 working copies, not the f32
 // masters: the masters' fan-in comes through their copies (w3: 128 inputs),
 // and the copies start as their master, rounded. The loss scale and its
-// counter are named after what the rewrite added them for.
+// counter are named after what the rewrite added them for, with the range
+// the step keeps them in: the scale within the scaler's bounds, the counter
+// from 0 to 2^53.
 // COPY: \22init\22:{\22bound\22:0.088388347648318433,\22fan_in\22:128,\22kind\22:\22uniform\22},\22name\22:\22arg4\22,\22role\22:\22param\22,\22shape\22:[128,10]}
 // COPY-SAME: {\22dtype\22:\22F16\22,\22init\22:{\22kind\22:\22copy\22},\22name\22:\22arg4.working_copy\22,\22role\22:\22state\22,\22shape\22:[128,10],\22working_copy_of\22:4}
-// COPY-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[65536]},\22name\22:\22loss_scale\22,\22role\22:\22state\22,\22shape\22:[]}
-// COPY-SAME: {\22dtype\22:\22I64\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[0]},\22name\22:\22loss_scale_growth_tracker\22
+// COPY-SAME: {\22domain\22:{\22max\22:16777216,\22min\22:1},\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[65536]},\22name\22:\22loss_scale\22,\22role\22:\22state\22,\22shape\22:[]}
+// COPY-SAME: {\22domain\22:{\22max\22:9007199254740992,\22min\22:0},\22dtype\22:\22I64\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[0]},\22name\22:\22loss_scale_growth_tracker\22
+// The bounds are the pass's options; a static scale is any positive finite
+// f32.
+// BOUNDS: {\22domain\22:{\22max\22:1024,\22min\22:2},\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[512]},\22name\22:\22loss_scale\22
+// STATIC: {\22domain\22:{\22max\22:3.4028234663852886e+38,\22min\22:1.4012984643248171e-45},\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[65536]},\22name\22:\22loss_scale\22
 
 // The optimizer state mpt-autodiff creates for a forward-only step is named
 // after its parameter as PyTorch's state_dict keys it, also without source
 // names (mpt-opt attaches none, so parameters are arg<N>); a zero splat is one
 // value. Adam's i64 step counters and the loss scale's growth tracker (both
-// i64 scalars) keep distinct names.
+// i64 scalars) keep distinct names; a step counter counts from 0 to 2^53.
 // AUTODIFF: \22name\22:\22arg7\22,\22role\22:\22data\22
 // AUTODIFF-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[0]},\22name\22:\22arg0.momentum_buffer\22,\22role\22:\22state\22,\22shape\22:[784,256]}
 // AUTODIFF-SAME: \22name\22:\22arg5.momentum_buffer\22,\22role\22:\22state\22,\22shape\22:[10]}]
 // ADAM: \22name\22:\22arg0.exp_avg\22,\22role\22:\22state\22,\22shape\22:[64]}
 // ADAM-SAME: \22name\22:\22arg0.exp_avg_sq\22,\22role\22:\22state\22,\22shape\22:[64]}
-// ADAM-SAME: {\22dtype\22:\22I64\22,\22init\22:{\22kind\22:\22zeros\22},\22name\22:\22arg0.step\22,\22role\22:\22state\22,\22shape\22:[]}
+// ADAM-SAME: {\22domain\22:{\22max\22:9007199254740992,\22min\22:0},\22dtype\22:\22I64\22,\22init\22:{\22kind\22:\22zeros\22},\22name\22:\22arg0.step\22,\22role\22:\22state\22,\22shape\22:[]}
 // ADAM-SAME: \22name\22:\22arg13.step\22
 // ADAM-SAME: \22name\22:\22loss_scale\22
 // ADAM-SAME: \22name\22:\22loss_scale_growth_tracker\22

@@ -221,10 +221,36 @@ def cmd_write_tensor(args):
     write_safetensors(args.path, [(args.name, "F32", shape, data)], {})
 
 
+def cmd_write_sparse(args):
+    """An F32 vector of `count` zeros whose data is a hole in the file: a file
+    of gigabytes that takes no disk."""
+    header = json.dumps({args.name: {"dtype": "F32", "shape": [args.count],
+                                     "data_offsets": [0, 4 * args.count]}}).encode()
+    with open(args.path, "wb") as f:
+        f.write(struct.pack("<Q", len(header)) + header)
+        f.truncate(8 + len(header) + 4 * args.count)
+
+
 def cmd_set_metadata(args):
     """Copies a safetensors file with one metadata entry replaced."""
     tensors, metadata = read_safetensors(args.source)
     metadata[args.key] = args.value
+    write_safetensors(args.path, [(n, d, s, b) for n, (d, s, b) in tensors.items()],
+                      metadata)
+
+
+PACKED = {"F32": "f", "I64": "q", "I32": "i"}
+
+
+def cmd_set_tensor(args):
+    """Copies a safetensors file with every element of one F32, I64 or I32
+    tensor set to `value` (for the tests of loaded state)."""
+    tensors, metadata = read_safetensors(args.source)
+    dtype, shape, data = tensors[args.name]
+    code = PACKED[dtype]
+    value = float(args.value) if code == "f" else int(args.value)
+    count = len(data) // struct.calcsize(code)
+    tensors[args.name] = (dtype, shape, struct.pack(f"<{count}{code}", *([value] * count)))
     write_safetensors(args.path, [(n, d, s, b) for n, (d, s, b) in tensors.items()],
                       metadata)
 
@@ -308,12 +334,23 @@ def main():
     p.add_argument("shape", help="e.g. 16x8, or '' for a scalar")
     p.add_argument("value", type=float)
     p.set_defaults(run=cmd_write_tensor)
+    p = sub.add_parser("write-sparse")
+    p.add_argument("path")
+    p.add_argument("name")
+    p.add_argument("count", type=int)
+    p.set_defaults(run=cmd_write_sparse)
     p = sub.add_parser("set-metadata")
     p.add_argument("source")
     p.add_argument("path")
     p.add_argument("key")
     p.add_argument("value")
     p.set_defaults(run=cmd_set_metadata)
+    p = sub.add_parser("set-tensor")
+    p.add_argument("source")
+    p.add_argument("path")
+    p.add_argument("name")
+    p.add_argument("value", help="a float (nan, inf, -1.5) or an integer")
+    p.set_defaults(run=cmd_set_tensor)
     p = sub.add_parser("write-idx")
     p.add_argument("dir")
     p.add_argument("count", type=int)
