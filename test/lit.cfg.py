@@ -29,6 +29,11 @@ llvm_config.use_default_substitutions()
 # set OMP_NUM_THREADS themselves.
 config.environment["OMP_NUM_THREADS"] = "1"
 
+# ASan reserves terabytes of address space for its shadow memory, so a test
+# that limits address space (`ulimit -v`) cannot run under it.
+if config.mpt_sanitize.upper() in ("ON", "TRUE", "1", "YES"):
+    config.available_features.add("asan")
+
 tool_dirs = [config.mpt_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
     ["mpt-opt", "mpt-run", "mpt-runtime-unittests", "mpt-runtime-c-api-test",
