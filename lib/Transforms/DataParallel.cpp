@@ -122,16 +122,10 @@ void DataParallel::runOnOperation() {
   func::FuncOp function = getOperation();
   if (!isTrainStep(function))
     return;
-  SmallVector<LossGradOp> seeds;
-  function.walk([&](LossGradOp seed) { seeds.push_back(seed); });
-  if (seeds.size() != 1) {
-    function.emitError("mpt-data-parallel: expected exactly one "
-                       "mpt.loss_grad (the backward seed) in a training "
-                       "step, found ")
-        << seeds.size();
+  FailureOr<LossGradOp> found = findBackwardSeed(function, getArgument());
+  if (failed(found))
     return signalPassFailure();
-  }
-  LossGradOp seed = seeds.front();
+  LossGradOp seed = *found;
   if (seed.getWorldSize())
     return; // Already summed across ranks.
   seed.setWorldSize(uint64_t(worldSize));

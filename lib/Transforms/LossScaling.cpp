@@ -256,15 +256,10 @@ void LossScaling::runOnOperation() {
   if (scaling == LossScaleMode::None)
     return;
 
-  SmallVector<LossGradOp> seeds;
-  function.walk([&](LossGradOp seed) { seeds.push_back(seed); });
-  if (seeds.size() != 1) {
-    function.emitError("mpt-loss-scaling: expected exactly one mpt.loss_grad "
-                       "(the backward seed) in a training step, found ")
-        << seeds.size();
+  FailureOr<LossGradOp> found = findBackwardSeed(function, getArgument());
+  if (failed(found))
     return signalPassFailure();
-  }
-  LossGradOp seed = seeds.front();
+  LossGradOp seed = *found;
   if (seed.getScale())
     return; // Already scaled.
 
