@@ -30,11 +30,8 @@ struct DataParallel : public mpt::impl::MPTDataParallelBase<DataParallel> {
 
 private:
   Type reduceElementType(Value gradient);
-  void reduceBucket(ArrayRef<Value> gradients, Operation *insertAfter,
-                    DominanceInfo &dominance);
-  /// The last all-reduce inserted: the next one goes after it, so that the
-  /// buckets are reduced in the order they were formed.
-  Operation *lastReduce = nullptr;
+  AllReduceOp reduceBucket(ArrayRef<Value> gradients, Operation *insertAfter,
+                           DominanceInfo &dominance);
 };
 } // namespace
 
@@ -101,11 +98,11 @@ static void readReduced(Value local, Value reduced, Operation *reduce,
   }
 }
 
-void DataParallel::reduceBucket(ArrayRef<Value> gradients,
-                                Operation *insertAfter,
-                                DominanceInfo &dominance) {
-  if (lastReduce && insertAfter->isBeforeInBlock(lastReduce))
-    insertAfter = lastReduce;
+/// Sums `gradients` in one all-reduce after `insertAfter`, for every reader
+/// after it.
+AllReduceOp DataParallel::reduceBucket(ArrayRef<Value> gradients,
+                                       Operation *insertAfter,
+                                       DominanceInfo &dominance) {
   OpBuilder builder(insertAfter->getContext());
   builder.setInsertionPointAfter(insertAfter);
   Location loc = gradients.back().getLoc();
@@ -115,7 +112,7 @@ void DataParallel::reduceBucket(ArrayRef<Value> gradients,
   auto reduce = AllReduceOp::create(builder, loc, inputs, ReduceKind::Sum);
   for (auto [local, reduced] : llvm::zip_equal(gradients, reduce.getResults()))
     readReduced(local, reduced, reduce, dominance);
-  lastReduce = reduce;
+  return reduce;
 }
 
 void DataParallel::runOnOperation() {
@@ -150,12 +147,18 @@ void DataParallel::runOnOperation() {
   DominanceInfo dominance(function);
   SmallVector<Value> bucket;
   int64_t bytes = 0;
+  Operation *lastReduce = nullptr;
   for (Value gradient : gradients) {
     bucket.push_back(gradient);
     bytes += byteSize(
         withElementType(gradient.getType(), reduceElementType(gradient)));
     if (bytes >= bucketBytes || gradient == gradients.back()) {
-      reduceBucket(bucket, gradient.getDefiningOp(), dominance);
+      // After the previous bucket too (one op can complete two buckets), so
+      // that the buckets are reduced in the order they were formed.
+      Operation *insertAfter = gradient.getDefiningOp();
+      if (lastReduce && insertAfter->isBeforeInBlock(lastReduce))
+        insertAfter = lastReduce;
+      lastReduce = reduceBucket(bucket, insertAfter, dominance);
       bucket.clear();
       bytes = 0;
     }
