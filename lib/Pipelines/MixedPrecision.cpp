@@ -31,6 +31,15 @@ mpt::MixedPrecisionOptions::lossScalingOptions() const {
   return scaling;
 }
 
+mpt::MPTDataParallelOptions
+mpt::MixedPrecisionOptions::dataParallelOptions() const {
+  MPTDataParallelOptions dataParallel;
+  dataParallel.worldSize = dataParallelWorldSize;
+  dataParallel.bucketBytes = bucketBytes;
+  dataParallel.reduceType = reduceType;
+  return dataParallel;
+}
+
 void mpt::buildMixedPrecisionPipeline(OpPassManager &pm,
                                       const MixedPrecisionOptions &options) {
   // Forward-only steps get their backward first; hand-written ones pass as is.
@@ -43,6 +52,10 @@ void mpt::buildMixedPrecisionPipeline(OpPassManager &pm,
   pm.addPass(createMPTMasterWeights(
       MPTMasterWeightsOptions{options.persistentWorkingCopy}));
   pm.addPass(createMPTNormStatsFP32());
+  // The gradients have their final types; loss scaling must see the sums.
+  if (options.dataParallelWorldSize != 0)
+    pm.addNestedPass<func::FuncOp>(
+        createMPTDataParallel(options.dataParallelOptions()));
   pm.addNestedPass<func::FuncOp>(
       createMPTLossScaling(options.lossScalingOptions()));
   pm.addNestedPass<func::FuncOp>(createMPTCastCleanup());

@@ -89,7 +89,8 @@ static LogicalResult buildBackward(Block &body, Value loss,
   SmallVector<Operation *> forward = llvm::map_to_vector(
       body.without_terminator(), [](Operation &op) { return &op; });
   gradients.accumulate(loss, LossGradOp::create(builder, loss.getLoc(), loss,
-                                                /*scale=*/Value()));
+                                                /*scale=*/Value(),
+                                                /*world_size=*/nullptr));
   for (Operation *op : llvm::reverse(forward)) {
     if (llvm::none_of(op->getResults(),
                       [&](Value r) { return bool(gradients.lookup(r)); }))

@@ -162,6 +162,26 @@ LogicalResult LossScaling::unscaleGradients(func::FuncOp function,
   return success();
 }
 
+/// The finite flag `finite`, false on every rank as soon as it is false on
+/// one. The check reads gradients summed across the ranks, but MPI does not
+/// promise every rank the same bits of a sum; a max of the flag does, so the
+/// ranks skip or apply the step together, and their scales never diverge.
+static Value agreeAcrossRanks(OpBuilder &builder, Location loc, Value finite) {
+  auto f32Scalar = RankedTensorType::get({}, builder.getF32Type());
+  auto constant = [&](float value) {
+    return arith::ConstantOp::create(builder, loc,
+                                     DenseElementsAttr::get(f32Scalar, value));
+  };
+  Value zero = constant(0.0f);
+  Value nonfinite =
+      arith::SelectOp::create(builder, loc, finite, zero, constant(1.0f));
+  Value anyNonfinite =
+      AllReduceOp::create(builder, loc, nonfinite, ReduceKind::Max)
+          .getResult(0);
+  return arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OEQ,
+                               anyNonfinite, zero);
+}
+
 /// One check over every gradient decides the whole step: it predicates each
 /// state update, updates the scale (dynamic mode, where `growthTracker` is
 /// set) and adds the metrics.
@@ -182,6 +202,9 @@ void LossScaling::finishStep(func::FuncOp function, ArrayRef<Value> unscaled,
   func::ReturnOp ret = getReturn(function);
   builder.setInsertionPoint(ret);
   Value finite = AllFiniteOp::create(builder, loc, unscaled);
+  if (function.walk([](AllReduceOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
+    finite = agreeAcrossRanks(builder, loc, finite);
   // What the scale is fighting: underflowed and overflowed gradient elements.
   // Unscaling keeps zeros zero and inf/nan non-finite, so counting the
   // unscaled values (read here anyway) keeps no raw gradient alive longer.
@@ -233,15 +256,10 @@ void LossScaling::runOnOperation() {
   if (scaling == LossScaleMode::None)
     return;
 
-  SmallVector<LossGradOp> seeds;
-  function.walk([&](LossGradOp seed) { seeds.push_back(seed); });
-  if (seeds.size() != 1) {
-    function.emitError("mpt-loss-scaling: expected exactly one mpt.loss_grad "
-                       "(the backward seed) in a training step, found ")
-        << seeds.size();
+  FailureOr<LossGradOp> found = findBackwardSeed(function, getArgument());
+  if (failed(found))
     return signalPassFailure();
-  }
-  LossGradOp seed = seeds.front();
+  LossGradOp seed = *found;
   if (seed.getScale())
     return; // Already scaled.
 

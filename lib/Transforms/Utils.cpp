@@ -134,6 +134,18 @@ bool isTrainStep(func::FuncOp function) {
   return function->hasAttr(MPTDialect::kTrainStepAttrName);
 }
 
+FailureOr<LossGradOp> findBackwardSeed(func::FuncOp function, StringRef pass) {
+  SmallVector<LossGradOp> seeds;
+  function.walk([&](LossGradOp seed) { seeds.push_back(seed); });
+  if (seeds.size() == 1)
+    return seeds.front();
+  function.emitError(pass)
+      << ": expected exactly one mpt.loss_grad (the backward seed) in a "
+         "training step, found "
+      << seeds.size();
+  return failure();
+}
+
 FailureOr<SmallVector<func::CallOp>> callsOf(func::FuncOp function,
                                              ModuleOp module, StringRef change,
                                              StringRef consequence) {

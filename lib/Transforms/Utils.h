@@ -54,6 +54,11 @@ findScaleBoundary(LossGradOp seed);
 /// Whether `function` is marked `mpt.train_step`.
 bool isTrainStep(mlir::func::FuncOp function);
 
+/// The backward seed of the training step `function`; when there is not
+/// exactly one, an error naming `pass`.
+mlir::FailureOr<LossGradOp> findBackwardSeed(mlir::func::FuncOp function,
+                                             llvm::StringRef pass);
+
 /// The calls of `function` in `module`, before a pass changes its signature
 /// and theirs. Fails, emitting "<op> uses @f, whose <change>, other than by a
 /// call" at a use that is not a call, or "has uses that are not calls;

@@ -16,6 +16,9 @@ enum class ComputeType { F32, F16, BF16 };
 
 /// How mpt-loss-scaling scales; Auto is resolved by the pass alone.
 enum class LossScaleMode { Auto, Dynamic, Static, None };
+/// The type mpt-data-parallel all-reduces gradients in; Auto is resolved by
+/// the pass alone.
+enum class GradientReduceType { Auto, Compute, F32 };
 
 } // namespace mpt
 

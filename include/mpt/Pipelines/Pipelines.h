@@ -17,6 +17,7 @@ namespace mpt {
 struct MPTFuseElementwiseOptions;
 struct MPTAutocastOptions;
 struct MPTLossScalingOptions;
+struct MPTDataParallelOptions;
 
 /// Options of `mpt-mixed-precision`: those of the passes it runs, under the
 /// same names (but `loss-scale` for mpt-loss-scaling's `mode`), with their
@@ -65,10 +66,24 @@ struct MixedPrecisionOptions
   Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Write the FP32-vs-mixed precision report (JSON) here")};
+  Option<int64_t> dataParallelWorldSize{
+      *this, "data-parallel-world-size",
+      llvm::cl::desc("Sum the gradients across this many data-parallel ranks "
+                     "(mpt-data-parallel); 0 trains on one process"),
+      llvm::cl::init(0)};
+  Option<int64_t> bucketBytes{
+      *this, "bucket-bytes",
+      llvm::cl::desc("Bytes of gradients per all-reduce bucket"),
+      llvm::cl::init(kDefaultGradientBucketBytes)};
+  Option<GradientReduceType> reduceType{
+      *this, "reduce-type",
+      llvm::cl::desc("Type the gradients are summed across ranks in"),
+      llvm::cl::init(GradientReduceType::Auto), gradientReduceTypeValues()};
 
   /// The options of the passes, forwarded from these.
   MPTAutocastOptions autocastOptions() const;
   MPTLossScalingOptions lossScalingOptions() const;
+  MPTDataParallelOptions dataParallelOptions() const;
 };
 
 /// Autodiff (forward-only steps), autocast, master weights, f32 normalization

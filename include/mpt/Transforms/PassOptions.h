@@ -34,6 +34,21 @@ inline llvm::cl::ValuesClass lossScaleModeValues() {
       clEnumValN(LossScaleMode::None, "none", "no loss scaling"));
 }
 
+/// The gradient bytes per all-reduce of mpt-data-parallel: PyTorch DDP's
+/// default `bucket_cap_mb`.
+inline constexpr int64_t kDefaultGradientBucketBytes = 25 * 1024 * 1024;
+
+inline llvm::cl::ValuesClass gradientReduceTypeValues() {
+  return llvm::cl::values(
+      clEnumValN(GradientReduceType::Auto, "auto",
+                 "f32 for bf16 gradients, their own type otherwise"),
+      clEnumValN(GradientReduceType::Compute, "compute",
+                 "each gradient in its own type: f16/bf16 send half the "
+                 "bytes"),
+      clEnumValN(GradientReduceType::F32, "f32",
+                 "f32, as Megatron's grad_reduce_in_fp32"));
+}
+
 } // namespace mpt
 
 #endif // MPT_TRANSFORMS_PASSOPTIONS_H

@@ -130,6 +130,52 @@ def MPTLossScaling : Pass<"mpt-loss-scaling", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def MPTDataParallel : Pass<"mpt-data-parallel", "::mlir::func::FuncOp"> {
+  let summary = "Sums every parameter gradient across the data-parallel ranks";
+  let description = [{
+    On functions marked `mpt.train_step` whose backward pass exists (after `mpt-autodiff`, and
+    in `mpt-mixed-precision` after `mpt-autocast` and `mpt-master-weights`, so the gradients
+    have their final types, and before `mpt-loss-scaling`):
+    - the backward seed `mpt.loss_grad` gets `world_size = N`, so each rank's gradients are
+      1/N of its own and the collective is a plain sum: the mean over the ranks, which cannot
+      overflow where the mean itself would not;
+    - the gradients the optimizers read (traced back through casts and clipping, as
+      `mpt-loss-scaling` finds them) are grouped, in the order the backward produces them
+      (the order PyTorch DDP approximates by reversing the parameters), into buckets of at
+      least `bucket-bytes` (DDP's 25 MiB by default; the last bucket holds the rest);
+    - one `mpt.all_reduce sum` per bucket goes right after the last producer of its
+      gradients, so the reduction of one bucket can overlap the rest of the backward; every
+      reader after it reads the sum.
+
+    `reduce-type=auto` reduces bf16 gradients in f32 (Megatron's `grad_reduce_in_fp32`: bf16
+    keeps 8 significant bits, and a sum over many ranks loses the small gradients) and every
+    other gradient in its own type: f16 gradients stay f16, half the bytes, as PyTorch DDP's
+    fp16 compression hook, because loss scaling already keeps them in f16's range, the 1/N
+    seed keeps the sum there, and `mpt-loss-scaling` checks the reduced gradients, so a sum
+    that still overflows is caught and the step skipped on every rank. `compute` and `f32`
+    force either.
+
+    `mpt-loss-scaling` then unscales after the sums (`mpt.all_reduce` is scale-equivariant),
+    and reduces its finite flag with `max` in the same step, so every rank skips or applies
+    the step together without a host round trip. Batch-norm running statistics are not
+    reduced: each rank keeps its own, as PyTorch DDP does by default.
+
+    The world size is an option because the runtime compiles the step in each process after
+    its communicator is up, when the size is known; a step compiled for N ranks is wrong on
+    any other number.
+  }];
+  let options = [
+    Option<"worldSize", "world-size", "int64_t", /*default=*/"1",
+           "Number of data-parallel ranks (processes) that sum their gradients">,
+    Option<"bucketBytes", "bucket-bytes", "int64_t", /*default=*/"::mpt::kDefaultGradientBucketBytes",
+           "Bytes of gradients at which a bucket is closed and all-reduced">,
+    Option<"reduceType", "reduce-type", "::mpt::GradientReduceType",
+           /*default=*/"::mpt::GradientReduceType::Auto",
+           "Type the gradients are summed in", "::mpt::gradientReduceTypeValues()">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mpt::MPTDialect"];
+}
+
 def MPTCastCleanup : Pass<"mpt-cast-cleanup", "::mlir::func::FuncOp"> {
   let summary = "Folds round-trip casts, merges duplicates, and hoists casts to their source";
   let description = [{

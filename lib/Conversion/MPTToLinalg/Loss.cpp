@@ -232,21 +232,29 @@ struct SoftmaxCrossEntropyGradLowering
   }
 };
 
-/// The seed is 1.0, or the loss scale when there is one. The 1.0 is a filled
-/// tensor rather than a constant, so that it bufferizes to a fresh buffer
-/// instead of a read-only global.
+/// The seed is 1.0, or the loss scale when there is one, divided by the world
+/// size when there is one. The 1.0 is a filled tensor rather than a constant,
+/// so that it bufferizes to a fresh buffer instead of a read-only global.
 struct LossGradLowering : OpConversionPattern<LossGradOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(LossGradOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (Value scale = adaptor.getScale()) {
-      rewriter.replaceOp(op, scale);
+    Location loc = op.getLoc();
+    Type elementType = op.getType().getElementType();
+    std::optional<uint64_t> worldSize = op.getWorldSize();
+    Value scale = adaptor.getScale();
+    if (!scale) {
+      rewriter.replaceOp(op, createFilled(rewriter, loc, {}, elementType,
+                                          1.0 / worldSize.value_or(1)));
       return success();
     }
-    rewriter.replaceOp(op, createFilled(rewriter, op.getLoc(), {},
-                                        op.getType().getElementType(), 1.0));
+    if (worldSize)
+      scale = arith::DivFOp::create(
+          rewriter, loc, scale,
+          createFilled(rewriter, loc, {}, elementType, double(*worldSize)));
+    rewriter.replaceOp(op, scale);
     return success();
   }
 };

@@ -572,6 +572,23 @@ func.func @loss_grad(%loss: tensor<f32>, %scale: tensor<f32>) -> (tensor<f32>, t
 
 // -----
 
+// Across 4 data-parallel ranks the seed is 1/4, or the scale divided by 4.
+// CHECK-LABEL: func.func @loss_grad_world_size
+// CHECK-SAME: %{{.*}}: tensor<f32>, %[[SCALE:[a-zA-Z0-9_]+]]: tensor<f32>
+// CHECK: %[[QUARTER:.*]] = arith.constant 2.500000e-01 : f32
+// CHECK: %[[SEED:.*]] = linalg.fill ins(%[[QUARTER]] : f32) outs(%{{.*}} : tensor<f32>) -> tensor<f32>
+// CHECK: %[[FOUR:.*]] = arith.constant 4.000000e+00 : f32
+// CHECK: %[[N:.*]] = linalg.fill ins(%[[FOUR]] : f32) outs(%{{.*}} : tensor<f32>) -> tensor<f32>
+// CHECK: %[[SCALED:.*]] = arith.divf %[[SCALE]], %[[N]] : tensor<f32>
+// CHECK: return %[[SEED]], %[[SCALED]]
+func.func @loss_grad_world_size(%loss: tensor<f32>, %scale: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
+  %0 = mpt.loss_grad %loss {world_size = 4 : i64}
+  %1 = mpt.loss_grad %loss scale %scale {world_size = 4 : i64}
+  return %0, %1 : tensor<f32>, tensor<f32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @reshape
 // CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<2x3x4xf32>
 // CHECK: %[[COLLAPSED:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>

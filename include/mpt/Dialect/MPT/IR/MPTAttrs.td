@@ -29,4 +29,12 @@ def MPT_PrecisionClassAttr : EnumAttr<MPT_Dialect, MPT_PrecisionClass, "precisio
   let assemblyFormat = "`<` $value `>`";
 }
 
+def MPT_ReduceKind : I32EnumAttr<"ReduceKind",
+    "how an all-reduce combines the ranks' values", [
+      I32EnumAttrCase<"Sum", 0, "sum">,
+      I32EnumAttrCase<"Max", 1, "max">
+    ]> {
+  let cppNamespace = "::mpt";
+}
+
 #endif // MPT_DIALECT_MPT_IR_MPTATTRS_TD

@@ -17,6 +17,14 @@
 #define GET_ATTRDEF_CLASSES
 #include "mpt/Dialect/MPT/IR/MPTAttrs.h.inc"
 
+namespace mpt {
+/// The data-parallel communicator, the resource the collectives act on.
+struct CommunicatorResource
+    : public mlir::SideEffects::Resource::Base<CommunicatorResource> {
+  llvm::StringRef getName() final { return "Communicator"; }
+};
+} // namespace mpt
+
 #define GET_OP_CLASSES
 #include "mpt/Dialect/MPT/IR/MPTOps.h.inc"
 

@@ -402,14 +402,17 @@ def MPT_LossGradOp : MPT_ComputeOp<"loss_grad", MPT_FP32Class> {
   let description = [{
     Marks where the backward pass starts. Its value is 1.0 in an FP32 graph; after loss scaling
     it is the loss scale `S`, given as the `scale` operand. The `loss` operand ties the seed to
-    the loss it differentiates.
+    the loss it differentiates. With `world_size = N` (`mpt-data-parallel`) the seed is divided
+    by N, so that the sum of the N ranks' gradients is the gradient of their mean loss.
 
     ```mlir
     %seed = mpt.loss_grad %loss
     %scaled_seed = mpt.loss_grad %loss scale %s
+    %rank_seed = mpt.loss_grad %loss {world_size = 2 : i64}
     ```
   }];
-  let arguments = (ins MPT_F32Scalar:$loss, Optional<MPT_F32Scalar>:$scale);
+  let arguments = (ins MPT_F32Scalar:$loss, Optional<MPT_F32Scalar>:$scale,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$world_size);
   let results = (outs MPT_F32Scalar:$seed);
   let assemblyFormat = "$loss (`scale` $scale^)? attr-dict";
 }
@@ -684,6 +687,43 @@ def MPT_UpdateLossScaleOp : MPT_ComputeOp<"update_loss_scale", MPT_FP32Class, [
   let assemblyFormat = [{
     $scale `,` $growth_tracker `,` $finite attr-dict `:` type($growth_tracker)
   }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Data parallelism
+//===----------------------------------------------------------------------===//
+
+// What every rank's communicator is: a collective reads and writes it, so two
+// collectives keep their order and neither is erased or merged.
+def MPT_Communicator : Resource<"::mpt::CommunicatorResource">;
+
+// Each tensor keeps the type it was given, never cast to the bucket's: mpt-data-parallel
+// widens the gradients it sums in f32 itself.
+def MPT_AllReduceOp : MPT_ComputeOp<"all_reduce", MPT_FollowClass, [
+    MemoryEffects<[MemRead<MPT_Communicator>, MemWrite<MPT_Communicator>]>,
+    DeclareOpInterfaceMethods<ScaleEquivariantOpInterface, ["isScaleEquivariantIn"]>,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>], MPT_NoPrecisionOperands> {
+  let summary = "combines tensors element by element across the data-parallel ranks";
+  let description = [{
+    Every rank passes the same number of tensors, of the same types, in the same order; result
+    `i` is operand `i` combined over all ranks (`sum` or `max`), the same on every rank. One op
+    is one bucket: its operands travel together. Each tensor is reduced in its own type: an
+    f16 sum is rounded to f16 as it goes, so a sum that leaves f16's range is inf on every rank.
+
+    The op reads and writes the communicator: it is never erased, merged with another or moved
+    past another collective, so every rank issues the same collectives in the same order.
+    Scaling every operand by one positive factor scales every result by it (for `sum` and
+    `max`), so loss scaling unscales after the reduction and its finite check sees the reduced
+    gradients. `mpt-data-parallel` inserts it; a hand-written step may use it too.
+
+    ```mlir
+    %dw, %db = mpt.all_reduce sum %dw_local, %db_local : tensor<784x256xf16>, tensor<256xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<MPT_FloatTensor>:$inputs, MPT_ReduceKind:$kind);
+  let results = (outs Variadic<MPT_FloatTensor>:$results);
+  let assemblyFormat = "$kind $inputs attr-dict `:` type($inputs)";
   let hasVerifier = 1;
 }
 
