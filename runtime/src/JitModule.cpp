@@ -1,6 +1,7 @@
 //===- JitModule.cpp - lowered modules JIT-compiled -------------*- C++ -*-===//
 
 #include "JitModule.h"
+#include "PackedArguments.h"
 
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/SmallVector.h"
@@ -70,6 +71,19 @@ createJit(mlir::ModuleOp module, mlir::ExecutionEngineOptions options,
   }
   (*jit)->registerSymbols(symbols);
   return std::move(*jit);
+}
+
+bool invokeEntryPoint(mlir::ExecutionEngine &jit, const std::string &function,
+                      const std::vector<DeviceTensor> &tensors,
+                      std::string &error) {
+  PackedArguments arguments(tensors);
+  llvm::Error result =
+      jit.invokePacked("_mlir_ciface_" + function, arguments.get());
+  if (result) {
+    error = llvm::toString(std::move(result));
+    return false;
+  }
+  return true;
 }
 
 } // namespace mpt::runtime

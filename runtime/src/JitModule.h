@@ -1,13 +1,14 @@
 //===- JitModule.h - lowered modules JIT-compiled ---------------*- C++ -*-===//
 //
-// How both backends JIT-compile a lowered module: its LLVM IR, and the
-// ExecutionEngine that compiles it.
+// How both backends JIT-compile a lowered module (its LLVM IR, and the
+// ExecutionEngine that compiles it) and call its entry points.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MPT_RUNTIME_JITMODULE_H
 #define MPT_RUNTIME_JITMODULE_H
 
+#include "Backend.h"
 #include "cpu/CpuIsa.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -20,6 +21,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mpt::runtime {
 
@@ -47,6 +49,12 @@ createJit(mlir::ModuleOp module, mlir::ExecutionEngineOptions options,
           llvm::function_ref<llvm::orc::SymbolMap(llvm::orc::MangleAndInterner)>
               symbols,
           std::string &error);
+
+/// Runs the C interface of the entry point `function` on `tensors`, one
+/// memref descriptor each; false with `error` on failure.
+bool invokeEntryPoint(mlir::ExecutionEngine &jit, const std::string &function,
+                      const std::vector<DeviceTensor> &tensors,
+                      std::string &error);
 
 } // namespace mpt::runtime
 

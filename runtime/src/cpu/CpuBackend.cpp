@@ -4,7 +4,6 @@
 
 #include "../JitModule.h"
 #include "../JitSymbols.h"
-#include "../PackedArguments.h"
 #include "CpuIsa.h"
 #include "CpuKernels.h"
 #include "OptimizeModule.h"
@@ -54,14 +53,7 @@ public:
   bool run(const std::string &function,
            const std::vector<DeviceTensor> &tensors,
            std::string &error) override {
-    PackedArguments arguments(tensors);
-    llvm::Error result =
-        jit->invokePacked("_mlir_ciface_" + function, arguments.get());
-    if (result) {
-      error = llvm::toString(std::move(result));
-      return false;
-    }
-    return true;
+    return invokeEntryPoint(*jit, function, tensors, error);
   }
 
 private:

@@ -16,7 +16,6 @@
 
 #include "../JitModule.h"
 #include "../JitSymbols.h"
-#include "../PackedArguments.h"
 #include "CudaRuntime.h"
 #include "Driver.h"
 #include "KernelTimes.h"
@@ -160,13 +159,8 @@ public:
       error = "an earlier CUDA call of this session failed: " + earlier;
       return false;
     }
-    PackedArguments arguments(tensors);
-    llvm::Error result =
-        jit->invokePacked("_mlir_ciface_" + function, arguments.get());
-    if (result) {
-      error = llvm::toString(std::move(result));
+    if (!invokeEntryPoint(*jit, function, tensors, error))
       return false;
-    }
     error = cuda::takeError();
     return error.empty();
   }
