@@ -139,9 +139,14 @@ void DataParallel::runOnOperation() {
       return signalPassFailure();
     }
   }
-  // The order of production, which is when each gradient is ready.
-  llvm::stable_sort(gradients, [](Value a, Value b) {
-    return a.getDefiningOp()->isBeforeInBlock(b.getDefiningOp());
+  // The order of production, which is when each gradient is ready; results
+  // of one op in their order.
+  llvm::sort(gradients, [](Value a, Value b) {
+    Operation *producerA = a.getDefiningOp(), *producerB = b.getDefiningOp();
+    if (producerA != producerB)
+      return producerA->isBeforeInBlock(producerB);
+    return cast<OpResult>(a).getResultNumber() <
+           cast<OpResult>(b).getResultNumber();
   });
 
   DominanceInfo dominance(function);

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <tuple>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -317,11 +318,11 @@ bool parseHeader(const std::string &path, const std::string &text,
 // Offsets must tile [0, dataSize) exactly, as in the reference implementation.
 bool checkLayout(const std::string &path, std::vector<TensorEntry> &entries,
                  uint64_t dataSize, std::string &error) {
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const TensorEntry &a, const TensorEntry &b) {
-                     return a.begin < b.begin ||
-                            (a.begin == b.begin && a.end < b.end);
-                   });
+  // Names break ties, as the header's key order did: entries come sorted by
+  // name, and names are unique.
+  llvm::sort(entries, [](const TensorEntry &a, const TensorEntry &b) {
+    return std::tie(a.begin, a.end, a.name) < std::tie(b.begin, b.end, b.name);
+  });
   uint64_t position = 0;
   const TensorEntry *previous = nullptr;
   for (const TensorEntry &entry : entries) {

@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "cpu/OptimizeModule.h"
-#include "mpt/float16.h"
 #include "JitModule.h"
+#include "mpt/float16.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -194,10 +194,11 @@ TEST_F(OptimizeModule, WidenedLoopGivesTheFirstMaximum) {
   mlir::ExecutionEngineOptions options;
   auto transformer = makeOptimizingTransformer(machine.get(), true);
   options.transformer = transformer;
-  options.llvmModuleBuilder = [](mlir::Operation *module,
-                                 llvm::LLVMContext &context) {
+  // A function_ref: the lambda must outlive the engine's creation.
+  auto buildModule = [](mlir::Operation *module, llvm::LLVMContext &context) {
     return translateForJit(module, context, CpuIsa::AVX2);
   };
+  options.llvmModuleBuilder = buildModule;
   auto engine = mlir::ExecutionEngine::create(*parsed.module, options);
   ASSERT_TRUE(bool(engine)) << llvm::toString(engine.takeError());
 
