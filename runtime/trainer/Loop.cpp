@@ -80,7 +80,10 @@ llvm::Expected<std::string> mpt::findNonFiniteState(mpt_session_t session) {
     for (int64_t j = 0; j < info.num_elements; ++j)
       if (!std::isfinite(values[j]))
         return llvm::formatv("'{0}' holds {1} at index {2}", info.name,
-                             values[j], j)
+                             std::isnan(values[j]) ? "nan"
+                             : values[j] > 0       ? "inf"
+                                                   : "-inf",
+                             j)
             .str();
   }
   return std::string();
