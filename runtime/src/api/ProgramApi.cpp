@@ -9,6 +9,7 @@
 #include "api/Handles.h"
 #include "cpu/CpuIsa.h"
 #include "mpt/Contract/Contract.h"
+#include "mpt/comm.h"
 
 #include <string>
 
@@ -91,6 +92,36 @@ mpt_status_t describe(ProgramData &data, const std::string &path) {
   return nullptr;
 }
 
+/// The communicator's world size, reduce type and buckets.
+mpt_status_t translateDataParallelOptions(const mpt_compile_options_t &options,
+                                          CompileOptions &compile) {
+  int ranks = mpt_comm_size(options.comm);
+  compile.dataParallelWorldSize = ranks > 1 ? ranks : 0;
+  switch (options.grad_reduce) {
+  case MPT_GRAD_REDUCE_AUTO:
+    compile.gradientReduceType = mpt::GradientReduceType::Auto;
+    break;
+  case MPT_GRAD_REDUCE_COMPUTE:
+    compile.gradientReduceType = mpt::GradientReduceType::Compute;
+    break;
+  case MPT_GRAD_REDUCE_F32:
+    compile.gradientReduceType = mpt::GradientReduceType::F32;
+    break;
+  default:
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      "mpt_program_compile: unknown grad_reduce " +
+                          std::to_string(int(options.grad_reduce)));
+  }
+  if (options.bucket_bytes < 0)
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      "mpt_program_compile: bucket_bytes must be at least 0, "
+                      "not " +
+                          std::to_string(options.bucket_bytes));
+  compile.bucketBytes = options.bucket_bytes ? options.bucket_bytes
+                                             : mpt::kDefaultGradientBucketBytes;
+  return nullptr;
+}
+
 /// The compiler driver's options from the C API's, checked.
 mpt_status_t translateOptions(const mpt_compile_options_t &options,
                               CompileOptions &compile) {
@@ -167,7 +198,7 @@ mpt_status_t translateOptions(const mpt_compile_options_t &options,
                       "be -1, 0 or 1, not " +
                           std::to_string(options.persistent_working_copies));
   }
-  return nullptr;
+  return translateDataParallelOptions(options, compile);
 }
 
 /// The status for a program that did not compile.
@@ -207,6 +238,9 @@ void mpt_compile_options_init(mpt_compile_options_t *options) {
   options->cpu_kernels = 1;
   options->parallel_min_iterations = 65536;
   options->persistent_working_copies = -1;
+  options->comm = nullptr;
+  options->grad_reduce = MPT_GRAD_REDUCE_AUTO;
+  options->bucket_bytes = 0;
 }
 
 mpt_status_t mpt_program_compile(const char *mlir_path,
@@ -230,6 +264,16 @@ mpt_status_t mpt_program_compile(const char *mlir_path,
     if (!data->program)
       return compileFailure(failure, std::move(error));
     MPT_RETURN_IF_ERROR(describe(*data, mlir_path));
+    if (compile.dataParallelWorldSize) {
+      // A rank that compiled another step or other options would sum
+      // gradients of other shapes, or none.
+      const std::string &signature = data->program->signatureJson;
+      MPT_RETURN_IF_ERROR(mpt_comm_check_same(options->comm, signature.data(),
+                                              signature.size(),
+                                              "the compiled step's signature"));
+      data->comm = options->comm;
+      data->device = options->device;
+    }
     *program = new mpt_program_s{std::move(data)};
     return nullptr;
   });
