@@ -1,0 +1,52 @@
+//===- DataParallel.cpp - a trainer as one of several ranks ---------------===//
+//
+// Every rank runs the same loop on its own shard of each global batch; the
+// compiled step sums the gradients, so the ranks' state stays the same. What
+// the loop adds: the mean loss over the ranks, and checks that the state is
+// in fact the same before it is saved and when the run starts and ends.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TrainerState.h"
+
+#include "mpt/comm.h"
+
+using namespace mpt;
+
+void mpt::joinRanks(Trainer::State &state, mpt_comm_t comm) {
+  state.comm = comm;
+  state.rank = comm ? mpt_comm_rank(comm) : 0;
+  state.ranks = comm ? mpt_comm_size(comm) : 1;
+}
+
+llvm::Expected<float> mpt::meanOverRanks(const Trainer::State &state,
+                                         float value) {
+  if (state.ranks == 1)
+    return value;
+  if (llvm::Error error =
+          takeStatus(mpt_comm_all_reduce(state.comm, MPT_DEVICE_CPU, &value, 1,
+                                         MPT_DTYPE_F32, MPT_REDUCE_SUM)))
+    return std::move(error);
+  return value / float(state.ranks);
+}
+
+llvm::Error mpt::checkStateReplicated(const Trainer::State &state,
+                                      const std::string &when) {
+  if (state.ranks == 1)
+    return llvm::Error::success();
+  std::vector<float> all, values;
+  for (int64_t i = 0, e = mpt_session_num_state(state.session); i < e; ++i) {
+    mpt_tensor_info_t info;
+    if (llvm::Error error =
+            takeStatus(mpt_session_state_info(state.session, i, &info)))
+      return error;
+    values.resize(info.num_elements);
+    if (llvm::Error error = takeStatus(mpt_session_read_state(
+            state.session, info.name, values.data(), info.num_elements)))
+      return error;
+    all.insert(all.end(), values.begin(), values.end());
+  }
+  std::string what = "the state " + when;
+  return takeStatus(mpt_comm_check_same(
+      state.comm, all.data(), all.size() * sizeof(float), what.c_str()));
+}
