@@ -1,0 +1,56 @@
+"""Trains a step on 2 ranks and its twice-as-large-batch form in one process,
+for seeds 1-3, and compares them (compare.py).
+
+runs.py DIR STEP_HALF STEP_FULL MPIEXEC MPT-RUN MPT-RUN-FLAGS...
+
+Each rank, and the one process, runs on one thread (OMP_NUM_THREADS=1): two
+ranks share two cores.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def train(out, command, precision, seed, flags, extra=()):
+    name = "ranks" if "--data-parallel" in command else "one"
+    path = os.path.join(out, "%s-%s-%d%s.json" % (name, precision, seed, "".join(extra)))
+    subprocess.run(command + flags + list(extra) + [
+        "--precision", precision, "--seed", str(seed), "--metrics-json", path],
+        check=True, stdout=subprocess.DEVNULL)
+    return path
+
+
+def main():
+    out, half, full, mpiexec, mpt_run = sys.argv[1:6]
+    flags = sys.argv[6:]
+    os.environ["OMP_NUM_THREADS"] = "1"
+    ranks = [mpiexec, "-n", "2", mpt_run, half, "--data-parallel"]
+    one = [mpt_run, full]
+    for seed in (1, 2, 3):
+        for precision in ("fp32", "f16"):
+            a = train(out, ranks, precision, seed, flags)
+            b = train(out, one, precision, seed, flags)
+            print("seed %d %s:" % (seed, precision), end=" ", flush=True)
+            compare = [sys.executable, os.path.join(HERE, "compare.py"), a, b]
+            if precision == "fp32":
+                floor = train(out, one, precision, seed, flags, ["--cpu-kernels=false"])
+                compare += ["--loss-rtol", "1e-6", "--floor", floor]
+            else:
+                # f16 rounds each rank's half-batch gradients, not the whole
+                # batch's: the losses drift apart by f16's rounding.
+                compare += ["--loss-rtol", "1e-2", "--same-scale"]
+            subprocess.run(compare, check=True)
+            sys.stdout.flush()
+    sizes = {}
+    for precision in ("fp32", "f16", "bf16"):
+        path = train(out, ranks, precision, 1, flags)
+        sizes[precision] = json.load(open(path))["metrics"][-1]["bytes_all_reduced"]
+    print("bytes all-reduced per step: " + " ".join("%s %d" % kv for kv in sizes.items()))
+
+
+if __name__ == "__main__":
+    main()
