@@ -1,9 +1,12 @@
 //===- DataParallel.cpp - a trainer as one of several ranks ---------------===//
 //
 // Every rank runs the same loop on its own shard of each global batch; the
-// compiled step sums the gradients, so the ranks' state stays the same. What
-// the loop adds: the mean loss over the ranks, and checks that the state is
-// in fact the same before it is saved and when the run starts and ends.
+// compiled step sums the gradients, so the ranks' parameters stay the same.
+// What the loop adds: the mean loss over the ranks, and checks that the
+// parameters are in fact the same before they are saved and when the run
+// starts and ends. Other state may differ: batch norm's running statistics
+// are each rank's own, as in PyTorch DDP (without SyncBatchNorm), and rank
+// 0's are saved.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,13 +43,15 @@ llvm::Error mpt::checkStateReplicated(const Trainer::State &state,
     if (llvm::Error error =
             takeStatus(mpt_session_state_info(state.session, i, &info)))
       return error;
+    if (!info.is_parameter)
+      continue;
     values.resize(info.num_elements);
     if (llvm::Error error = takeStatus(mpt_session_read_state(
             state.session, info.name, values.data(), info.num_elements)))
       return error;
     all.insert(all.end(), values.begin(), values.end());
   }
-  std::string what = "the state " + when;
+  std::string what = "the parameters " + when;
   return takeStatus(mpt_comm_check_same(
       state.comm, all.data(), all.size() * sizeof(float), what.c_str()));
 }

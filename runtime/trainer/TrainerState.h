@@ -67,8 +67,9 @@ void joinRanks(Trainer::State &state, mpt_comm_t comm);
 /// The mean of every rank's `value`; `value` itself in one process.
 llvm::Expected<float> meanOverRanks(const Trainer::State &state, float value);
 
-/// Fails, on every rank, unless every rank holds the same state (compared as
-/// a hash); `when` says when, for the message ("after step 10").
+/// Fails, on every rank, unless every rank holds the same parameters
+/// (compared as a hash); `when` says when, for the message ("after step
+/// 10").
 llvm::Error checkStateReplicated(const Trainer::State &state,
                                  const std::string &when);
 

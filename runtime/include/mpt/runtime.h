@@ -114,6 +114,10 @@ typedef struct mpt_tensor_info_t {
   /* For a data input that a loss reads as class labels: the class count
      (values must lie in [0, num_classes)); 0 otherwise. */
   int64_t num_classes;
+  /* For the session's state: 1 for a parameter (mpt.param), which data-
+     parallel ranks keep identical; 0 for other state and for inputs and
+     outputs. */
+  int32_t is_parameter;
 } mpt_tensor_info_t;
 
 /*===-- Programs ----------------------------------------------------------===*/

@@ -49,7 +49,8 @@ mpt_status_t describe(ProgramData &data, const std::string &path) {
   const Signature &signature = data.signature();
   for (size_t i = 0; i < signature.trainArgs.size(); ++i) {
     const ArgInfo &arg = signature.trainArgs[i];
-    PublicTensor tensor{arg.name, arg.shape, arg.classes, int64_t(i)};
+    PublicTensor tensor{arg.name, arg.shape, arg.classes, int64_t(i),
+                        arg.role == Role::Param};
     if (arg.role == Role::Data)
       data.trainInputs.push_back(tensor);
     else if (arg.init != InitKind::Copy) // a working copy follows its master

@@ -1,7 +1,10 @@
 """Trains a step on 2 ranks and its twice-as-large-batch form in one process,
 for seeds 1-3, and compares them (compare.py).
 
-runs.py DIR STEP_HALF STEP_FULL MPIEXEC MPT-RUN MPT-RUN-FLAGS...
+runs.py DIR STEP_HALF STEP_FULL MPIEXEC MPT-RUN PRECISIONS MPT-RUN-FLAGS...
+
+PRECISIONS: a comma-separated list of --precision values. Prints, for seed
+1, the bytes each rank all-reduced per step in each precision.
 
 Each rank, and the one process, runs on one thread (OMP_NUM_THREADS=1): two
 ranks share two cores.
@@ -25,13 +28,14 @@ def train(out, command, precision, seed, flags, extra=()):
 
 
 def main():
-    out, half, full, mpiexec, mpt_run = sys.argv[1:6]
-    flags = sys.argv[6:]
+    out, half, full, mpiexec, mpt_run, precisions = sys.argv[1:7]
+    flags = sys.argv[7:]
     os.environ["OMP_NUM_THREADS"] = "1"
     ranks = [mpiexec, "-n", "2", mpt_run, half, "--data-parallel"]
     one = [mpt_run, full]
+    sizes = {}
     for seed in (1, 2, 3):
-        for precision in ("fp32", "f16"):
+        for precision in precisions.split(","):
             a = train(out, ranks, precision, seed, flags)
             b = train(out, one, precision, seed, flags)
             print("seed %d %s:" % (seed, precision), end=" ", flush=True)
@@ -40,15 +44,14 @@ def main():
                 floor = train(out, one, precision, seed, flags, ["--cpu-kernels=false"])
                 compare += ["--loss-rtol", "1e-6", "--floor", floor]
             else:
-                # f16 rounds each rank's half-batch gradients, not the whole
-                # batch's: the losses drift apart by f16's rounding.
+                # Each rank rounds its half batch's gradients to f16/bf16,
+                # one process the whole batch's: the losses drift apart by
+                # that rounding.
                 compare += ["--loss-rtol", "1e-2", "--same-scale"]
             subprocess.run(compare, check=True)
             sys.stdout.flush()
-    sizes = {}
-    for precision in ("fp32", "f16", "bf16"):
-        path = train(out, ranks, precision, 1, flags)
-        sizes[precision] = json.load(open(path))["metrics"][-1]["bytes_all_reduced"]
+            if seed == 1:
+                sizes[precision] = json.load(open(a))["metrics"][-1]["bytes_all_reduced"]
     print("bytes all-reduced per step: " + " ".join("%s %d" % kv for kv in sizes.items()))
 
 
