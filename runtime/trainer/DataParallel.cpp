@@ -14,6 +14,10 @@
 
 #include "mpt/comm.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
 using namespace mpt;
 
 void mpt::joinRanks(Trainer::State &state, mpt_comm_t comm) {
@@ -31,6 +35,27 @@ llvm::Expected<float> mpt::meanOverRanks(const Trainer::State &state,
                                          MPT_DTYPE_F32, MPT_REDUCE_SUM)))
     return std::move(error);
   return value / float(state.ranks);
+}
+
+llvm::Error mpt::checkSamePlan(const Trainer::State &state,
+                               const TrainerOptions &options) {
+  if (state.ranks == 1)
+    return llvm::Error::success();
+  // Everything that decides which collectives a rank makes, and when: ranks
+  // that disagree would match one rank's collective with another's.
+  std::string plan;
+  llvm::raw_string_ostream(plan)
+      << state.firstStep << " " << state.totalSteps << " "
+      << state.stepsPerEpoch << " " << options.checkpointEvery << " "
+      << options.checkpointPath.empty() << " " << options.evaluate << " "
+      << llvm::join(
+             llvm::map_range(state.evalSteps,
+                             [](int64_t s) { return std::to_string(s); }),
+             ",");
+  return takeStatus(mpt_comm_check_same(
+      state.comm, plan.data(), plan.size(),
+      "the run's plan (--steps, --epochs, --checkpoint, --checkpoint-every, "
+      "--resume, --eval-at, --no-eval and the data)"));
 }
 
 llvm::Error mpt::checkStateReplicated(const Trainer::State &state,

@@ -381,6 +381,8 @@ static llvm::Error setUp(const TrainerOptions &options, Trainer::State &state) {
   }
   if (llvm::Error error = planRun(options, state))
     return error;
+  if (llvm::Error error = checkSamePlan(state, options))
+    return error;
   return checkStateReplicated(
       state, "at the start (the same --seed, --init-state and --resume on "
              "every rank?)");

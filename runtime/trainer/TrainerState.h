@@ -67,6 +67,11 @@ void joinRanks(Trainer::State &state, mpt_comm_t comm);
 /// The mean of every rank's `value`; `value` itself in one process.
 llvm::Expected<float> meanOverRanks(const Trainer::State &state, float value);
 
+/// Fails, on every rank, unless every rank plans the same run: the same
+/// steps, checkpoints and evaluations, so the same collectives.
+llvm::Error checkSamePlan(const Trainer::State &state,
+                          const TrainerOptions &options);
+
 /// Fails, on every rank, unless every rank holds the same parameters
 /// (compared as a hash); `when` says when, for the message ("after step
 /// 10").

@@ -29,8 +29,14 @@ namespace {
 /// "rank 1: " in a data-parallel run but on rank 0, which speaks for all.
 std::string rankPrefix;
 
+/// One write per message, so that ranks sharing a terminal do not
+/// interleave their lines.
+void printError(const std::string &message) {
+  llvm::errs() << ("mpt-run: " + rankPrefix + "error: " + message + "\n");
+}
+
 [[noreturn]] void fail(const std::string &message) {
-  llvm::errs() << "mpt-run: " << rankPrefix << "error: " << message << "\n";
+  printError(message);
   std::exit(1);
 }
 
@@ -252,7 +258,13 @@ int main(int argc, char **argv) {
   if (result.interrupted)
     errors.push_back(describeInterruption(options, result));
   for (const std::string &message : errors)
-    llvm::errs() << "mpt-run: " << rankPrefix << "error: " << message << "\n";
+    printError(message);
+  // Exits without leaving MPI, which would wait for ranks that may be
+  // waiting for this one: the launcher ends them.
+  if (!errors.empty() && communicator.comm) {
+    llvm::outs().flush();
+    std::exit(1);
+  }
   // A rank that fails must exit non-zero, so that the launcher ends the
   // others rather than leave them waiting in a collective.
   return errors.empty() ? 0 : 1;
