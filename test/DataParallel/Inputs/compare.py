@@ -1,7 +1,7 @@
 """Compares the per-step metrics of two mpt-run --metrics-json files.
 
 compare.py A.json B.json --loss-rtol R [--floor C.json [--floor-factor F]]
-           [--same-scale]
+           [--same-scale] [--tail]
 
 Every step's loss must agree within R relative (the ranks' mean loss against
 one process's). With --floor, C is B's run again with another f32 summation
@@ -9,7 +9,8 @@ order (--cpu-kernels=false): the bound is then the larger of R and F (2 by
 default) times C's difference from B, since data parallelism also sums in
 another order (two halves of the batch, then across ranks), and that
 rounding grows over the steps as any does. With --same-scale, every step's loss scale and skip
-decision must be identical. Prints the largest differences.
+decision must be identical. With --tail, A is a resumed run: only B's and
+C's steps that A has are compared. Prints the largest differences.
 """
 
 import argparse
@@ -44,12 +45,16 @@ def main():
     parser.add_argument("--floor")
     parser.add_argument("--floor-factor", type=float, default=2)
     parser.add_argument("--same-scale", action="store_true")
+    parser.add_argument("--tail", action="store_true")
     args = parser.parse_args()
     a, b = metrics(args.a), metrics(args.b)
+    steps = {m["step"] for m in a}
+    tail = (lambda ms: [m for m in ms if m["step"] in steps]) if args.tail else (lambda ms: ms)
+    b = tail(b)
     worst = largest_difference(a, b)
     bound = args.loss_rtol
     if args.floor:
-        floor = largest_difference(metrics(args.floor), b)
+        floor = largest_difference(tail(metrics(args.floor)), b)
         print("summation-order floor %.3g" % floor)
         bound = max(bound, args.floor_factor * floor)
     print("steps %d, largest relative loss difference %.3g" % (len(a), worst))
