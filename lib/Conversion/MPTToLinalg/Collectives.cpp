@@ -23,6 +23,8 @@ namespace {
 /// `value` as a vector of its elements: a free reshape.
 Value flatten(OpBuilder &builder, Location loc, Value value) {
   auto type = cast<RankedTensorType>(value.getType());
+  if (type.getRank() == 1)
+    return value;
   auto flat =
       RankedTensorType::get({type.getNumElements()}, type.getElementType());
   if (type.getRank() == 0)
@@ -37,6 +39,8 @@ Value flatten(OpBuilder &builder, Location loc, Value value) {
 /// `flat`, a vector, in the shape of `type`.
 Value unflatten(OpBuilder &builder, Location loc, Value flat,
                 RankedTensorType type) {
+  if (type.getRank() == 1)
+    return flat;
   if (type.getRank() == 0)
     return tensor::CollapseShapeOp::create(builder, loc, type, flat,
                                            ArrayRef<ReassociationIndices>{});
