@@ -209,8 +209,9 @@ typedef struct mpt_compile_options_t {
      rank applies the same update. Each rank compiles the same step with the
      same options: compiling checks that the signatures agree (a collective:
      every rank compiles at the same point). Borrowed: it must outlive the
-     program and its sessions, and each step is a collective over it. A
-     communicator of one rank compiles the step without collectives. */
+     program and its sessions, and each step is a collective over it. With a
+     communicator of one rank, the collectives are compiled and called too
+     (on the host they then only check their arguments). */
   mpt_comm_t comm;
   mpt_grad_reduce_t grad_reduce; /* with comm */
   /* Gradient bytes per all-reduce: buckets are summed as soon as their last

@@ -96,8 +96,9 @@ mpt_status_t describe(ProgramData &data, const std::string &path) {
 /// The communicator's world size, reduce type and buckets.
 mpt_status_t translateDataParallelOptions(const mpt_compile_options_t &options,
                                           CompileOptions &compile) {
-  int ranks = mpt_comm_size(options.comm);
-  compile.dataParallelWorldSize = ranks > 1 ? ranks : 0;
+  // A communicator of one rank still compiles the collectives: the cost of
+  // the path (NCCL on a GPU) is then measurable against none.
+  compile.dataParallelWorldSize = mpt_comm_size(options.comm);
   switch (options.grad_reduce) {
   case MPT_GRAD_REDUCE_AUTO:
     compile.gradientReduceType = mpt::GradientReduceType::Auto;
