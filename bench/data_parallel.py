@@ -6,8 +6,8 @@ any batch) trains on 2 ranks (`mpiexec -n 2 mpt-run --data-parallel`), each with
 batch of 8, against one process:
   - at the same global batch (16, one process doing both ranks' work): the speedup of 2 ranks;
   - at one rank's batch (8, no communication): what the collectives add to a rank's step.
-Each rank, and the one process, runs on one thread (OMP_NUM_THREADS=1), so that 2 ranks use the
-2 cores one 2-thread process would.
+Each rank, and the one process, runs on one thread (OMP_NUM_THREADS=1); the one process at the
+global batch also runs on 2 threads, the cores 2 ranks use.
 
 Precisions fp32, f16 and bf16 (dynamic loss scaling for f16, as mpt-run's default), with the
 gradients summed in f32 (`--grad-reduce f32`) and in their own type (`compute`: f16/bf16
@@ -38,8 +38,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RANK_BATCH, SEQ, DIM, HEADS = 8, 32, 64, 4
 
 
-def run(command, metrics, env):
-    """Runs mpt-run; returns its metrics JSON."""
+def run(command, metrics):
+    """Runs mpt-run (on the threads OMP_NUM_THREADS=N in it says); returns its metrics JSON."""
+    threads = [c for c in command if c.startswith("OMP_NUM_THREADS=")]
+    env = dict(os.environ, OMP_NUM_THREADS=threads[0].split("=")[1] if threads else "1")
+    command = [c for c in command if c not in threads]
     subprocess.run(command + ["--metrics-json", metrics], check=True, env=env,
                    stdout=subprocess.DEVNULL)
     with open(metrics) as f:
@@ -61,6 +64,8 @@ def configurations(args, steps):
             continue
         configs[f"{precision} one process, batch {2 * RANK_BATCH}"] = (
             [args.mpt_run, steps["full"]] + flags)
+        configs[f"{precision} one process, batch {2 * RANK_BATCH}, 2 threads"] = (
+            ["OMP_NUM_THREADS=2", args.mpt_run, steps["full"]] + flags)
         configs[f"{precision} one process, batch {RANK_BATCH}"] = (
             [args.mpt_run, steps["rank"]] + flags)
         for reduce in (["f32"] if precision == "fp32" else ["f32", "compute"]):
@@ -100,7 +105,6 @@ def main():
     args = parser.parse_args()
     if args.device == "cuda":
         args.precisions = [p for p in args.precisions if p != "fp32"]
-    env = dict(os.environ, OMP_NUM_THREADS="1")
 
     with tempfile.TemporaryDirectory() as tmp:
         steps = {}
@@ -114,7 +118,7 @@ def main():
         metrics = os.path.join(tmp, "metrics.json")
         for pair in range(args.pairs):
             for name, command in configs.items():
-                result = run(command, metrics, env)
+                result = run(command, metrics)
                 times[name].append(result["ms_per_step_after_first"])
                 sent[name] = result["metrics"][-1]["bytes_all_reduced"]
             print(f"pair {pair + 1}/{args.pairs} done", file=sys.stderr)
@@ -122,17 +126,17 @@ def main():
     print(f"transformer block (d={DIM}, {HEADS} heads, sequence {SEQ}), {args.steps} steps, "
           f"{args.pairs} pairs, {args.device}; median ms/step after the first")
     for name in configs:
-        print(f"  {name:42s} {statistics.median(times[name]):8.3f} ms"
+        print(f"  {name:45s} {statistics.median(times[name]):8.3f} ms"
               f"   all-reduced {sent[name]:8d} bytes/step")
     print("ratios (median of per-pair ratios):")
     for precision in args.precisions:
         names = [n for n in configs if n.startswith(precision + " ")]
-        base = next(n for n in names if "no communication" in n or f"batch {2 * RANK_BATCH}" in n)
+        base = next(n for n in names if "no communication" in n or n.endswith(f"batch {2 * RANK_BATCH}"))
         for name in names:
             if name == base:
                 continue
             ratio = statistics.median(a / b for a, b in zip(times[name], times[base]))
-            print(f"  {name:42s} / {base}: {ratio:.3f}")
+            print(f"  {name:45s} / {base}: {ratio:.3f}")
     split_bytes(args.precisions, sent)
     if args.json:
         with open(args.json, "w") as f:
