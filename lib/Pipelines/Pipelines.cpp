@@ -40,6 +40,10 @@ void mpt::addBufferizeToOutParams(OpPassManager &pm) {
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // The micro-batch loop of mpt-accumulate-gradients yields each sum in a
+  // buffer of its own (the fused add writes into a new tensor), which the
+  // deallocation pipeline then frees.
+  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createMPTDropCarriedResults());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
