@@ -251,12 +251,15 @@ void AccumulateGradients::buildLoop(func::FuncOp function,
 
   builder.setInsertionPointToStart(loop.getBody());
   IRMapping mapping;
-  Value index = loop.getInductionVar();
+  // The first row of micro-batch k, per number of rows of a micro-batch.
+  llvm::SmallDenseMap<int64_t, Value> firstRows;
   for (BlockArgument arg : data) {
     auto type = cast<RankedTensorType>(arg.getType());
-    Value firstRow = arith::MulIOp::create(
-        builder, loc, index,
-        arith::ConstantIndexOp::create(builder, loc, type.getDimSize(0)));
+    Value &firstRow = firstRows[type.getDimSize(0)];
+    if (!firstRow)
+      firstRow = arith::MulIOp::create(
+          builder, loc, loop.getInductionVar(),
+          arith::ConstantIndexOp::create(builder, loc, type.getDimSize(0)));
     SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
     offsets.front() = firstRow;
     SmallVector<OpFoldResult> sizes = getAsIndexOpFoldResult(

@@ -164,7 +164,7 @@ bool prepareEntryPoints(ModuleOp module, const AsmParserState &asmState) {
   return hasTrainStep;
 }
 
-/// The mixed-precision rewrite (a no-op for f32).
+/// The mixed-precision rewrite (for f32, only autodiff and accumulation).
 void buildMixedPrecision(PassManager &pm, const CompileOptions &options) {
   MixedPrecisionOptions mixed;
   mixed.computeType = options.computeType;
@@ -174,6 +174,7 @@ void buildMixedPrecision(PassManager &pm, const CompileOptions &options) {
   mixed.minScale = options.minScale;
   mixed.maxScale = options.maxScale;
   mixed.persistentWorkingCopy = options.persistentWorkingCopies;
+  mixed.microBatches = options.microBatches;
   buildMixedPrecisionPipeline(pm, mixed);
 }
 

@@ -34,6 +34,7 @@ struct CompileOptions {
   bool cpuKernels = true;
   int64_t parallelMinIterations = 65536;
   bool persistentWorkingCopies = false;
+  int64_t microBatches = 1;
 };
 
 struct Program {

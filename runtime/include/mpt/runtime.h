@@ -183,12 +183,18 @@ typedef struct mpt_compile_options_t {
      not state (they follow their masters, also through
      mpt_session_write_state and mpt_session_load). */
   int persistent_working_copies;
+  /* Gradient accumulation: the training step, written for one micro-batch of
+     m rows, takes micro_batches*m rows of every data input and sums the
+     gradients of its micro-batches before one optimizer update, loss-scale
+     check and update (mpt-accumulate-gradients); its loss is their mean. The
+     eval step keeps m rows. At least 1; 1 changes nothing. */
+  int64_t micro_batches;
 } mpt_compile_options_t;
 
 /* FP32 on the CPU, MPT_LOSS_SCALE_AUTO with the loss scaler's defaults (init
    scale 65536, growth interval 2000, bounds 1 and 2^24), CPU kernels on,
    parallel ops from 65536 iterations, persistent working copies as the device
-   chooses (-1). NULL is a no-op. */
+   chooses (-1), one micro-batch per step. NULL is a no-op. */
 MPT_API void mpt_compile_options_init(mpt_compile_options_t *options);
 
 /* The threads CPU steps run their kernels and parallel ops on, OpenBLAS's

@@ -41,8 +41,8 @@ struct TrainerOptions {
   TrainerOptions() { mpt_compile_options_init(&compile); }
 
   std::string modelPath;         // the training step's .mlir file
-  mpt_compile_options_t compile; // (--precision, --device, ...) whose
-                                 // strings are borrowed by create()
+  mpt_compile_options_t compile; // (--precision, --device, --accumulate, ...)
+                                 // whose strings create() borrows
   int64_t epochs = 1;            // (--epochs) at least 1
   int64_t maxSteps = 0;          // (--steps) steps in all; 0: every epoch
   int64_t batchSize = 0;         // (--batch) 0: the graph's

@@ -167,6 +167,12 @@ mpt_status_t translateOptions(const mpt_compile_options_t &options,
                       "be -1, 0 or 1, not " +
                           std::to_string(options.persistent_working_copies));
   }
+  if (options.micro_batches < 1)
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      "mpt_program_compile: micro_batches must be at least "
+                      "1, not " +
+                          std::to_string(options.micro_batches));
+  compile.microBatches = options.micro_batches;
   return nullptr;
 }
 
@@ -207,6 +213,7 @@ void mpt_compile_options_init(mpt_compile_options_t *options) {
   options->cpu_kernels = 1;
   options->parallel_min_iterations = 65536;
   options->persistent_working_copies = -1;
+  options->micro_batches = 1;
 }
 
 mpt_status_t mpt_program_compile(const char *mlir_path,
