@@ -82,8 +82,8 @@ static SmallVector<Value> findGradients(func::FuncOp function,
 
 /// The ops of the function's body that read a data argument, directly or
 /// through other ops (an op whose region reads one counts as reading it).
-static llvm::DenseSet<Operation *>
-dependOnData(func::FuncOp function, ArrayRef<BlockArgument> data) {
+static llvm::DenseSet<Operation *> dependOnData(func::FuncOp function,
+                                                ArrayRef<BlockArgument> data) {
   Block &block = function.getBody().front();
   llvm::DenseSet<Operation *> dependent;
   SmallVector<Value> worklist(data.begin(), data.end());
@@ -200,8 +200,8 @@ static void sinkReadersOfBody(const MicroBatchBody &body) {
     bool reads = false;
     auto check = [&](Value value) {
       Operation *producer = value.getDefiningOp();
-      reads |= producer &&
-               (body.ops.contains(producer) || sunk.contains(producer));
+      reads |=
+          producer && (body.ops.contains(producer) || sunk.contains(producer));
     };
     for (Value operand : op->getOperands())
       check(operand);
@@ -210,9 +210,8 @@ static void sinkReadersOfBody(const MicroBatchBody &body) {
     return reads;
   };
   Operation *insertAfter = last;
-  for (Operation &op : llvm::make_early_inc_range(
-           llvm::make_range(body.ops.front()->getIterator(),
-                            last->getIterator()))) {
+  for (Operation &op : llvm::make_early_inc_range(llvm::make_range(
+           body.ops.front()->getIterator(), last->getIterator()))) {
     if (body.ops.contains(&op) || !readsBody(&op))
       continue;
     sunk.insert(&op);
@@ -239,8 +238,7 @@ void AccumulateGradients::buildLoop(func::FuncOp function,
         cast<TypedAttr>(
             builder.getZeroAttr(withElementType(gradient.getType(), f32)))));
   inits.push_back(arith::ConstantOp::create(
-      builder, loc,
-      cast<TypedAttr>(builder.getZeroAttr(body.loss.getType()))));
+      builder, loc, cast<TypedAttr>(builder.getZeroAttr(body.loss.getType()))));
   for (auto &[update, arg] : body.carried)
     inits.push_back(arg);
 
@@ -250,11 +248,16 @@ void AccumulateGradients::buildLoop(func::FuncOp function,
   auto loop = scf::ForOp::create(builder, loc, zero, count, one, inits);
 
   builder.setInsertionPointToStart(loop.getBody());
+  // Each data argument is sliced right before its first reader, where a
+  // cast of it (mpt-cast-cleanup's place) already is.
   IRMapping mapping;
-  // The first row of micro-batch k, per number of rows of a micro-batch.
   llvm::SmallDenseMap<int64_t, Value> firstRows;
-  for (BlockArgument arg : data) {
+  auto sliceIfData = [&](Value value) {
+    auto arg = dyn_cast<BlockArgument>(value);
+    if (!arg || !llvm::is_contained(data, arg) || mapping.contains(arg))
+      return;
     auto type = cast<RankedTensorType>(arg.getType());
+    // The first row of micro-batch k, per number of rows of a micro-batch.
     Value &firstRow = firstRows[type.getDimSize(0)];
     if (!firstRow)
       firstRow = arith::MulIOp::create(
@@ -262,30 +265,39 @@ void AccumulateGradients::buildLoop(func::FuncOp function,
           arith::ConstantIndexOp::create(builder, loc, type.getDimSize(0)));
     SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
     offsets.front() = firstRow;
-    SmallVector<OpFoldResult> sizes = getAsIndexOpFoldResult(
-        builder.getContext(), type.getShape());
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(builder.getContext(), type.getShape());
     SmallVector<OpFoldResult> strides(type.getRank(), builder.getIndexAttr(1));
     mapping.map(arg, tensor::ExtractSliceOp::create(builder, loc, type, arg,
                                                     offsets, sizes, strides));
-  }
+  };
   ValueRange sums = loop.getRegionIterArgs();
   for (auto [carried, iterArg] :
        llvm::zip(body.carried, sums.take_back(body.carried.size())))
     mapping.map(carried.second, iterArg);
   for (Operation *op : body.ops) {
+    for (Value operand : op->getOperands())
+      sliceIfData(operand);
+    visitUsedValuesDefinedAbove(
+        op->getRegions(), [&](OpOperand *use) { sliceIfData(use->get()); });
     Operation *clone = builder.clone(*op, mapping);
     if (auto seed = dyn_cast<LossGradOp>(clone))
       seed.setMicroBatches(uint64_t(microBatches));
   }
 
-  SmallVector<Value> yielded;
-  for (auto [gradient, sum] : llvm::zip(body.gradients, sums)) {
-    Value widened = createFloatCast(builder, loc, mapping.lookup(gradient), f32);
-    yielded.push_back(arith::AddFOp::create(builder, loc, sum, widened));
+  // Widened right after each gradient, where mpt-cast-cleanup puts casts.
+  SmallVector<Value> widened;
+  for (Value gradient : body.gradients) {
+    Value local = mapping.lookup(gradient);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointAfterValue(local);
+    widened.push_back(createFloatCast(builder, loc, local, f32));
   }
-  yielded.push_back(arith::AddFOp::create(builder, loc,
-                                          sums[body.gradients.size()],
-                                          mapping.lookup(body.loss)));
+  SmallVector<Value> yielded;
+  for (auto [local, sum] : llvm::zip(widened, sums))
+    yielded.push_back(arith::AddFOp::create(builder, loc, sum, local));
+  yielded.push_back(arith::AddFOp::create(
+      builder, loc, sums[body.gradients.size()], mapping.lookup(body.loss)));
   for (auto &[update, arg] : body.carried)
     yielded.push_back(mapping.lookup(update));
   scf::YieldOp::create(builder, loc, yielded);

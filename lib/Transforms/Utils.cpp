@@ -88,8 +88,8 @@ llvm::SmallBitVector getScaledOperands(Operation *op,
 /// a constant zero.
 static bool isZeroOrAccumulatorFromZero(Value value) {
   if (auto iterArg = dyn_cast<BlockArgument>(value))
-    if (auto loop = dyn_cast<LoopLikeOpInterface>(iterArg.getParentBlock()
-                                                      ->getParentOp()))
+    if (auto loop = dyn_cast<LoopLikeOpInterface>(
+            iterArg.getParentBlock()->getParentOp()))
       if (OpOperand *init = loop.getTiedLoopInit(iterArg))
         value = init->get();
   return matchPattern(value, m_AnyZeroFloat());

@@ -29,15 +29,15 @@
 // CHECK: %[[C2:.*]] = arith.constant 2 : index
 // CHECK: %[[ROW:.*]] = arith.muli %[[K]], %[[C2]] : index
 // CHECK: %[[XK:.*]] = tensor.extract_slice %[[X]][%[[ROW]], 0] [2, 4] [1, 1] : tensor<8x4xf32> to tensor<2x4xf32>
-// CHECK: %[[YK:.*]] = tensor.extract_slice %[[Y]][%[[ROW]]] [2] [1] : tensor<8xi32> to tensor<2xi32>
 // CHECK: %[[XH:.*]] = arith.truncf %[[XK]] : tensor<2x4xf32> to tensor<2x4xf16>
 // CHECK: mpt.matmul %[[XH]], %[[WH]]
+// CHECK: %[[YK:.*]] = tensor.extract_slice %[[Y]][%[[ROW]]] [2] [1] : tensor<8xi32> to tensor<2xi32>
 // CHECK: %[[LOSS:.*]] = mpt.softmax_cross_entropy %{{.*}}, %[[YK]]
 // CHECK: %[[SEED:.*]] = mpt.loss_grad %[[LOSS]] scale %[[S]] {micro_batches = 4 : i64}
 // CHECK: %[[DZ:.*]] = mpt.softmax_cross_entropy_grad %[[SEED]]
 // CHECK: %[[DB:.*]] = mpt.reduce_sum %[[DZ]] [0]
 // CHECK: %[[DW:.*]] = mpt.matmul %[[XH]], %{{.*}} {transpose_a} : tensor<2x4xf16>, tensor<2x3xf16> -> tensor<4x3xf16>
-// CHECK: %[[DW32:.*]] = arith.extf %[[DW]] : tensor<4x3xf16> to tensor<4x3xf32>
+// CHECK-NEXT: %[[DW32:.*]] = arith.extf %[[DW]] : tensor<4x3xf16> to tensor<4x3xf32>
 // CHECK: %[[NDW:.*]] = arith.addf %[[SDW]], %[[DW32]] : tensor<4x3xf32>
 // CHECK: %[[NDB:.*]] = arith.addf %[[SDB]], %[[DB]] : tensor<3xf32>
 // CHECK: %[[NL:.*]] = arith.addf %[[SL]], %[[LOSS]] : tensor<f32>

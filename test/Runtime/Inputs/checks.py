@@ -237,8 +237,12 @@ def cmd_same_steps(args):
         if relative > args.loss_rtol:
             fail(f"step {step}: loss {loss_a} and {loss_b} differ by "
                  f"{relative:.3g} relative > {args.loss_rtol}")
-    same = f", same {','.join(exact)}" if exact else ""
-    print(f"{len(a)} steps{same}, losses within {args.loss_rtol} relative")
+    report = [f"{len(a)} steps"]
+    if exact:
+        report.append(f"same {','.join(exact)}")
+    if not math.isinf(args.loss_rtol):
+        report.append(f"losses within {args.loss_rtol} relative")
+    print(", ".join(report))
 
 
 def cmd_write_tensor(args):
