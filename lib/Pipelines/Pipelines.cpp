@@ -32,6 +32,7 @@ void mpt::addLowerToFusedLinalg(
 
 void mpt::addBufferizeToOutParams(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createMPTUnshareFills());
+  pm.addNestedPass<func::FuncOp>(createMPTWriteLoopCarriedInPlace());
   pm.addNestedPass<func::FuncOp>(createMPTDistinctResults());
   // Updates are computed in the buffers of the state they replace
   // (mpt-carry-state-in-place), and carried results then leave the signature.
@@ -40,10 +41,6 @@ void mpt::addBufferizeToOutParams(OpPassManager &pm) {
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
-  // The micro-batch loop of mpt-accumulate-gradients yields each sum in a
-  // buffer of its own (the fused add writes into a new tensor), which the
-  // deallocation pipeline then frees.
-  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createMPTDropCarriedResults());
   bufferization::BufferResultsToOutParamsPassOptions outParams;

@@ -249,6 +249,23 @@ def MPTCheckMixedPrecision : Pass<"mpt-check-mixed-precision", "::mlir::func::Fu
   }];
 }
 
+def MPTWriteLoopCarriedInPlace : Pass<"mpt-write-loop-carried-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Makes the linalg ops that compute a loop-carried value write into it";
+  let description = [{
+    A value an `scf.for` carries from one iteration to the next (a gradient sum or running
+    statistics of `mpt-accumulate-gradients`) is computed by an elementwise `linalg.generic`
+    whose output operand is a `tensor.empty`, which bufferizes to a new buffer per iteration:
+    the loop then yields a buffer that is not its iteration argument's, which one-shot
+    bufferization either rejects or, with `allow-return-allocs-from-loops`, frees through
+    runtime ownership checks on the host, which the CUDA lowering cannot run. When the
+    yielded value is a result of a `linalg.generic` in the loop's body whose output operand
+    for it is a `tensor.empty` its payload does not read, the output operand becomes the
+    iteration argument, so the op writes the new value over the old one, element by element,
+    and the loop yields its argument's buffer. Run right before bufferization.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def MPTUnshareFills : Pass<"mpt-unshare-fills", "::mlir::func::FuncOp"> {
   let summary = "Gives every op that writes into a filled tensor its own fill";
   let description = [{
