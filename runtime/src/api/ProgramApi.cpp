@@ -91,6 +91,16 @@ mpt_status_t describe(ProgramData &data, const std::string &path) {
   return nullptr;
 }
 
+/// INVALID_ARGUMENT naming the option `name` if its `value` is below `min`.
+mpt_status_t checkAtLeast(const char *name, int64_t value, int64_t min) {
+  if (value >= min)
+    return nullptr;
+  return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                    std::string("mpt_program_compile: ") + name +
+                        " must be at least " + std::to_string(min) + ", not " +
+                        std::to_string(value));
+}
+
 /// The compiler driver's options from the C API's, checked.
 mpt_status_t translateOptions(const mpt_compile_options_t &options,
                               CompileOptions &compile) {
@@ -147,11 +157,9 @@ mpt_status_t translateOptions(const mpt_compile_options_t &options,
   if (options.dump_prefix)
     compile.dumpPrefix = options.dump_prefix;
   compile.cpuKernels = options.cpu_kernels != 0;
-  if (options.parallel_min_iterations < 0)
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      "mpt_program_compile: parallel_min_iterations must be "
-                      "at least 0, not " +
-                          std::to_string(options.parallel_min_iterations));
+  if (mpt_status_t status = checkAtLeast("parallel_min_iterations",
+                                         options.parallel_min_iterations, 0))
+    return status;
   compile.parallelMinIterations = options.parallel_min_iterations;
   switch (options.persistent_working_copies) {
   case -1:
@@ -167,11 +175,9 @@ mpt_status_t translateOptions(const mpt_compile_options_t &options,
                       "be -1, 0 or 1, not " +
                           std::to_string(options.persistent_working_copies));
   }
-  if (options.micro_batches < 1)
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      "mpt_program_compile: micro_batches must be at least "
-                      "1, not " +
-                          std::to_string(options.micro_batches));
+  if (mpt_status_t status =
+          checkAtLeast("micro_batches", options.micro_batches, 1))
+    return status;
   compile.microBatches = options.micro_batches;
   return nullptr;
 }
