@@ -80,13 +80,13 @@ static SmallVector<Value> findGradients(func::FuncOp function,
   return llvm::to_vector(llvm::make_first_range(findScaleBoundary(seed)));
 }
 
-/// The ops of the function's body that read a data argument, directly or
+/// The ops of the function's body that read one of `varying`, directly or
 /// through other ops (an op whose region reads one counts as reading it).
-static llvm::DenseSet<Operation *> dependOnData(func::FuncOp function,
-                                                ArrayRef<BlockArgument> data) {
+static llvm::DenseSet<Operation *> dependOn(func::FuncOp function,
+                                            ArrayRef<BlockArgument> varying) {
   Block &block = function.getBody().front();
   llvm::DenseSet<Operation *> dependent;
-  SmallVector<Value> worklist(data.begin(), data.end());
+  SmallVector<Value> worklist(varying.begin(), varying.end());
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     for (Operation *user : value.getUsers()) {
@@ -110,21 +110,18 @@ static Value carriedUpdate(Value value, BlockArgument arg) {
   }
 }
 
-LogicalResult AccumulateGradients::findBody(func::FuncOp function,
-                                            LossGradOp seed,
-                                            ArrayRef<BlockArgument> data,
-                                            MicroBatchBody &body) {
+/// The ops of the function's body that `values` are computed from and that
+/// read one of `varying`, in program order.
+static FailureOr<llvm::SetVector<Operation *>>
+sliceReading(func::FuncOp function, ArrayRef<Value> values,
+             ArrayRef<BlockArgument> varying) {
   Block &block = function.getBody().front();
-  body.gradients = findGradients(function, seed);
-  body.loss = seed.getLoss();
-  llvm::DenseSet<Operation *> dependent = dependOnData(function, data);
-
-  // Everything the gradients are computed from, that changes per micro-batch.
-  llvm::DenseSet<Operation *> inBody;
-  SmallVector<Value> worklist = body.gradients;
+  llvm::DenseSet<Operation *> dependent = dependOn(function, varying);
+  llvm::DenseSet<Operation *> inSlice;
+  SmallVector<Value> worklist(values.begin(), values.end());
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val().getDefiningOp();
-    if (!op || !dependent.contains(op) || !inBody.insert(op).second)
+    if (!op || !dependent.contains(op) || !inSlice.insert(op).second)
       continue;
     if (op->getBlock() != &block)
       return op->emitError("mpt-accumulate-gradients: a gradient is computed "
@@ -136,9 +133,30 @@ LogicalResult AccumulateGradients::findBody(func::FuncOp function,
       worklist.push_back(use->get());
     });
   }
+  llvm::SetVector<Operation *> ops;
   for (Operation &op : block)
-    if (inBody.contains(&op))
-      body.ops.insert(&op);
+    if (inSlice.contains(&op))
+      ops.insert(&op);
+  return ops;
+}
+
+LogicalResult AccumulateGradients::findBody(func::FuncOp function,
+                                            LossGradOp seed,
+                                            ArrayRef<BlockArgument> data,
+                                            MicroBatchBody &body) {
+  Block &block = function.getBody().front();
+  body.gradients = findGradients(function, seed);
+  body.loss = seed.getLoss();
+  // Everything the gradients are computed from, that changes per micro-batch.
+  FailureOr<llvm::SetVector<Operation *>> ops =
+      sliceReading(function, body.gradients, data);
+  if (failed(ops))
+    return failure();
+  if (ops->empty())
+    return function.emitError("mpt-accumulate-gradients: no gradient depends "
+                              "on a data argument, so micro-batches would "
+                              "not change them");
+  body.ops = std::move(*ops);
 
   func::ReturnOp ret = getReturn(function);
   for (OpOperand &result : ret->getOpOperands()) {
@@ -158,6 +176,18 @@ LogicalResult AccumulateGradients::findBody(func::FuncOp function,
              << ", not as its type " << arg.getType()
              << ", so it cannot be carried from one micro-batch to the next";
     body.carried.emplace_back(update, arg);
+  }
+  // What reads carried state changes per micro-batch too (a cast of a
+  // running statistic that would otherwise be computed once, before the
+  // loop, from the step's first value).
+  if (!body.carried.empty()) {
+    SmallVector<BlockArgument> varying(data.begin(), data.end());
+    for (auto &[update, arg] : body.carried)
+      varying.push_back(arg);
+    ops = sliceReading(function, body.gradients, varying);
+    if (failed(ops))
+      return failure();
+    body.ops = std::move(*ops);
   }
 
   // Everything else the body computes must stay inside it.

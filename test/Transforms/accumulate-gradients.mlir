@@ -132,3 +132,42 @@ func.func @batch_norm_step(%w: tensor<4x3xf32> {mpt.param},
   return %rm2, %rv2, %loss, %w2, %g2, %be2
       : tensor<3xf32>, tensor<3xf32>, tensor<f32>, tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// An op that reads carried state without reading data (here a scaled running
+// mean the forward adds) runs per micro-batch too, on the state the previous
+// micro-batch left, not once before the loop on the step's first value.
+// CHECK-LABEL: func.func @reads_carried_state
+// CHECK-SAME: %[[RM:[a-z0-9]+]]: tensor<3xf32> {mpt.state}
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[IRM:.*]] = %[[RM]], %[[IRV:.*]] = %{{.*}})
+// CHECK-NEXT: %[[HALF:.*]] = arith.mulf %[[IRM]], %{{.*}} : tensor<3xf32>
+// CHECK: mpt.batch_norm %{{.*}}, %{{.*}}, %{{.*}}, %[[IRM]], %[[IRV]]
+// CHECK-NEXT: mpt.bias_add %{{.*}}, %[[HALF]]
+// CHECK: scf.yield
+func.func @reads_carried_state(%w: tensor<4x3xf32> {mpt.param},
+    %g: tensor<3xf32> {mpt.param}, %be: tensor<3xf32> {mpt.param},
+    %rm: tensor<3xf32> {mpt.state}, %rv: tensor<3xf32> {mpt.state},
+    %x: tensor<4x4xf32> {mpt.data}, %y: tensor<4xi32> {mpt.data})
+    -> (tensor<3xf32> {mpt.next = 3}, tensor<3xf32> {mpt.next = 4},
+        tensor<f32> {mpt.metric = "loss"}, tensor<4x3xf32> {mpt.next = 0},
+        tensor<3xf32> {mpt.next = 1}, tensor<3xf32> {mpt.next = 2})
+    attributes {mpt.train_step} {
+  %half = arith.constant dense<5.0e-01> : tensor<3xf32>
+  %rm_half = arith.mulf %rm, %half : tensor<3xf32>
+  %z = mpt.matmul %x, %w : tensor<4x4xf32>, tensor<4x3xf32> -> tensor<4x3xf32>
+  %n, %mean, %invstd, %rm2, %rv2 = mpt.batch_norm %z, %g, %be, %rm, %rv
+      {momentum = 1.0e-01 : f32, epsilon = 1.0e-05 : f32} : tensor<4x3xf32>, tensor<3xf32>
+  %nb = mpt.bias_add %n, %rm_half : tensor<4x3xf32>, tensor<3xf32>
+  %loss = mpt.softmax_cross_entropy %nb, %y : tensor<4x3xf32>, tensor<4xi32>
+  %seed = mpt.loss_grad %loss
+  %dn = mpt.softmax_cross_entropy_grad %seed, %nb, %y : tensor<4x3xf32>, tensor<4xi32>
+  %dz, %dg, %dbe = mpt.batch_norm_grad %dn, %z, %g, %mean, %invstd
+      : tensor<4x3xf32>, tensor<3xf32>
+  %dw = mpt.matmul %x, %dz {transpose_a} : tensor<4x4xf32>, tensor<4x3xf32> -> tensor<4x3xf32>
+  %w2 = mpt.sgd %w, %dw {lr = 0.1 : f32} : tensor<4x3xf32>
+  %g2 = mpt.sgd %g, %dg {lr = 0.1 : f32} : tensor<3xf32>
+  %be2 = mpt.sgd %be, %dbe {lr = 0.1 : f32} : tensor<3xf32>
+  return %rm2, %rv2, %loss, %w2, %g2, %be2
+      : tensor<3xf32>, tensor<3xf32>, tensor<f32>, tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>
+}
