@@ -152,11 +152,17 @@ LogicalResult AccumulateGradients::findBody(func::FuncOp function,
       sliceReading(function, body.gradients, data);
   if (failed(ops))
     return failure();
-  if (ops->empty())
-    return function.emitError("mpt-accumulate-gradients: no gradient depends "
-                              "on a data argument, so micro-batches would "
-                              "not change them");
+  if (!ops->contains(seed))
+    return seed.emitError("mpt-accumulate-gradients: the loss reads no data "
+                          "argument, so every micro-batch would give it the "
+                          "same gradients");
   body.ops = std::move(*ops);
+  // A gradient that reads no data (hand-written, not computed from the seed)
+  // is the same for every micro-batch, so it is also their mean: it stays
+  // out of the loop.
+  llvm::erase_if(body.gradients, [&](Value gradient) {
+    return !body.ops.contains(gradient.getDefiningOp());
+  });
 
   func::ReturnOp ret = getReturn(function);
   for (OpOperand &result : ret->getOpOperands()) {
@@ -177,9 +183,9 @@ LogicalResult AccumulateGradients::findBody(func::FuncOp function,
              << ", so it cannot be carried from one micro-batch to the next";
     body.carried.emplace_back(update, arg);
   }
-  // What reads carried state changes per micro-batch too (a cast of a
-  // running statistic that would otherwise be computed once, before the
-  // loop, from the step's first value).
+  // What reads carried state changes per micro-batch too: an op that reads a
+  // running statistic but no data would otherwise run once, before the loop,
+  // on the step's first value.
   if (!body.carried.empty()) {
     SmallVector<BlockArgument> varying(data.begin(), data.end());
     for (auto &[update, arg] : body.carried)
