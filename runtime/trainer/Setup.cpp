@@ -358,10 +358,18 @@ static llvm::Error setUp(const TrainerOptions &options, Trainer::State &state) {
     if (llvm::Error error =
             bindEvalInputs(state.program, options.modelPath, binding))
       return error;
-  if (options.batchSize && options.batchSize != binding.batchSize)
-    return fail(options.modelPath + " is written for batch " +
-                Twine(binding.batchSize) + ", got --batch " +
+  if (options.batchSize && options.batchSize != binding.batchSize) {
+    int64_t microBatches = options.compile.micro_batches;
+    std::string takes =
+        microBatches == 1
+            ? " is written for batch " + std::to_string(binding.batchSize)
+            : " with --accumulate " + std::to_string(microBatches) +
+                  " takes batches of " + std::to_string(binding.batchSize) +
+                  " (micro-batches of " +
+                  std::to_string(binding.evalBatchSize) + ")";
+    return fail(options.modelPath + takes + ", got --batch " +
                 Twine(options.batchSize));
+  }
   if (llvm::Error error = loadData(options, binding, state.train, state.test))
     return error;
   if (llvm::Error error = takeStatus(
