@@ -2,6 +2,7 @@
 
 #include "JitModule.h"
 #include "PackedArguments.h"
+#include "comm/StepCollectives.h"
 
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/SmallVector.h"
@@ -69,7 +70,12 @@ createJit(mlir::ModuleOp module, mlir::ExecutionEngineOptions options,
     error = "JIT compilation failed: " + llvm::toString(jit.takeError());
     return nullptr;
   }
-  (*jit)->registerSymbols(symbols);
+  // Data-parallel steps of either device all-reduce through the runtime.
+  (*jit)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map = symbols(interner);
+    bindStepCollectives(map, interner);
+    return map;
+  });
   return std::move(*jit);
 }
 

@@ -42,7 +42,8 @@ std::unique_ptr<llvm::Module> translateForJit(mlir::Operation *module,
 
 /// JIT-compiles the lowered `module` with `options` (the backend's
 /// optimization) and the LLVM IR of translateForJit under MPT_MAX_CPU_ISA,
-/// and links the functions of this process that `symbols` binds; null with
+/// and links the functions of this process that `symbols` binds, and the
+/// step collectives (comm/StepCollectives.h); null with
 /// `error` on failure.
 std::unique_ptr<mlir::ExecutionEngine>
 createJit(mlir::ModuleOp module, mlir::ExecutionEngineOptions options,

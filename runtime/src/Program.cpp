@@ -174,6 +174,9 @@ void buildMixedPrecision(PassManager &pm, const CompileOptions &options) {
   mixed.minScale = options.minScale;
   mixed.maxScale = options.maxScale;
   mixed.persistentWorkingCopy = options.persistentWorkingCopies;
+  mixed.dataParallelWorldSize = options.dataParallelWorldSize;
+  mixed.reduceType = options.gradientReduceType;
+  mixed.bucketBytes = options.bucketBytes;
   mixed.microBatches = options.microBatches;
   buildMixedPrecisionPipeline(pm, mixed);
 }
@@ -304,14 +307,13 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
   }
 
   auto program = std::make_unique<Program>();
-  std::string signatureJson;
-  program->backend =
-      createBackend(*module, options.device, signatureJson, error, failure);
+  program->backend = createBackend(*module, options.device,
+                                   program->signatureJson, error, failure);
   if (!program->backend) {
     error = path + ": " + error;
     return nullptr;
   }
-  if (!parseSignature(signatureJson, program->signature, error)) {
+  if (!parseSignature(program->signatureJson, program->signature, error)) {
     error = path + ": " + error;
     return nullptr;
   }

@@ -34,11 +34,17 @@ struct CompileOptions {
   bool cpuKernels = true;
   int64_t parallelMinIterations = 65536;
   bool persistentWorkingCopies = false;
+  /// Ranks the step sums its gradients over; 0: one process, no collectives.
+  int64_t dataParallelWorldSize = 0;
+  GradientReduceType gradientReduceType = GradientReduceType::Auto;
+  int64_t bucketBytes = kDefaultGradientBucketBytes;
   int64_t microBatches = 1;
 };
 
 struct Program {
   Signature signature;
+  /// The JSON the signature was read from, which data-parallel ranks compare.
+  std::string signatureJson;
   std::unique_ptr<Backend> backend;
 
   enum class Failure {

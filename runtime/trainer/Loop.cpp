@@ -159,7 +159,9 @@ private:
 /// milliseconds per host copy: gathered into the session's staging memory,
 /// in the input's type, it is copied once.
 llvm::Error Run::bindExamples(int64_t s, int64_t batch) {
-  bool injected = state.inject.count(s) != 0;
+  bool injected =
+      state.inject.count(s) != 0 && (options.injectNonFiniteRank < 0 ||
+                                     options.injectNonFiniteRank == state.rank);
   const char *name = binding.examples.c_str();
   if (!examplesAreF32 && injected) {
     gatherBatch(state.train, order, batch, binding.batchSize, examples.data(),
@@ -202,7 +204,8 @@ llvm::Error Run::queueStep(int64_t s) {
     order = epochOrder(state.train.count, options.seed, epoch);
     orderEpoch = epoch;
   }
-  llvm::Error error = bindExamples(s, batch);
+  // Rank r's shard of global batch b is local batch b * ranks + r.
+  llvm::Error error = bindExamples(s, batch * state.ranks + state.rank);
   if (!error)
     error = takeStatus(mpt_session_bind_input(
         state.session, MPT_FUNCTION_TRAIN, binding.labels.c_str(),
@@ -232,16 +235,19 @@ llvm::Expected<StepRecord> Run::recordStep() {
     waitingSeconds += secondsSince(waitStart);
   // A NaN's sign bit depends on which operand the CPU propagated, which
   // vectorization and threading change: every NaN is reported as "nan".
-  float loss = std::isnan(metrics.loss)
-                   ? std::numeric_limits<float>::quiet_NaN()
-                   : metrics.loss;
+  llvm::Expected<float> meanLoss = meanOverRanks(state, metrics.loss);
+  if (!meanLoss)
+    return meanLoss.takeError();
+  float loss = std::isnan(*meanLoss) ? std::numeric_limits<float>::quiet_NaN()
+                                     : *meanLoss;
   StepRecord record{step,
                     step / state.stepsPerEpoch,
                     loss,
                     metrics.loss_scale,
                     metrics.skipped != 0,
                     metrics.grad_zero,
-                    metrics.grad_nonfinite};
+                    metrics.grad_nonfinite,
+                    metrics.bytes_all_reduced};
   result.skipped += record.skipped;
   result.records.push_back(record);
   if (step == result.firstStep)
@@ -325,6 +331,14 @@ void Run::diagnose(const StepRecord &record) {
 /// past non-finite steps on purpose.
 void Run::save() {
   const std::string &path = options.checkpointPath;
+  // Rank 0 writes what every rank holds: checked, so that a rank that went
+  // its own way is an error, not a checkpoint of one rank's state.
+  if (llvm::Error error = checkStateReplicated(
+          state, "after step " + std::to_string(step - 1))) {
+    result.errors.push_back(llvm::toString(std::move(error)));
+    stopped = true;
+    return;
+  }
   llvm::Expected<std::string> nonFinite = findNonFiniteState(state.session);
   if (!nonFinite) {
     result.errors.push_back(llvm::toString(nonFinite.takeError()));
@@ -350,6 +364,10 @@ void Run::save() {
     }
     if (keep)
       return;
+  }
+  if (state.rank != 0) {
+    lastSaved = step;
+    return;
   }
   if (llvm::Error error =
           takeStatus(mpt_session_save(state.session, path.c_str(), step))) {
@@ -443,6 +461,8 @@ TrainResult Run::run() {
   // A failed final save must not lose the metrics: the caller writes them.
   if (!options.checkpointPath.empty() && !stopped)
     save();
+  else if (llvm::Error error = checkStateReplicated(state, "at the end"))
+    result.errors.push_back(llvm::toString(std::move(error)));
   return std::move(result);
 }
 

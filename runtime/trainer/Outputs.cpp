@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TrainerState.h"
+#include "mpt/comm.h"
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
@@ -104,7 +105,8 @@ std::string mpt::writeMetricsJson(const std::string &path,
                            {contract::metric::LossScale, double(r.lossScale)},
                            {contract::metric::Skipped, r.skipped},
                            {contract::metric::GradZero, r.gradZero},
-                           {contract::metric::GradNonfinite, r.gradNonFinite}});
+                           {contract::metric::GradNonfinite, r.gradNonFinite},
+                           {"bytes_all_reduced", r.bytesAllReduced}});
   llvm::json::Array accuracies;
   for (double accuracy : result.epochAccuracies)
     accuracies.push_back(accuracy);
@@ -117,6 +119,7 @@ std::string mpt::writeMetricsJson(const std::string &path,
       {"model", options.modelPath},
       {"precision", precisionName(options.compile.precision)},
       {"batch", trainer.batchSize()},
+      {"ranks", std::max(1, mpt_comm_size(options.compile.comm))},
       {"steps", result.steps},
       {contract::metric::Skipped, result.skipped},
       {"seconds", result.seconds},

@@ -65,6 +65,10 @@ static llvm::Error checkOptions(const TrainerOptions &options) {
   if (options.checkpointEvery < 0)
     return fail("--checkpoint-every must be 0 or more, got " +
                 Twine(options.checkpointEvery));
+  if (options.injectNonFiniteRank < -1)
+    return fail("--inject-nonfinite-rank must be a rank (0 or more) or -1 "
+                "(every rank), got " +
+                Twine(options.injectNonFiniteRank));
   if (options.compile.micro_batches < 1)
     return fail("--accumulate must be at least 1, got " +
                 Twine(options.compile.micro_batches));
@@ -304,8 +308,14 @@ static llvm::Error noteLoadedState(Trainer::State &state,
 /// The run's length, its starting position and the steps it evaluates at.
 static llvm::Error planRun(const TrainerOptions &options,
                            Trainer::State &state) {
-  int64_t batch = state.binding.batchSize;
+  // Each global batch is one local batch per rank.
+  int64_t batch = state.binding.batchSize * state.ranks;
   state.stepsPerEpoch = state.train.count / batch;
+  if (state.stepsPerEpoch == 0)
+    return fail("the " + Twine(state.ranks) + " ranks' global batch of " +
+                Twine(batch) + " examples (" + Twine(state.binding.batchSize) +
+                " per rank) is more than the " + Twine(state.train.count) +
+                " training examples");
   if (state.stepsPerEpoch >
       std::numeric_limits<int64_t>::max() / options.epochs)
     return fail("--epochs " + Twine(options.epochs) + " of " +
@@ -343,6 +353,7 @@ static llvm::Error planRun(const TrainerOptions &options,
 static llvm::Error setUp(const TrainerOptions &options, Trainer::State &state) {
   if (llvm::Error error = checkOptions(options))
     return error;
+  joinRanks(state, options.compile.comm);
   if (llvm::Error error = takeStatus(mpt_program_compile(
           options.modelPath.c_str(), &options.compile, &state.program)))
     return error;
@@ -382,7 +393,13 @@ static llvm::Error setUp(const TrainerOptions &options, Trainer::State &state) {
     if (llvm::Error error = noteLoadedState(state, options.initStatePath))
       return error;
   }
-  return planRun(options, state);
+  if (llvm::Error error = planRun(options, state))
+    return error;
+  if (llvm::Error error = checkSamePlan(state, options))
+    return error;
+  return checkStateReplicated(
+      state, "at the start (the same --seed, --init-state and --resume on "
+             "every rank?)");
 }
 
 std::unique_ptr<Trainer> Trainer::create(const TrainerOptions &options,

@@ -51,6 +51,10 @@ struct Trainer::State {
   /// What of the state loaded by --init-state or --resume is not finite, and
   /// from which file; empty when it is finite.
   std::string nonFiniteLoaded;
+  /// Data parallelism (the compile options' comm): this process's rank of
+  /// `ranks`, which each take their shard of every global batch.
+  mpt_comm_t comm = nullptr;
+  int rank = 0, ranks = 1;
 };
 
 /// The status's message as an error, releasing it; success for null.
@@ -58,6 +62,24 @@ llvm::Error takeStatus(mpt_status_t status);
 
 /// "F32[784x3]".
 std::string describe(const mpt_tensor_info_t &info);
+
+/// Takes this process's place among the ranks of `comm` (null: one
+/// process).
+void joinRanks(Trainer::State &state, mpt_comm_t comm);
+
+/// The mean of every rank's `value`; `value` itself in one process.
+llvm::Expected<float> meanOverRanks(const Trainer::State &state, float value);
+
+/// Fails, on every rank, unless every rank plans the same run: the same
+/// steps, checkpoints and evaluations, so the same collectives.
+llvm::Error checkSamePlan(const Trainer::State &state,
+                          const TrainerOptions &options);
+
+/// Fails, on every rank, unless every rank holds the same parameters
+/// (compared as a hash); `when` says when, for the message ("after step
+/// 10").
+llvm::Error checkStateReplicated(const Trainer::State &state,
+                                 const std::string &when);
 
 /// The first float state element that is not finite, as "'name' holds nan at
 /// index i"; empty when every one is.

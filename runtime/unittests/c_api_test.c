@@ -79,6 +79,15 @@ static mpt_program_t compileMlp(const char *examples) {
                MPT_STATUS_INVALID_ARGUMENT,
                "persistent_working_copies must be -1, 0 or 1, not 2");
   options.persistent_working_copies = -1;
+  options.grad_reduce = (mpt_grad_reduce_t)5;
+  EXPECT_ERROR(mpt_program_compile(path, &options, &program),
+               MPT_STATUS_INVALID_ARGUMENT, "unknown grad_reduce 5");
+  options.grad_reduce = MPT_GRAD_REDUCE_AUTO;
+  options.bucket_bytes = -1;
+  EXPECT_ERROR(mpt_program_compile(path, &options, &program),
+               MPT_STATUS_INVALID_ARGUMENT,
+               "bucket_bytes must be at least 0, not -1");
+  options.bucket_bytes = 0;
   options.micro_batches = 0;
   EXPECT_ERROR(mpt_program_compile(path, &options, &program),
                MPT_STATUS_INVALID_ARGUMENT,

@@ -18,6 +18,7 @@
 #include "mpt/Codegen/GPU/Passes.h"
 #include "mpt/Conversion/Passes.h"
 #include "mpt/Dialect/MPT/IR/MPTDialect.h"
+#include "mpt/Dialect/MPT/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mpt/Pipelines/Pipelines.h"
 #include "mpt/Transforms/Passes.h"
 
@@ -35,6 +36,7 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   registry.insert<mpt::MPTDialect>();
   mpt::registerPrecisionPolicyExternalModels(registry);
+  mpt::registerBufferizableOpInterfaceExternalModels(registry);
   // mpt-lower-to-cuda serializes GPU modules to PTX inside the pipeline.
   mlir::registerAllToLLVMIRTranslations(registry);
   mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);

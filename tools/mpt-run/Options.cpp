@@ -137,6 +137,37 @@ static cl::opt<std::string> onNonFinite(
              "overflow: stop (exit 1, the default), warn (say so once and "
              "train on) or continue"),
     cl::init("stop"), cl::cat(category));
+static cl::opt<bool> dataParallel(
+    "data-parallel",
+    cl::desc("Train as one rank of the launcher's world (mpiexec -n N): each "
+             "rank takes its shard of every global batch of N x the graph's "
+             "batch, and the step sums the gradients across the ranks"),
+    cl::cat(category));
+static cl::opt<mpt_grad_reduce_e> gradReduce(
+    "grad-reduce",
+    cl::desc("With --data-parallel: the type gradients are "
+             "summed in"),
+    cl::values(clEnumValN(MPT_GRAD_REDUCE_AUTO, "auto",
+                          "f32 for bf16 gradients, their own type otherwise"),
+               clEnumValN(MPT_GRAD_REDUCE_COMPUTE, "compute",
+                          "their own type: f16/bf16 send half the bytes"),
+               clEnumValN(MPT_GRAD_REDUCE_F32, "f32", "f32")),
+    cl::init(mpt_grad_reduce_e(kCompileDefaults.grad_reduce)),
+    cl::cat(category));
+static cl::opt<double> bucketMb(
+    "bucket-mb",
+    cl::desc("With --data-parallel: MiB of gradients per all-reduce (0: 25, "
+             "as DDP)"),
+    cl::init(0), cl::cat(category));
+static cl::opt<double> commTimeout(
+    "comm-timeout",
+    cl::desc("With --data-parallel: seconds a collective waits for the other "
+             "ranks before the run fails"),
+    cl::init(600), cl::cat(category));
+static cl::opt<int> injectNonFiniteRank(
+    "inject-nonfinite-rank",
+    cl::desc("With --inject-nonfinite: only on this rank (-1: every rank)"),
+    cl::init(-1), cl::cat(category));
 static cl::opt<std::string>
     dumpPrefix("dump-ir",
                cl::desc("Write <prefix>.mixed.mlir and <prefix>.llvm.mlir"),
@@ -171,6 +202,11 @@ static bool parseCompileOptions(mpt_compile_options_t &options,
   if (persistentWorkingCopies != cl::BOU_UNSET)
     options.persistent_working_copies =
         persistentWorkingCopies == cl::BOU_TRUE ? 1 : 0;
+  options.grad_reduce = gradReduce;
+  if (!(bucketMb >= 0 && bucketMb <= 1024 * 1024) && error.empty())
+    error = "--bucket-mb must be in [0, 1048576], got " +
+            std::to_string(bucketMb.getValue());
+  options.bucket_bytes = int64_t(bucketMb * 1024 * 1024);
   options.micro_batches = accumulate;
   return error.empty();
 }
@@ -216,6 +252,7 @@ bool mpt::parseCommandLine(int argc, char **argv, RunOptions &options,
   trainer.syntheticExamples = syntheticExamples;
   trainer.injectNonFinite.assign(injectNonFinite.begin(),
                                  injectNonFinite.end());
+  trainer.injectNonFiniteRank = injectNonFiniteRank;
   trainer.checkpointPath = checkpointPath;
   trainer.checkpointEvery = checkpointEvery;
   trainer.resumePath = resumePath;
@@ -226,5 +263,7 @@ bool mpt::parseCommandLine(int argc, char **argv, RunOptions &options,
   options.metricsJson = metricsJson;
   options.plotDir = plotDir;
   options.quiet = quiet;
+  options.dataParallel = dataParallel;
+  options.commTimeout = commTimeout;
   return true;
 }

@@ -18,6 +18,9 @@ struct RunOptions {
   TrainerOptions trainer;
   std::string metricsCsv, metricsJson, plotDir;
   bool quiet = false;
+  /// --data-parallel: the communicator's timeout, in seconds.
+  bool dataParallel = false;
+  double commTimeout = 600;
 };
 
 /// Parses the command line (exiting on an unknown flag, as cl does); on a bad

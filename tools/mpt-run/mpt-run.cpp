@@ -11,6 +11,8 @@
 
 #include "Options.h"
 
+#include "mpt/comm.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -24,9 +26,47 @@ using namespace mpt;
 
 namespace {
 
+/// "rank 1: " in a data-parallel run but on rank 0, which speaks for all.
+std::string rankPrefix;
+
+/// One write per message, so that ranks sharing a terminal do not
+/// interleave their lines.
+void printError(const std::string &message) {
+  llvm::errs() << ("mpt-run: " + rankPrefix + "error: " + message + "\n");
+}
+
 [[noreturn]] void fail(const std::string &message) {
-  llvm::errs() << "mpt-run: error: " << message << "\n";
+  printError(message);
   std::exit(1);
+}
+
+/// --data-parallel: this process's communicator, which must outlive the
+/// trainer. Ranks but 0 then write no outputs and print only errors.
+struct Communicator {
+  mpt_comm_t comm = nullptr;
+  ~Communicator() { mpt_comm_free(comm); }
+};
+
+void joinLauncherWorld(RunOptions &options, Communicator &communicator) {
+  mpt_comm_options_t commOptions;
+  mpt_comm_options_init(&commOptions);
+  commOptions.device = options.trainer.compile.device;
+  commOptions.timeout_seconds = options.commTimeout;
+  if (mpt_status_t status = mpt_comm_init(&commOptions, &communicator.comm)) {
+    std::string message =
+        std::string("--data-parallel: ") + mpt_status_message(status);
+    mpt_status_free(status);
+    fail(message);
+  }
+  options.trainer.compile.comm = communicator.comm;
+  int rank = mpt_comm_rank(communicator.comm);
+  if (rank == 0)
+    return;
+  rankPrefix = "rank " + std::to_string(rank) + ": ";
+  options.quiet = true;
+  options.metricsCsv.clear();
+  options.metricsJson.clear();
+  options.plotDir.clear();
 }
 
 /// Progress bar on a terminal, epoch lines and evaluations on stdout.
@@ -130,7 +170,12 @@ void printSummary(const Trainer &trainer, const TrainResult &result) {
   if (result.steps > 1)
     out << "; " << llvm::format("%.3f", result.msPerStepAfterFirst)
         << " after the first";
-  out << "), skipped " << result.skipped << "\n";
+  out << "), skipped " << result.skipped;
+  if (!result.records.empty() && result.records.back().bytesAllReduced)
+    out << ", all-reduced " << result.records.back().bytesAllReduced
+        << " bytes per step over "
+        << mpt_comm_size(trainer.options().compile.comm) << " ranks";
+  out << "\n";
   out.flush();
 }
 
@@ -189,23 +234,38 @@ int main(int argc, char **argv) {
       if (std::string problem = checkWritable(*path, "metrics");
           !problem.empty())
         fail(problem);
+  Communicator communicator;
+  if (options.dataParallel)
+    joinLauncherWorld(options, communicator);
   std::unique_ptr<Trainer> trainer = Trainer::create(options.trainer, error);
   if (!trainer)
     fail(error);
 
-  ConsoleObserver observer(!options.quiet && isatty(STDERR_FILENO));
+  // Rank 0 speaks for every rank; the others report only their errors.
+  ConsoleObserver console(!options.quiet && isatty(STDERR_FILENO));
+  TrainerObserver silent;
   stopOnSignals(*trainer);
-  TrainResult result = trainer->run(observer);
+  TrainResult result = trainer->run(
+      rankPrefix.empty() ? static_cast<TrainerObserver &>(console) : silent);
   signalledTrainer = nullptr;
   if (!result.fatalError.empty())
     fail(result.fatalError);
-  printSummary(*trainer, result);
+  if (rankPrefix.empty())
+    printSummary(*trainer, result);
   std::vector<std::string> errors = result.errors;
   for (std::string &problem : writeOutputs(options, *trainer, result))
     errors.push_back(std::move(problem));
   if (result.interrupted)
     errors.push_back(describeInterruption(options, result));
   for (const std::string &message : errors)
-    llvm::errs() << "mpt-run: error: " << message << "\n";
+    printError(message);
+  // Exits without leaving MPI, which would wait for ranks that may be
+  // waiting for this one: the launcher ends them.
+  if (!errors.empty() && communicator.comm) {
+    llvm::outs().flush();
+    std::exit(1);
+  }
+  // A rank that fails must exit non-zero, so that the launcher ends the
+  // others rather than leave them waiting in a collective.
   return errors.empty() ? 0 : 1;
 }

@@ -9,6 +9,8 @@
 #ifndef MPT_CONTRACT_PRECISIONOPTIONS_H
 #define MPT_CONTRACT_PRECISIONOPTIONS_H
 
+#include <cstdint>
+
 namespace mpt {
 
 /// The type mpt-autocast runs `lower` ops in; F32 leaves the graph as it is.
@@ -19,6 +21,10 @@ enum class LossScaleMode { Auto, Dynamic, Static, None };
 /// The type mpt-data-parallel all-reduces gradients in; Auto is resolved by
 /// the pass alone.
 enum class GradientReduceType { Auto, Compute, F32 };
+
+/// The gradient bytes per all-reduce of mpt-data-parallel: PyTorch DDP's
+/// default `bucket_cap_mb`.
+inline constexpr int64_t kDefaultGradientBucketBytes = 25 * 1024 * 1024;
 
 } // namespace mpt
 

@@ -34,10 +34,6 @@ inline llvm::cl::ValuesClass lossScaleModeValues() {
       clEnumValN(LossScaleMode::None, "none", "no loss scaling"));
 }
 
-/// The gradient bytes per all-reduce of mpt-data-parallel: PyTorch DDP's
-/// default `bucket_cap_mb`.
-inline constexpr int64_t kDefaultGradientBucketBytes = 25 * 1024 * 1024;
-
 inline llvm::cl::ValuesClass gradientReduceTypeValues() {
   return llvm::cl::values(
       clEnumValN(GradientReduceType::Auto, "auto",

@@ -13,6 +13,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
+#include "mpt/Dialect/MPT/Transforms/BufferizableOpInterfaceImpl.h"
 
 #include "Utils.h"
 
@@ -30,15 +31,22 @@ void mpt::populateMPTToLinalgPatterns(RewritePatternSet &patterns) {
   detail::populateNormalizationPatterns(patterns);
   detail::populateLossPatterns(patterns);
   detail::populateOptimizerPatterns(patterns);
+  detail::populateCollectivePatterns(patterns);
 }
 
 namespace {
 struct MPTConvertToLinalg
     : public mpt::impl::MPTConvertToLinalgBase<MPTConvertToLinalg> {
   using Base::Base;
+  // The all-reduces this pass leaves bufferize through the external model.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerBufferizableOpInterfaceExternalModels(registry);
+  }
   void runOnOperation() override {
     ConversionTarget target(getContext());
     target.addIllegalDialect<MPTDialect>();
+    target.addDynamicallyLegalOp<AllReduceOp>(mpt::detail::isFlatBucket);
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, tensor::TensorDialect>();
     RewritePatternSet patterns(&getContext());

@@ -146,6 +146,10 @@ void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
 void populateNormalizationPatterns(mlir::RewritePatternSet &patterns);
 void populateLossPatterns(mlir::RewritePatternSet &patterns);
 void populateOptimizerPatterns(mlir::RewritePatternSet &patterns);
+void populateCollectivePatterns(mlir::RewritePatternSet &patterns);
+
+/// mpt.all_reduce stays an mpt op, as one 1-d tensor (Collectives.cpp).
+bool isFlatBucket(AllReduceOp op);
 
 } // namespace mpt::detail
 

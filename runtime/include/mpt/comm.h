@@ -41,9 +41,6 @@ enum mpt_reduce_op_e {
 /* An int, not the enum: callers may pass any value, which is checked. */
 typedef int32_t mpt_reduce_op_t;
 
-/* A communicator: this process's place among the ranks. */
-typedef struct mpt_comm_s *mpt_comm_t;
-
 typedef struct mpt_comm_options_t {
   /* MPT_DEVICE_CPU: collectives on host memory only. MPT_DEVICE_CUDA: also
      all-reduces of CUDA device memory, over NCCL; init fails with

@@ -114,6 +114,10 @@ typedef struct mpt_tensor_info_t {
   /* For a data input that a loss reads as class labels: the class count
      (values must lie in [0, num_classes)); 0 otherwise. */
   int64_t num_classes;
+  /* For the session's state: 1 for a parameter (mpt.param), which data-
+     parallel ranks keep identical; 0 for other state and for inputs and
+     outputs. */
+  int32_t is_parameter;
 } mpt_tensor_info_t;
 
 /*===-- Programs ----------------------------------------------------------===*/
@@ -149,6 +153,22 @@ enum mpt_loss_scale_e {
 /* An int, not the enum: callers may pass any value, which is checked. */
 typedef int32_t mpt_loss_scale_t;
 
+/* A communicator among data-parallel ranks (comm.h). */
+typedef struct mpt_comm_s *mpt_comm_t;
+
+/* The type data-parallel steps sum gradients in. */
+enum mpt_grad_reduce_e {
+  /* f32 for bf16 gradients (as Megatron's grad_reduce_in_fp32), their own
+     type otherwise */
+  MPT_GRAD_REDUCE_AUTO = 0,
+  /* each gradient in the type the backward made it: f16/bf16 send half the
+     bytes of f32 */
+  MPT_GRAD_REDUCE_COMPUTE = 1,
+  MPT_GRAD_REDUCE_F32 = 2,
+};
+/* An int, not the enum: callers may pass any value, which is checked. */
+typedef int32_t mpt_grad_reduce_t;
+
 typedef struct mpt_compile_options_t {
   mpt_precision_t precision;
   mpt_device_t device; /* where sessions keep their state and run steps */
@@ -183,6 +203,20 @@ typedef struct mpt_compile_options_t {
      not state (they follow their masters, also through
      mpt_session_write_state and mpt_session_load). */
   int persistent_working_copies;
+  /* Data parallelism: NULL, or a communicator of more than one rank whose
+     ranks each run the step on their own shard of every batch and sum their
+     gradients (mpt-data-parallel, with 1/size folded into the loss), so every
+     rank applies the same update. Each rank compiles the same step with the
+     same options: compiling checks that the signatures agree (a collective:
+     every rank compiles at the same point). Borrowed: it must outlive the
+     program and its sessions, and each step is a collective over it. With a
+     communicator of one rank, the collectives are compiled and called too
+     (on the host they then only check their arguments). */
+  mpt_comm_t comm;
+  mpt_grad_reduce_t grad_reduce; /* with comm */
+  /* Gradient bytes per all-reduce: buckets are summed as soon as their last
+     gradient is made, while the backward goes on; 0: 25 MiB, as DDP. */
+  int64_t bucket_bytes;
   /* Gradient accumulation: the training step, written for one micro-batch of
      m rows, takes micro_batches*m rows of every data input and sums the
      gradients of its micro-batches before one optimizer update, loss-scale
@@ -194,7 +228,9 @@ typedef struct mpt_compile_options_t {
 /* FP32 on the CPU, MPT_LOSS_SCALE_AUTO with the loss scaler's defaults (init
    scale 65536, growth interval 2000, bounds 1 and 2^24), CPU kernels on,
    parallel ops from 65536 iterations, persistent working copies as the device
-   chooses (-1), one micro-batch per step. NULL is a no-op. */
+   chooses (-1), one process (comm NULL), gradients reduced as
+   MPT_GRAD_REDUCE_AUTO in buckets of 25 MiB, one micro-batch per step. NULL
+   is a no-op. */
 MPT_API void mpt_compile_options_init(mpt_compile_options_t *options);
 
 /* The threads CPU steps run their kernels and parallel ops on, OpenBLAS's
@@ -288,6 +324,9 @@ typedef struct mpt_step_metrics_t {
      (underflow) and inf or nan (overflow); -1 without loss scaling. */
   int64_t grad_zero;
   int64_t grad_nonfinite;
+  /* Bytes this rank passed to the step's all-reduces (gradient buckets and
+     the finite flag); 0 in one process. */
+  int64_t bytes_all_reduced;
 } mpt_step_metrics_t;
 
 /* Runs one training step on the bound inputs (every input must have been

@@ -42,7 +42,13 @@ struct TrainerOptions {
 
   std::string modelPath;         // the training step's .mlir file
   mpt_compile_options_t compile; // (--precision, --device, --accumulate, ...)
-                                 // whose strings create() borrows
+                                 // whose strings are borrowed by create().
+                                 // With a communicator (--data-parallel),
+                                 // each rank trains on its shard of every
+                                 // global batch of batch x ranks examples, in
+                                 // the order of one process with that batch;
+                                 // losses are the ranks' mean, and
+                                 // checkpoints are written by rank 0 alone.
   int64_t epochs = 1;            // (--epochs) at least 1
   int64_t maxSteps = 0;          // (--steps) steps in all; 0: every epoch
   int64_t batchSize = 0;         // (--batch) 0: the graph's
@@ -51,6 +57,7 @@ struct TrainerOptions {
   std::string dataDir; // Fashion-MNIST's IDX files; empty: the default
   int64_t syntheticExamples = 4096;     // training examples, synthetic
   std::vector<int64_t> injectNonFinite; // steps whose examples are inf
+  int injectNonFiniteRank = -1;         // on this rank only; -1: every rank
   std::string checkpointPath;           // saved at the end, if set
   int64_t checkpointEvery = 0;          // and every this many steps
   std::string resumePath;               // a checkpoint to continue from
@@ -66,6 +73,7 @@ struct StepRecord {
   float loss, lossScale;
   bool skipped;
   int64_t gradZero, gradNonFinite;
+  int64_t bytesAllReduced; // by this rank: 0 in one process
 };
 
 struct Evaluation {

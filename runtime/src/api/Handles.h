@@ -42,6 +42,7 @@ struct StepMetricsLayout {
 struct QueuedStep {
   StagingMemory metrics;
   uint64_t done = 0;
+  int64_t bytesAllReduced = 0;
 };
 
 /// More than this many queued steps with unread metrics is a caller that
@@ -52,6 +53,10 @@ constexpr size_t kMaxStepsInFlight = 16;
 /// sessions created from it.
 struct ProgramData {
   std::unique_ptr<Program> program;
+  /// The ranks the training step sums its gradients over, on memory of
+  /// `device`; null in one process.
+  mpt_comm_t comm = nullptr;
+  mpt_device_t device = MPT_DEVICE_CPU;
   std::vector<PublicTensor> trainInputs, trainOutputs, evalInputs, evalOutputs,
       state;
   int64_t lossResult = -1, scaleResult = -1, skippedResult = -1;
@@ -89,6 +94,10 @@ struct mpt_session_s {
   std::deque<mpt::runtime::api::QueuedStep> queuedSteps;
   std::vector<StagingMemory> spareMetrics;
   bool evalRan = false, trainRan = false;
+  /// Set once a step's collective failed: the step then applied this rank's
+  /// own gradients, so the state is no longer the other ranks', and it is
+  /// neither stepped nor saved again.
+  std::string failedCollective;
 };
 
 namespace mpt::runtime::api {
@@ -101,6 +110,8 @@ bool isFunction(mpt_function_t function);
 mpt_status_t checkFunction(const ProgramData &program, mpt_function_t function,
                            const char *caller);
 const char *functionName(mpt_function_t function);
+/// FAILED_PRECONDITION once a step's collective failed (failedCollective).
+mpt_status_t checkCollectivesHeld(mpt_session_t session, const char *caller);
 
 /// Waits for the copies just queued, and the work before them, so that a
 /// device failure is reported by the call that copied (before a checkpoint

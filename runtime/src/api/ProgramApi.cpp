@@ -9,6 +9,7 @@
 #include "api/Handles.h"
 #include "cpu/CpuIsa.h"
 #include "mpt/Contract/Contract.h"
+#include "mpt/comm.h"
 
 #include <string>
 
@@ -48,7 +49,8 @@ mpt_status_t describe(ProgramData &data, const std::string &path) {
   const Signature &signature = data.signature();
   for (size_t i = 0; i < signature.trainArgs.size(); ++i) {
     const ArgInfo &arg = signature.trainArgs[i];
-    PublicTensor tensor{arg.name, arg.shape, arg.classes, int64_t(i)};
+    PublicTensor tensor{arg.name, arg.shape, arg.classes, int64_t(i),
+                        arg.role == Role::Param};
     if (arg.role == Role::Data)
       data.trainInputs.push_back(tensor);
     else if (arg.init != InitKind::Copy) // a working copy follows its master
@@ -99,6 +101,35 @@ mpt_status_t checkAtLeast(const char *name, int64_t value, int64_t min) {
                     std::string("mpt_program_compile: ") + name +
                         " must be at least " + std::to_string(min) + ", not " +
                         std::to_string(value));
+}
+
+/// The communicator's world size, reduce type and buckets.
+mpt_status_t translateDataParallelOptions(const mpt_compile_options_t &options,
+                                          CompileOptions &compile) {
+  // A communicator of one rank still compiles the collectives: the cost of
+  // the path (NCCL on a GPU) is then measurable against none.
+  compile.dataParallelWorldSize = mpt_comm_size(options.comm);
+  switch (options.grad_reduce) {
+  case MPT_GRAD_REDUCE_AUTO:
+    compile.gradientReduceType = mpt::GradientReduceType::Auto;
+    break;
+  case MPT_GRAD_REDUCE_COMPUTE:
+    compile.gradientReduceType = mpt::GradientReduceType::Compute;
+    break;
+  case MPT_GRAD_REDUCE_F32:
+    compile.gradientReduceType = mpt::GradientReduceType::F32;
+    break;
+  default:
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      "mpt_program_compile: unknown grad_reduce " +
+                          std::to_string(int(options.grad_reduce)));
+  }
+  if (mpt_status_t status =
+          checkAtLeast("bucket_bytes", options.bucket_bytes, 0))
+    return status;
+  compile.bucketBytes = options.bucket_bytes ? options.bucket_bytes
+                                             : mpt::kDefaultGradientBucketBytes;
+  return nullptr;
 }
 
 /// The compiler driver's options from the C API's, checked.
@@ -179,7 +210,7 @@ mpt_status_t translateOptions(const mpt_compile_options_t &options,
           checkAtLeast("micro_batches", options.micro_batches, 1))
     return status;
   compile.microBatches = options.micro_batches;
-  return nullptr;
+  return translateDataParallelOptions(options, compile);
 }
 
 /// The status for a program that did not compile.
@@ -219,6 +250,9 @@ void mpt_compile_options_init(mpt_compile_options_t *options) {
   options->cpu_kernels = 1;
   options->parallel_min_iterations = 65536;
   options->persistent_working_copies = -1;
+  options->comm = nullptr;
+  options->grad_reduce = MPT_GRAD_REDUCE_AUTO;
+  options->bucket_bytes = 0;
   options->micro_batches = 1;
 }
 
@@ -243,6 +277,16 @@ mpt_status_t mpt_program_compile(const char *mlir_path,
     if (!data->program)
       return compileFailure(failure, std::move(error));
     MPT_RETURN_IF_ERROR(describe(*data, mlir_path));
+    if (compile.dataParallelWorldSize) {
+      // A rank that compiled another step or other options would sum
+      // gradients of other shapes, or none.
+      const std::string &signature = data->program->signatureJson;
+      MPT_RETURN_IF_ERROR(mpt_comm_check_same(options->comm, signature.data(),
+                                              signature.size(),
+                                              "the compiled step's signature"));
+      data->comm = options->comm;
+      data->device = options->device;
+    }
     *program = new mpt_program_s{std::move(data)};
     return nullptr;
   });

@@ -8,6 +8,7 @@
 
 #include "api/Handles.h"
 #include "api/Initializers.h"
+#include "comm/StepCollectives.h"
 
 #include <cmath>
 #include <cstring>
@@ -53,6 +54,16 @@ mpt_status_t writeWorkingCopies(mpt_session_t session, int64_t master,
                                    rounded.bytes());
   }
   return nullptr;
+}
+
+mpt_status_t checkCollectivesHeld(mpt_session_t session, const char *caller) {
+  if (session->failedCollective.empty())
+    return nullptr;
+  return makeStatus(MPT_STATUS_FAILED_PRECONDITION,
+                    std::string(caller) +
+                        ": an earlier step's all-reduce failed (" +
+                        session->failedCollective +
+                        "), so this rank's state is no longer the others'");
 }
 
 } // namespace mpt::runtime::api
@@ -228,6 +239,7 @@ mpt_status_t copyInput(mpt_session_s &session, mpt_function_t function,
 
 /// Runs or queues one training step and queues the copies of its metrics.
 mpt_status_t queueStep(mpt_session_t session, const char *caller) {
+  MPT_RETURN_IF_ERROR(checkCollectivesHeld(session, caller));
   for (const PublicTensor &input : session->program->trainInputs)
     if (!session->trainBound[input.index])
       return makeStatus(MPT_STATUS_FAILED_PRECONDITION,
@@ -256,11 +268,21 @@ mpt_status_t queueStep(mpt_session_t session, const char *caller) {
                             ": out of host memory for the step's metrics");
     }
     std::string error;
+    StepCollectives collectives(program.comm, program.device);
     if (!backend.run(signature.trainFunction, trainTensors(session), error)) {
       session->spareMetrics.push_back(std::move(queued.metrics));
       return makeStatus(MPT_STATUS_INTERNAL,
                         "the training step failed: " + error);
     }
+    if (!collectives.error().empty()) {
+      session->failedCollective = collectives.error();
+      session->spareMetrics.push_back(std::move(queued.metrics));
+      return makeStatus(MPT_STATUS_UNAVAILABLE,
+                        std::string(caller) +
+                            ": the step's gradient all-reduce failed: " +
+                            collectives.error());
+    }
+    queued.bytesAllReduced = collectives.bytes();
     session->trainRan = true;
     // The copies are queued before the next step can overwrite the results.
     auto copyOut = [&](int64_t result, size_t offset, size_t bytes) {
@@ -315,6 +337,7 @@ mpt_status_t takeStepMetrics(mpt_session_t session, const char *caller,
     metrics->grad_nonfinite =
         scalar(program.gradNonFiniteResult, StepMetricsLayout::gradNonFinite,
                int64_t(-1));
+    metrics->bytes_all_reduced = queued.bytesAllReduced;
   }
   session->spareMetrics.push_back(std::move(queued.metrics));
   if (!ok)

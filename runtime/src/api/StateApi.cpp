@@ -195,6 +195,7 @@ mpt_status_t mpt_session_save(mpt_session_t session, const char *path,
   if (!*path)
     return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
                       std::string(kCaller) + ": path is empty");
+  MPT_RETURN_IF_ERROR(checkCollectivesHeld(session, kCaller));
   return guarded(kCaller, [&]() -> mpt_status_t {
     std::vector<TensorRecord> tensors;
     for (const PublicTensor &state : session->program->state) {

@@ -210,6 +210,7 @@ mpt_status_t fillInfo(const PublicTensor &tensor, mpt_tensor_info_t *info) {
   info->num_elements = tensor.shape.numElements();
   info->num_bytes = tensor.shape.bytes();
   info->num_classes = tensor.classes;
+  info->is_parameter = tensor.isParameter;
   return nullptr;
 }
 

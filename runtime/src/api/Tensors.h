@@ -52,6 +52,7 @@ struct PublicTensor {
   TensorShape shape;
   int64_t classes = 0;
   int64_t index = -1; // argument or result index in its function
+  bool isParameter = false;
 };
 
 mpt_status_t fillInfo(const PublicTensor &tensor, mpt_tensor_info_t *info);

@@ -188,8 +188,9 @@ mpt_status_t mpt::runtime::comm::createDeviceTransport(
     return makeStatus(
         MPT_STATUS_FAILED_PRECONDITION,
         ncclError(*api, "ncclCommInitRank", result) +
-            " (NCCL needs a GPU per rank: the runtime uses device 0, so give "
-            "each rank its own with CUDA_VISIBLE_DEVICES)");
+            " (NCCL needs a GPU per rank: each rank takes the device of its "
+            "rank on its host, or MPT_CUDA_DEVICE; a host needs as many GPUs "
+            "as ranks)");
   out = std::make_unique<NcclTransport>(*api, comm);
   return nullptr;
 }

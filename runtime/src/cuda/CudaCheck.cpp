@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaRuntime.h"
+#include "Driver.h"
 
 #include <cstdio>
 
@@ -16,7 +17,8 @@ extern "C" void *mgpuStreamCreate();
 int main() {
   std::string error = mpt::cuda::initialize();
   if (error.empty()) {
-    std::printf("CUDA backend ready: device 0\n");
+    std::printf("CUDA backend ready: device %d\n",
+                int(mpt::cuda::driver()->device));
     return 0;
   }
   std::fprintf(stderr, "error: %s\n", error.c_str());

@@ -53,6 +53,28 @@ static std::string describe(const Driver &d, CUresult result) {
   return text;
 }
 
+/// The ordinal of the device this process uses: $MPT_CUDA_DEVICE, else the
+/// process's rank on its host as the launcher numbers it (MPICH's hydra,
+/// Open MPI, Slurm), so that data-parallel ranks on a host with several
+/// GPUs take one each (NCCL refuses two ranks on one GPU), else 0. Empty
+/// `error` on success.
+static int chooseDevice(int count, std::string &error) {
+  if (const char *chosen = std::getenv("MPT_CUDA_DEVICE")) {
+    char *end = nullptr;
+    long ordinal = std::strtol(chosen, &end, 10);
+    if (!*chosen || *end || ordinal < 0 || ordinal >= count)
+      error = std::string("CUDA backend unavailable: MPT_CUDA_DEVICE=") +
+              chosen + " is not a device of the " + std::to_string(count) +
+              " the driver sees (0 to " + std::to_string(count - 1) + ")";
+    return int(ordinal);
+  }
+  for (const char *variable :
+       {"MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"})
+    if (const char *localRank = std::getenv(variable))
+      return std::atoi(localRank) % count;
+  return 0;
+}
+
 /// Loads and initializes the driver once; an empty string on success.
 static std::string load(Driver &d) {
   const char *library = std::getenv("MPT_CUDA_DRIVER_LIBRARY");
@@ -86,15 +108,19 @@ static std::string load(Driver &d) {
            describe(d, result);
   if (count == 0)
     return "CUDA backend unavailable: the driver sees no CUDA device";
-  CUdevice device;
+  std::string error;
+  int ordinal = chooseDevice(count, error);
+  if (!error.empty())
+    return error;
   CUcontext context;
-  if ((result = d.cuDeviceGet(&device, 0)) != CUDA_SUCCESS ||
-      (result = d.cuDevicePrimaryCtxRetain(&context, device)) != CUDA_SUCCESS ||
+  if ((result = d.cuDeviceGet(&d.device, ordinal)) != CUDA_SUCCESS ||
+      (result = d.cuDevicePrimaryCtxRetain(&context, d.device)) !=
+          CUDA_SUCCESS ||
       (result = d.cuCtxSetCurrent(context)) != CUDA_SUCCESS ||
       (result = d.cuStreamCreate(&d.stream, CU_STREAM_NON_BLOCKING)) !=
           CUDA_SUCCESS)
-    return "CUDA backend unavailable: cannot set up device 0: " +
-           describe(d, result);
+    return "CUDA backend unavailable: cannot set up device " +
+           std::to_string(ordinal) + ": " + describe(d, result);
   return {};
 }
 
@@ -111,10 +137,8 @@ Driver *driver() {
   // A thread that did not load the driver has no current context yet.
   static thread_local bool current = false;
   if (!current) {
-    CUdevice device;
     CUcontext context;
-    if (!check(theDriver.cuDeviceGet(&device, 0), "cuDeviceGet") ||
-        !check(theDriver.cuDevicePrimaryCtxRetain(&context, device),
+    if (!check(theDriver.cuDevicePrimaryCtxRetain(&context, theDriver.device),
                "cuDevicePrimaryCtxRetain") ||
         !check(theDriver.cuCtxSetCurrent(context), "cuCtxSetCurrent"))
       return nullptr;

@@ -50,6 +50,8 @@ struct Driver {
   /// The one stream every launch, copy and GEMM of a step runs on, so they
   /// are ordered without host synchronization between them.
   CUstream stream = nullptr;
+  /// The device this process runs on (chooseDevice in Driver.cpp).
+  CUdevice device = 0;
 };
 
 /// The loaded driver with a current context, or nullptr after recording
