@@ -211,40 +211,6 @@ def cmd_closer_than(args):
         fail("the losses differ more than the reference's")
 
 
-def cmd_same_steps(args):
-    """Two runs' metrics CSVs step by step: the columns `--exact` name equal,
-    the losses within `--loss-rtol` of each other (both nan where one is)."""
-    def rows(path):
-        with open(path) as f:
-            return list(csv.DictReader(f))
-    a, b = rows(args.a), rows(args.b)
-    if len(a) != len(b) or not a:
-        fail(f"{len(a)} and {len(b)} steps")
-    exact = [c for c in args.exact.split(",") if c]
-    largest = 0.0
-    for row_a, row_b in zip(a, b):
-        step = row_a["step"]
-        for column in exact:
-            if row_a[column] != row_b[column]:
-                fail(f"step {step}: {column} {row_a[column]} and {row_b[column]}")
-        loss_a, loss_b = float(row_a["loss"]), float(row_b["loss"])
-        if math.isnan(loss_a) or math.isnan(loss_b):
-            if not (math.isnan(loss_a) and math.isnan(loss_b)):
-                fail(f"step {step}: loss {loss_a} and {loss_b}")
-            continue
-        relative = abs(loss_a - loss_b) / abs(loss_b)
-        largest = max(largest, relative)
-        if relative > args.loss_rtol:
-            fail(f"step {step}: loss {loss_a} and {loss_b} differ by "
-                 f"{relative:.3g} relative > {args.loss_rtol}")
-    report = [f"{len(a)} steps"]
-    if exact:
-        report.append(f"same {','.join(exact)}")
-    if not math.isinf(args.loss_rtol):
-        report.append(f"losses within {args.loss_rtol} relative")
-    print(", ".join(report))
-
-
 def cmd_write_tensor(args):
     """An F32 tensor filled with one value (for --init-state tests)."""
     shape = [int(d) for d in args.shape.split("x")] if args.shape else []
@@ -362,12 +328,6 @@ def main():
     p.add_argument("b")
     p.add_argument("reference")
     p.set_defaults(run=cmd_closer_than)
-    p = sub.add_parser("same-steps")
-    p.add_argument("a")
-    p.add_argument("b")
-    p.add_argument("--loss-rtol", type=float, default=math.inf)
-    p.add_argument("--exact", default="")
-    p.set_defaults(run=cmd_same_steps)
     p = sub.add_parser("write-tensor")
     p.add_argument("path")
     p.add_argument("name")
