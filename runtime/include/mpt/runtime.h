@@ -218,10 +218,10 @@ typedef struct mpt_compile_options_t {
      gradient is made, while the backward goes on; 0: 25 MiB, as DDP. */
   int64_t bucket_bytes;
   /* Gradient accumulation: the training step, written for one micro-batch of
-     m rows, takes micro_batches*m rows of every data input and sums the
-     gradients of its micro-batches before one optimizer update, loss-scale
-     check and update (mpt-accumulate-gradients); its loss is their mean. The
-     eval step keeps m rows. At least 1; 1 changes nothing. */
+     m rows, takes micro_batches*m rows of every data input and sums its
+     micro-batches' gradients before it all-reduces, checks and applies them
+     once (mpt-accumulate-gradients); its loss is their mean. The eval step
+     keeps m rows. At least 1; 1 changes nothing. */
   int64_t micro_batches;
 } mpt_compile_options_t;
 
