@@ -171,3 +171,45 @@ func.func @reads_carried_state(%w: tensor<4x3xf32> {mpt.param},
   return %rm2, %rv2, %loss, %w2, %g2, %be2
       : tensor<3xf32>, tensor<3xf32>, tensor<f32>, tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// A gradient accumulated by hand into carried state (a buffer summed over
+// steps) still reads the gradient of the whole step: the buffer's add reads
+// the unscaled sum of the micro-batches, once, after the loop.
+// CHECK-LABEL: func.func @hand_written_accumulation
+// CHECK-SAME: %[[ACC:[a-z0-9]+]]: tensor<4x3xf32> {mpt.state}
+// CHECK: %[[LOOP:.*]]:2 = scf.for
+// CHECK: }
+// CHECK: %[[SUM:.*]] = arith.truncf %[[LOOP]]#0 : tensor<4x3xf32> to tensor<4x3xf16>
+// CHECK: %[[G:.*]] = mpt.unscale %[[SUM]], %{{.*}} : tensor<4x3xf16> -> tensor<4x3xf32>
+// CHECK: %[[ACC2:.*]] = arith.addf %[[ACC]], %[[G]] : tensor<4x3xf32>
+// CHECK: %[[FINITE:.*]] = mpt.all_finite %[[G]]
+// CHECK: %[[FLAG:.*]] = tensor.extract %[[FINITE]][]
+// CHECK: %[[KEPT:.*]] = arith.select %[[FLAG]], %[[ACC2]], %[[ACC]]
+// CHECK: return {{.*}}, %[[KEPT]]
+func.func @hand_written_accumulation(%w: tensor<4x3xf32> {mpt.param},
+    %acc: tensor<4x3xf32> {mpt.state},
+    %s: tensor<f32> {mpt.state, mpt.init = dense<1024.0> : tensor<f32>},
+    %x: tensor<2x4xf32> {mpt.data}, %y: tensor<2xi32> {mpt.data})
+    -> (tensor<f32> {mpt.metric = "loss"}, tensor<4x3xf32> {mpt.next = 0},
+        tensor<4x3xf32> {mpt.next = 1}, tensor<f32> {mpt.next = 2})
+    attributes {mpt.train_step} {
+  %xh = arith.truncf %x : tensor<2x4xf32> to tensor<2x4xf16>
+  %wh = arith.truncf %w : tensor<4x3xf32> to tensor<4x3xf16>
+  %z = mpt.matmul %xh, %wh : tensor<2x4xf16>, tensor<4x3xf16> -> tensor<2x3xf16>
+  %zf = arith.extf %z : tensor<2x3xf16> to tensor<2x3xf32>
+  %loss = mpt.softmax_cross_entropy %zf, %y : tensor<2x3xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss scale %s
+  %dz = mpt.softmax_cross_entropy_grad %seed, %zf, %y : tensor<2x3xf32>, tensor<2xi32>
+  %dzh = arith.truncf %dz : tensor<2x3xf32> to tensor<2x3xf16>
+  %dw = mpt.matmul %xh, %dzh {transpose_a} : tensor<2x4xf16>, tensor<2x3xf16> -> tensor<4x3xf16>
+  %gw = mpt.unscale %dw, %s : tensor<4x3xf16> -> tensor<4x3xf32>
+  %acc2 = arith.addf %acc, %gw : tensor<4x3xf32>
+  %finite = mpt.all_finite %gw : tensor<4x3xf32>
+  %w2 = mpt.sgd %w, %gw {lr = 0.1 : f32} : tensor<4x3xf32>
+  %flag = tensor.extract %finite[] : tensor<i1>
+  %w3 = arith.select %flag, %w2, %w : tensor<4x3xf32>
+  %acc3 = arith.select %flag, %acc2, %acc : tensor<4x3xf32>
+  return %loss, %w3, %acc3, %s : tensor<f32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<f32>
+}
