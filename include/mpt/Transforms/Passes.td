@@ -327,7 +327,8 @@ def MPTRoundDataInCaller : Pass<"mpt-round-data-in-caller", "::mlir::ModuleOp"> 
   let summary = "Gives a step's data inputs the type the step rounds them to";
   let description = [{
     A data input (`mpt.data`) of a training or eval step whose every use is an `arith.truncf`
-    to one type (the batch, which autocast rounds to f16 or bf16 before its first GEMM) takes
+    to one type (the batch, which autocast rounds to f16 or bf16 before its first GEMM), or a
+    `tensor.extract_slice` whose every use is (a micro-batch, `mpt-accumulate-gradients`), takes
     that type, and the step no longer rounds it: its callers do. Each call in the module
     rounds the operand with `arith.truncf` before the call; the runtime, the caller of the
     compiled step, rounds the batch (to nearest even, as `arith.truncf` does) as it stages it
