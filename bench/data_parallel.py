@@ -70,6 +70,23 @@ def configurations(args, steps):
     return configs
 
 
+def split_bytes(precisions, sent):
+    """Splits each precision's bytes into the gradients the backward makes in f16/bf16 and those
+    it makes in f32 (biases, norm weights), from the two reduce types' totals: summed in f32 both
+    take 4 bytes an element; summed in their own type the first take 2. The rest (the f32
+    gradients, and with loss scaling the 4-byte finite flag) is the same in both."""
+    for precision in precisions:
+        f32 = sent.get(f"{precision} 2 ranks x {RANK_BATCH}, sums in f32")
+        own = sent.get(f"{precision} 2 ranks x {RANK_BATCH}, sums in compute")
+        if f32 is None or own is None:
+            continue
+        half_elements = (f32 - own) // 2
+        print(f"  {precision}: gradients made in {precision}: {2 * half_elements} bytes summed in "
+              f"{precision} against {4 * half_elements} in f32 (ratio "
+              f"{2 * half_elements / (4 * half_elements):.3f}); the rest (f32 gradients, the "
+              f"finite flag): {f32 - 4 * half_elements} bytes either way")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -116,6 +133,7 @@ def main():
                 continue
             ratio = statistics.median(a / b for a, b in zip(times[name], times[base]))
             print(f"  {name:42s} / {base}: {ratio:.3f}")
+    split_bytes(args.precisions, sent)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"ms_per_step": {n: statistics.median(t) for n, t in times.items()},

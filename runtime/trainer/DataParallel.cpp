@@ -26,15 +26,17 @@ void mpt::joinRanks(Trainer::State &state, mpt_comm_t comm) {
   state.ranks = comm ? mpt_comm_size(comm) : 1;
 }
 
-llvm::Expected<float> mpt::meanOverRanks(const Trainer::State &state,
-                                         float value) {
+llvm::Expected<RanksAfterStep> mpt::agreeAfterStep(const Trainer::State &state,
+                                                   float loss, bool stop) {
   if (state.ranks == 1)
-    return value;
+    return RanksAfterStep{loss, stop};
+  // One collective for both: the losses' sum and how many ranks would stop.
+  float values[2] = {loss, stop ? 1.0f : 0.0f};
   if (llvm::Error error =
-          takeStatus(mpt_comm_all_reduce(state.comm, MPT_DEVICE_CPU, &value, 1,
+          takeStatus(mpt_comm_all_reduce(state.comm, MPT_DEVICE_CPU, values, 2,
                                          MPT_DTYPE_F32, MPT_REDUCE_SUM)))
     return std::move(error);
-  return value / float(state.ranks);
+  return RanksAfterStep{values[0] / float(state.ranks), values[1] > 0};
 }
 
 llvm::Error mpt::checkSamePlan(const Trainer::State &state,

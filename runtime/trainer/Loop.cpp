@@ -144,6 +144,8 @@ private:
   std::vector<int64_t> order;
   int64_t orderEpoch = -1;
   bool nonFiniteReported = false, nonFiniteSaveReported = false;
+  /// A stop was requested, of any rank, when the last step was read.
+  bool stopAgreed = false;
   /// The run ends early, unsaved: the non-finite policy stopped it, or a
   /// save failed.
   bool stopped = false;
@@ -233,13 +235,17 @@ llvm::Expected<StepRecord> Run::recordStep() {
     return std::move(error);
   if (step > result.firstStep)
     waitingSeconds += secondsSince(waitStart);
+  // Every rank stops after the same step, whichever the signal reached.
+  llvm::Expected<RanksAfterStep> agreed = agreeAfterStep(
+      state, metrics.loss, stopRequested.load(std::memory_order_relaxed));
+  if (!agreed)
+    return agreed.takeError();
+  stopAgreed = agreed->stop;
   // A NaN's sign bit depends on which operand the CPU propagated, which
   // vectorization and threading change: every NaN is reported as "nan".
-  llvm::Expected<float> meanLoss = meanOverRanks(state, metrics.loss);
-  if (!meanLoss)
-    return meanLoss.takeError();
-  float loss = std::isnan(*meanLoss) ? std::numeric_limits<float>::quiet_NaN()
-                                     : *meanLoss;
+  float loss = std::isnan(agreed->meanLoss)
+                   ? std::numeric_limits<float>::quiet_NaN()
+                   : agreed->meanLoss;
   StepRecord record{step,
                     step / state.stepsPerEpoch,
                     loss,
@@ -445,8 +451,7 @@ TrainResult Run::run() {
       return std::move(result);
     }
     // A signal lands between steps: the step it interrupted has finished.
-    if (stopRequested.load(std::memory_order_relaxed) && !stopped &&
-        step < state.totalSteps) {
+    if (stopAgreed && !stopped && step < state.totalSteps) {
       result.interrupted = true;
       break;
     }

@@ -67,8 +67,15 @@ std::string describe(const mpt_tensor_info_t &info);
 /// process).
 void joinRanks(Trainer::State &state, mpt_comm_t comm);
 
-/// The mean of every rank's `value`; `value` itself in one process.
-llvm::Expected<float> meanOverRanks(const Trainer::State &state, float value);
+/// What the ranks agree on after each step.
+struct RanksAfterStep {
+  float meanLoss; // of the ranks' losses
+  bool stop;      // some rank was asked to stop (a signal reaches one rank)
+};
+/// One collective after each step; `loss` and `stop` as they are in one
+/// process.
+llvm::Expected<RanksAfterStep> agreeAfterStep(const Trainer::State &state,
+                                              float loss, bool stop);
 
 /// Fails, on every rank, unless every rank plans the same run: the same
 /// steps, checkpoints and evaluations, so the same collectives.

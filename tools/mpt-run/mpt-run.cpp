@@ -200,14 +200,17 @@ std::vector<std::string> writeOutputs(const RunOptions &options,
 /// Which signal ended the run, where, and what it kept.
 std::string describeInterruption(const RunOptions &options,
                                  const TrainResult &result) {
-  std::string message = std::string("interrupted by ") +
-                        (stopSignal.load() == SIGINT ? "SIGINT" : "SIGTERM") +
-                        " after step " +
-                        std::to_string(result.firstStep + result.steps - 1);
+  int signal = stopSignal.load();
+  std::string message =
+      (signal == 0 ? std::string("stopped with the rank that was interrupted")
+                   : std::string("interrupted by ") +
+                         (signal == SIGINT ? "SIGINT" : "SIGTERM")) +
+      " after step " + std::to_string(result.firstStep + result.steps - 1);
   std::vector<std::string> kept;
   if (!options.metricsCsv.empty() || !options.metricsJson.empty())
     kept.push_back("the metrics");
-  if (!options.trainer.checkpointPath.empty())
+  // Rank 0 writes the checkpoint for every rank.
+  if (!options.trainer.checkpointPath.empty() && rankPrefix.empty())
     kept.push_back("the checkpoint");
   if (!options.plotDir.empty())
     kept.push_back("the plots");
@@ -216,7 +219,10 @@ std::string describeInterruption(const RunOptions &options,
                 : i + 1 == kept.size() ? " and "
                                        : ", ") +
                kept[i];
-  return kept.empty() ? message : message + " were written";
+  if (kept.empty())
+    return message;
+  bool singular = kept.size() == 1 && kept[0] == "the checkpoint";
+  return message + (singular ? " was written" : " were written");
 }
 
 } // namespace

@@ -50,6 +50,11 @@ Value unflatten(OpBuilder &builder, Location loc, Value flat,
                                        ArrayRef<ReassociationIndices>{all});
 }
 
+/// One offset, size or stride of a slice of a vector.
+SmallVector<OpFoldResult> index(OpBuilder &builder, int64_t value) {
+  return {builder.getIndexAttr(value)};
+}
+
 int64_t numElements(Value tensor) {
   return cast<RankedTensorType>(tensor.getType()).getNumElements();
 }
@@ -65,16 +70,12 @@ Value pack(OpBuilder &builder, Location loc, ArrayRef<Value> flats,
   }
   if (flats.size() == 1)
     return flats.front();
-  auto index = [&](int64_t value) -> OpFoldResult {
-    return builder.getIndexAttr(value);
-  };
   Value packed = tensor::EmptyOp::create(builder, loc, {total},
                                          getElementTypeOrSelf(flats.front()));
   for (auto [flat, offset] : llvm::zip_equal(flats, offsets))
     packed = tensor::InsertSliceOp::create(
-        builder, loc, flat, packed, SmallVector<OpFoldResult>{index(offset)},
-        SmallVector<OpFoldResult>{index(numElements(flat))},
-        SmallVector<OpFoldResult>{index(1)});
+        builder, loc, flat, packed, index(builder, offset),
+        index(builder, numElements(flat)), index(builder, 1));
   return packed;
 }
 
@@ -86,9 +87,6 @@ struct FlattenAllReduceBucket : OpConversionPattern<AllReduceOp> {
   matchAndRewrite(AllReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto index = [&](int64_t value) -> OpFoldResult {
-      return rewriter.getIndexAttr(value);
-    };
     llvm::MapVector<Type, SmallVector<unsigned>> byType;
     for (auto [i, input] : llvm::enumerate(adaptor.getInputs()))
       byType[getElementTypeOrSelf(input)].push_back(i);
@@ -107,9 +105,8 @@ struct FlattenAllReduceBucket : OpConversionPattern<AllReduceOp> {
         if (flats.size() > 1)
           slice = tensor::ExtractSliceOp::create(
               rewriter, loc, cast<RankedTensorType>(flat.getType()), reduced,
-              SmallVector<OpFoldResult>{index(offset)},
-              SmallVector<OpFoldResult>{index(numElements(flat))},
-              SmallVector<OpFoldResult>{index(1)});
+              index(rewriter, offset), index(rewriter, numElements(flat)),
+              index(rewriter, 1));
         results[i] =
             unflatten(rewriter, loc, slice,
                       cast<RankedTensorType>(op.getResult(i).getType()));
