@@ -59,6 +59,10 @@ void mpt::buildMixedPrecisionPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(
       createMPTLossScaling(options.lossScalingOptions()));
   pm.addNestedPass<func::FuncOp>(createMPTCastCleanup());
+  // Last: everything the passes above add after the gradients runs once per
+  // step, after the micro-batch loop.
+  pm.addNestedPass<func::FuncOp>(createMPTAccumulateGradients(
+      MPTAccumulateGradientsOptions{options.microBatches}));
   pm.addNestedPass<func::FuncOp>(createMPTCheckMixedPrecision());
 
   if (!options.report.empty())

@@ -32,6 +32,7 @@ void mpt::addLowerToFusedLinalg(
 
 void mpt::addBufferizeToOutParams(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createMPTUnshareFills());
+  pm.addNestedPass<func::FuncOp>(createMPTWriteLoopCarriedInPlace());
   pm.addNestedPass<func::FuncOp>(createMPTDistinctResults());
   // Updates are computed in the buffers of the state they replace
   // (mpt-carry-state-in-place), and carried results then leave the signature.

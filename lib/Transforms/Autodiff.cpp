@@ -90,7 +90,8 @@ static LogicalResult buildBackward(Block &body, Value loss,
       body.without_terminator(), [](Operation &op) { return &op; });
   gradients.accumulate(loss, LossGradOp::create(builder, loss.getLoc(), loss,
                                                 /*scale=*/Value(),
-                                                /*world_size=*/nullptr));
+                                                /*world_size=*/nullptr,
+                                                /*micro_batches=*/nullptr));
   for (Operation *op : llvm::reverse(forward)) {
     if (llvm::none_of(op->getResults(),
                       [&](Value r) { return bool(gradients.lookup(r)); }))

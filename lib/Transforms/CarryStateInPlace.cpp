@@ -14,6 +14,7 @@
 
 #include "mpt/Transforms/Passes.h"
 
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace mpt {
@@ -71,6 +72,26 @@ void CarryStateInPlace::runOnOperation() {
     operand.set(bufferization::AllocTensorOp::create(
         builder, value.getLoc(), type, /*dynamicSizes=*/ValueRange(),
         /*copy=*/value));
+  }
+  // A loop that carries state from its argument to the result written back
+  // into it (running statistics updated per micro-batch,
+  // mpt-accumulate-gradients) starts from a copy: one-shot bufferization
+  // rejects the loop otherwise ("cannot avoid RaW conflict"), although the
+  // loop could run in the argument's buffer. State a loop carries is small.
+  for (OpOperand &operand : ret->getOpOperands()) {
+    int64_t into = carriedInto[operand.getOperandNumber()];
+    auto result = dyn_cast<OpResult>(operand.get());
+    auto loop = result ? dyn_cast<LoopLikeOpInterface>(result.getOwner())
+                       : LoopLikeOpInterface();
+    if (into < 0 || !loop)
+      continue;
+    OpOperand *init = loop.getTiedLoopInit(result);
+    if (!init || init->get() != function.getArgument(into))
+      continue;
+    builder.setInsertionPoint(loop);
+    init->set(bufferization::AllocTensorOp::create(
+        builder, loop.getLoc(), cast<RankedTensorType>(result.getType()),
+        /*dynamicSizes=*/ValueRange(), /*copy=*/init->get()));
   }
   builder.setInsertionPoint(ret);
   for (OpOperand &operand : ret->getOpOperands()) {

@@ -47,8 +47,11 @@ struct FoldExtOfExt : public OpRewritePattern<arith::ExtFOp> {
 
 bool isCast(Operation *op) { return isa<arith::ExtFOp, arith::TruncFOp>(op); }
 
-/// The runs of casts that sit where hoisting puts casts: right after the value
-/// they convert, or at the start of the block for its arguments. Scanning a
+/// The runs of casts that sit where hoisting puts casts: right after the op
+/// whose results they convert, or at the start of the block for its
+/// arguments. The casts of all results of one op (a loop's) form one run, as
+/// those of all arguments do, so that a cast of one result does not move in
+/// front of a cast of another, and back on the next run. Scanning a
 /// run for every cast costs the square of its length (a block's argument casts
 /// form one run as long as the parameter list), so runs are kept between casts
 /// and rescanned only when a move may have changed them.
@@ -62,16 +65,15 @@ public:
   };
 
   /// The run that `cast` belongs to when it is hoisted: that of its block for
-  /// an argument of its block, that of its source when the source is defined
-  /// in its block; null otherwise (the cast stays where it is).
+  /// an argument of its block, that of its source's op when that is in its
+  /// block; null otherwise (the cast stays where it is).
   static const void *getKey(Operation *cast) {
     Value source = cast->getOperand(0);
     Block *block = cast->getBlock();
     if (auto arg = dyn_cast<BlockArgument>(source))
       return arg.getOwner() == block ? block : nullptr;
-    return source.getDefiningOp()->getBlock() == block
-               ? source.getAsOpaquePointer()
-               : nullptr;
+    Operation *producer = source.getDefiningOp();
+    return producer->getBlock() == block ? producer : nullptr;
   }
 
   /// The current run of `key`, which `cast` has.
@@ -141,14 +143,12 @@ private:
 
   void forgetIfEndsAt(Operation *end) {
     forgetIfEndsAt(getKeyIfCast(end), end);
-    for (Value result : end->getResults())
-      forgetIfEndsAt(result.getAsOpaquePointer(), end);
+    forgetIfEndsAt(static_cast<const void *>(end), end);
   }
 
   void forgetResultRuns(Operation *op, const void *except = nullptr) {
-    for (Value result : op->getResults())
-      if (result.getAsOpaquePointer() != except)
-        runs.erase(result.getAsOpaquePointer());
+    if (op != except)
+      runs.erase(op);
   }
 
   DenseMap<const void *, Run> runs;

@@ -11,6 +11,7 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mpt {
 #define GEN_PASS_DEF_MPTROUNDDATAINCALLER
@@ -27,18 +28,29 @@ struct RoundDataInCaller
   void runOnOperation() override;
 };
 
-/// The type every use of `argument` rounds it to, or null if some use does
-/// something else (or there is none).
-Type roundedType(BlockArgument argument) {
+/// The element type every use of `argument` rounds it to, or null if some
+/// use does something else (or there is none). A micro-batch slice of it
+/// (mpt-accumulate-gradients) counts as the argument when every use of the
+/// slice rounds it.
+Type roundedElementType(BlockArgument argument) {
   Type rounded;
-  for (Operation *user : argument.getUsers()) {
+  SmallVector<Operation *> users(argument.getUsers());
+  while (!users.empty()) {
+    Operation *user = users.pop_back_val();
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+        slice && slice.getSource() == argument) {
+      if (slice->use_empty())
+        return nullptr;
+      llvm::append_range(users, slice->getUsers());
+      continue;
+    }
     auto truncf = dyn_cast<arith::TruncFOp>(user);
     // Fast-math flags allow no other result than exact rounding; a
     // rounding mode other than the default would be another conversion.
     if (!truncf || truncf.getRoundingmodeAttr() ||
-        (rounded && truncf.getType() != rounded))
+        (rounded && getElementType(truncf) != rounded))
       return nullptr;
-    rounded = truncf.getType();
+    rounded = getElementType(truncf);
   }
   return rounded;
 }
@@ -56,8 +68,10 @@ void RoundDataInCaller::runOnOperation() {
     for (BlockArgument argument : function.getArguments())
       if (function.getArgAttr(argument.getArgNumber(),
                               MPTDialect::kDataAttrName))
-        if (Type type = roundedType(argument))
-          narrowed.emplace_back(argument.getArgNumber(), type);
+        if (Type elementType = roundedElementType(argument))
+          narrowed.emplace_back(
+              argument.getArgNumber(),
+              withElementType(argument.getType(), elementType));
     if (narrowed.empty())
       continue;
 
@@ -78,10 +92,20 @@ void RoundDataInCaller::runOnOperation() {
     for (auto [index, type] : narrowed) {
       BlockArgument argument = function.getArgument(index);
       argument.setType(type);
-      for (Operation *truncf :
-           llvm::make_early_inc_range(argument.getUsers())) {
-        truncf->getResult(0).replaceAllUsesWith(argument);
+      auto dropRounding = [](Operation *truncf, Value rounded) {
+        truncf->getResult(0).replaceAllUsesWith(rounded);
         truncf->erase();
+      };
+      for (Operation *user : llvm::make_early_inc_range(argument.getUsers())) {
+        auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+        if (!slice) {
+          dropRounding(user, argument);
+          continue;
+        }
+        slice.getResult().setType(
+            withElementType(slice.getType(), getElementType(argument)));
+        for (Operation *truncf : llvm::make_early_inc_range(slice->getUsers()))
+          dropRounding(truncf, slice);
       }
       inputs[index] = type;
     }

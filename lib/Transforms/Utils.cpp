@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 #include "llvm/ADT/SetVector.h"
 
@@ -83,6 +84,17 @@ llvm::SmallBitVector getScaledOperands(Operation *op,
   return scaledOperands;
 }
 
+/// Whether `value` is a constant zero, or a loop-carried value that starts at
+/// a constant zero.
+static bool isZeroOrAccumulatorFromZero(Value value) {
+  if (auto iterArg = dyn_cast<BlockArgument>(value))
+    if (auto loop = dyn_cast<LoopLikeOpInterface>(
+            iterArg.getParentBlock()->getParentOp()))
+      if (OpOperand *init = loop.getTiedLoopInit(iterArg))
+        value = init->get();
+  return matchPattern(value, m_AnyZeroFloat());
+}
+
 bool propagatesScale(Operation *op,
                      const llvm::SmallBitVector &scaledOperands) {
   auto equivariant = dyn_cast<ScaleEquivariantOpInterface>(op);
@@ -91,10 +103,11 @@ bool propagatesScale(Operation *op,
   if (equivariant.isScaleEquivariantIn(scaledOperands))
     return true;
   // Zero is itself multiplied by any factor: a scaled gradient broadcast
-  // by adding it to zeros stays scaled.
+  // by adding it to zeros, or summed into an accumulator that starts at
+  // zero, stays scaled.
   llvm::SmallBitVector withZeros = scaledOperands;
   for (OpOperand &operand : op->getOpOperands())
-    if (matchPattern(operand.get(), m_AnyZeroFloat()))
+    if (isZeroOrAccumulatorFromZero(operand.get()))
       withZeros.set(operand.getOperandNumber());
   return withZeros != scaledOperands &&
          equivariant.isScaleEquivariantIn(withZeros);

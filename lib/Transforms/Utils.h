@@ -39,8 +39,9 @@ getScaledOperands(mlir::Operation *op,
                   const llvm::DenseSet<mlir::Value> &scaled);
 
 /// Whether the results of `op` carry the loss scale when exactly
-/// `scaledOperands` do (ScaleEquivariantOpInterface), counting constant zeros
-/// as scaled where that helps.
+/// `scaledOperands` do (ScaleEquivariantOpInterface), counting constant zeros,
+/// and loop-carried values that start at one (accumulators), as scaled where
+/// that helps.
 bool propagatesScale(mlir::Operation *op,
                      const llvm::SmallBitVector &scaledOperands);
 

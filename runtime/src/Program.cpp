@@ -164,7 +164,7 @@ bool prepareEntryPoints(ModuleOp module, const AsmParserState &asmState) {
   return hasTrainStep;
 }
 
-/// The mixed-precision rewrite (a no-op for f32).
+/// The mixed-precision rewrite (for f32, only autodiff and accumulation).
 void buildMixedPrecision(PassManager &pm, const CompileOptions &options) {
   MixedPrecisionOptions mixed;
   mixed.computeType = options.computeType;
@@ -177,6 +177,7 @@ void buildMixedPrecision(PassManager &pm, const CompileOptions &options) {
   mixed.dataParallelWorldSize = options.dataParallelWorldSize;
   mixed.reduceType = options.gradientReduceType;
   mixed.bucketBytes = options.bucketBytes;
+  mixed.microBatches = options.microBatches;
   buildMixedPrecisionPipeline(pm, mixed);
 }
 

@@ -38,6 +38,7 @@ struct CompileOptions {
   int64_t dataParallelWorldSize = 0;
   GradientReduceType gradientReduceType = GradientReduceType::Auto;
   int64_t bucketBytes = kDefaultGradientBucketBytes;
+  int64_t microBatches = 1;
 };
 
 struct Program {

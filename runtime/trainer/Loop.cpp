@@ -36,7 +36,7 @@ static llvm::Expected<double> evaluate(mpt_session_t session,
                                        const DataBinding &binding,
                                        const Dataset &data) {
   int64_t correct = 0;
-  int64_t batch = binding.batchSize, size = binding.exampleSize;
+  int64_t batch = binding.evalBatchSize, size = binding.exampleSize;
   std::vector<float> examples(batch * size);
   std::vector<float> logits(batch * binding.numClasses);
   for (int64_t start = 0; start < data.count; start += batch) {

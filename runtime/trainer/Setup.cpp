@@ -69,6 +69,9 @@ static llvm::Error checkOptions(const TrainerOptions &options) {
     return fail("--inject-nonfinite-rank must be a rank (0 or more) or -1 "
                 "(every rank), got " +
                 Twine(options.injectNonFiniteRank));
+  if (options.compile.micro_batches < 1)
+    return fail("--accumulate must be at least 1, got " +
+                Twine(options.compile.micro_batches));
   for (int64_t step : options.injectNonFinite)
     if (step < 0)
       return fail("--inject-nonfinite " + Twine(step) +
@@ -149,10 +152,10 @@ static llvm::Error bindEvalInputs(mpt_program_t program,
     return infos.takeError();
   for (const mpt_tensor_info_t &info : *infos) {
     if (!binding.evalExamples.empty() ||
-        info.num_elements != binding.batchSize * binding.exampleSize)
-      return fail(model +
-                  ": the eval step's inputs must be one batch of "
-                  "examples like the training step's (" +
+        info.num_elements != binding.evalBatchSize * binding.exampleSize)
+      return fail(model + ": the eval step's inputs must be one batch of " +
+                  Twine(binding.evalBatchSize) +
+                  " examples like the training step's (" +
                   binding.examplesShape + "); input '" + info.name + "' is " +
                   describe(info));
     binding.evalExamples = info.name;
@@ -165,11 +168,11 @@ static llvm::Error bindEvalInputs(mpt_program_t program,
   if (llvm::Error error = takeStatus(
           mpt_program_output_info(program, MPT_FUNCTION_EVAL, 0, &logits)))
     return error;
-  if (logits.rank != 2 || logits.shape[0] != binding.batchSize ||
+  if (logits.rank != 2 || logits.shape[0] != binding.evalBatchSize ||
       logits.shape[1] != binding.numClasses)
     return fail(model + ": the eval step returns " + describe(logits) +
                 "; mpt-run expects logits of batch x classes (" +
-                Twine(binding.batchSize) + "x" + Twine(binding.numClasses) +
+                Twine(binding.evalBatchSize) + "x" + Twine(binding.numClasses) +
                 ")");
   return llvm::Error::success();
 }
@@ -359,14 +362,25 @@ static llvm::Error setUp(const TrainerOptions &options, Trainer::State &state) {
           bindTrainInputs(state.program, options.modelPath, binding))
     return error;
   binding.hasEval = mpt_program_has_eval(state.program);
+  // The compiled training step takes micro_batches of the batch it is
+  // written for, which the eval step takes.
+  binding.evalBatchSize = binding.batchSize / options.compile.micro_batches;
   if (binding.hasEval)
     if (llvm::Error error =
             bindEvalInputs(state.program, options.modelPath, binding))
       return error;
-  if (options.batchSize && options.batchSize != binding.batchSize)
-    return fail(options.modelPath + " is written for batch " +
-                Twine(binding.batchSize) + ", got --batch " +
+  if (options.batchSize && options.batchSize != binding.batchSize) {
+    int64_t microBatches = options.compile.micro_batches;
+    std::string takes =
+        microBatches == 1
+            ? " is written for batch " + std::to_string(binding.batchSize)
+            : " with --accumulate " + std::to_string(microBatches) +
+                  " takes batches of " + std::to_string(binding.batchSize) +
+                  " (micro-batches of " +
+                  std::to_string(binding.evalBatchSize) + ")";
+    return fail(options.modelPath + takes + ", got --batch " +
                 Twine(options.batchSize));
+  }
   if (llvm::Error error = loadData(options, binding, state.train, state.test))
     return error;
   if (llvm::Error error = takeStatus(

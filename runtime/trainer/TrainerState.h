@@ -25,6 +25,9 @@ struct DataBinding {
   std::string examples, labels, evalExamples;
   std::string examplesShape; // as describe() gives it
   int64_t batchSize = 0, exampleSize = 0, numClasses = 0;
+  /// The eval step's batch: the training step's over its micro-batches
+  /// (mpt_compile_options_t::micro_batches), which the step is written for.
+  int64_t evalBatchSize = 0;
   bool hasEval = false;
   /// The examples input's type: f32, the data's own, or the f16 or bf16 a
   /// step lowered for a GPU takes (rounded as the batch is gathered).

@@ -87,12 +87,32 @@ TEST(TrainerTest, StopSavesWhereItStopped) {
   llvm::sys::fs::remove(path);
 }
 
+// With gradient accumulation a batch is all the micro-batches: the step
+// written for 16 examples trains on 32 per step, 2 steps per epoch of 64.
+TEST(TrainerTest, AccumulatedBatchesCountRealSteps) {
+  TrainerOptions options = syntheticRun();
+  options.compile.micro_batches = 2;
+  std::string error;
+  std::unique_ptr<Trainer> trainer = Trainer::create(options, error);
+  ASSERT_TRUE(trainer) << error;
+  EXPECT_EQ(trainer->batchSize(), 32);
+  CountingObserver observer;
+  TrainResult result = trainer->run(observer);
+  EXPECT_EQ(result.steps, 6);
+  EXPECT_EQ(observer.epochs, (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_TRUE(result.errors.empty());
+}
+
 TEST(TrainerTest, BadOptionsNameTheirFlag) {
   TrainerOptions options = syntheticRun();
   options.epochs = 0;
   std::string error;
   EXPECT_FALSE(Trainer::create(options, error));
   EXPECT_EQ(error, "--epochs must be at least 1, got 0");
+  options = syntheticRun();
+  options.compile.micro_batches = 0;
+  EXPECT_FALSE(Trainer::create(options, error));
+  EXPECT_EQ(error, "--accumulate must be at least 1, got 0");
 }
 
 } // namespace

@@ -47,6 +47,7 @@ static mpt_program_t compileMlp(const char *examples) {
          options.device == MPT_DEVICE_CPU && options.cpu_kernels == 1 &&
          options.parallel_min_iterations == 65536 &&
          options.persistent_working_copies == -1 &&
+         options.micro_batches == 1 &&
          options.loss_scale == MPT_LOSS_SCALE_AUTO &&
          options.init_scale == 65536.0 && options.growth_interval == 2000 &&
          options.min_scale == 1.0 && options.max_scale == 16777216.0);
@@ -87,6 +88,11 @@ static mpt_program_t compileMlp(const char *examples) {
                MPT_STATUS_INVALID_ARGUMENT,
                "bucket_bytes must be at least 0, not -1");
   options.bucket_bytes = 0;
+  options.micro_batches = 0;
+  EXPECT_ERROR(mpt_program_compile(path, &options, &program),
+               MPT_STATUS_INVALID_ARGUMENT,
+               "micro_batches must be at least 1, not 0");
+  options.micro_batches = 1;
   options.loss_scale = (mpt_loss_scale_t)9;
   EXPECT_ERROR(mpt_program_compile(path, &options, &program),
                MPT_STATUS_INVALID_ARGUMENT, "unknown loss_scale 9");

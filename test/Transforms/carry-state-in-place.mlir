@@ -108,3 +108,36 @@ func.func @identity(%x: tensor<2x3xf32> {mpt.data}) -> tensor<2x3xf32>
     attributes {mpt.eval_step} {
   return %x : tensor<2x3xf32>
 }
+
+// -----
+
+// State a loop carries from its argument to the result written back into it
+// (running statistics updated once per micro-batch) enters the loop as a
+// copy, which one-shot bufferization needs to bufferize the loop at all; the
+// loop then updates the copy in place, which is copied back.
+
+// CHECK-LABEL: func.func @carried_through_loop
+// CHECK-SAME: (%[[RM:[^:]*]]: tensor<4xf32> {mpt.state}, %[[X:[^:]*]]: tensor<4xf32> {mpt.data})
+// CHECK: %[[INIT:.*]] = bufferization.alloc_tensor() copy(%[[RM]]) : tensor<4xf32>
+// CHECK-NEXT: %[[LOOP:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %[[INIT]])
+// CHECK: %[[IN_RM:.*]] = bufferization.materialize_in_destination %[[LOOP]] in %[[RM]]
+// CHECK: return %[[IN_RM]]
+
+// BUFFERS-LABEL: func.func @carried_through_loop
+// BUFFERS-SAME: (%[[RM:[^:]*]]: memref<4xf32>, %[[X:[^:]*]]: memref<4xf32>)
+// BUFFERS: memref.copy %[[RM]], %[[INIT:.*]] :
+// BUFFERS-NEXT: scf.for
+// BUFFERS-NEXT: linalg.generic {{.*}} ins(%[[INIT]], %[[X]] : {{.*}}) outs(%[[INIT]] :
+// BUFFERS: memref.copy %[[INIT]], %[[RM]]
+// BUFFERS-NEXT: return
+func.func @carried_through_loop(%rm: tensor<4xf32> {mpt.state}, %x: tensor<4xf32> {mpt.data})
+    -> (tensor<4xf32> {mpt.next = 0}) attributes {mpt.train_step} {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%s = %rm) -> tensor<4xf32> {
+    %n = arith.addf %s, %x : tensor<4xf32>
+    scf.yield %n : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}

@@ -189,6 +189,34 @@ func.func @hoist_interleaved(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4x
 
 // -----
 
+// Casts of different results of one op line up after it in program order,
+// as argument casts do: a cast of the second result stays behind one of the
+// third (moving it in front would move it back on the next run).
+
+// CHECK-LABEL: func @casts_of_results
+// CHECK: %[[SUMS:.*]]:3 = scf.for
+// CHECK: }
+// CHECK-NEXT: %[[C16:.*]] = arith.truncf %[[SUMS]]#2 : tensor<4xf32> to tensor<4xf16>
+// CHECK-NEXT: %[[B16:.*]] = arith.truncf %[[SUMS]]#1 : tensor<4xf32> to tensor<4xf16>
+// CHECK-NEXT: %[[A16:.*]] = arith.truncf %[[SUMS]]#0 : tensor<4xf32> to tensor<4xf16>
+// CHECK-NEXT: return %[[A16]], %[[B16]], %[[C16]]
+func.func @casts_of_results(%x: tensor<4xf32>) -> (tensor<4xf16>, tensor<4xf16>, tensor<4xf16>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  %sums:3 = scf.for %k = %c0 to %c2 step %c1 iter_args(%a = %x, %b = %x, %c = %x)
+      -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+    %a2 = arith.addf %a, %x : tensor<4xf32>
+    scf.yield %a2, %b, %c : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+  }
+  %c16 = arith.truncf %sums#2 : tensor<4xf32> to tensor<4xf16>
+  %b16 = arith.truncf %sums#1 : tensor<4xf32> to tensor<4xf16>
+  %a16 = arith.truncf %sums#0 : tensor<4xf32> to tensor<4xf16>
+  return %a16, %b16, %c16 : tensor<4xf16>, tensor<4xf16>, tensor<4xf16>
+}
+
+// -----
+
 // Negative: casts of one value to different types are not merged.
 
 // CHECK-LABEL: func @different_types

@@ -321,6 +321,34 @@ func.func @hand_weight_decay_on_scaled(%w: tensor<8x4xf32>, %x: tensor<2x8xf32>,
 
 // -----
 
+// Scaled gradients summed over micro-batches (mpt-accumulate-gradients): a
+// sum that starts at zero stays scaled and is unscaled after the loop; one
+// that starts at an unscaled value mixes it with the scale.
+
+func.func @micro_batch_sums(%x: tensor<8x4xf32>, %y: tensor<8xi32>, %s: tensor<f32>,
+                            %acc: tensor<4xf32>)
+    -> (tensor<4xf32>, tensor<4xf32>) {
+  %zero = arith.constant dense<0.0> : tensor<4xf32>
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  %sums:2 = scf.for %k = %c0 to %c2 step %c1 iter_args(%sum = %zero, %onto = %acc)
+      -> (tensor<4xf32>, tensor<4xf32>) {
+    %loss = mpt.softmax_cross_entropy %x, %y : tensor<8x4xf32>, tensor<8xi32>
+    %seed = mpt.loss_grad %loss scale %s {micro_batches = 2 : i64}
+    %dx = mpt.softmax_cross_entropy_grad %seed, %x, %y : tensor<8x4xf32>, tensor<8xi32>
+    %db = mpt.reduce_sum %dx [0] : tensor<8x4xf32> -> tensor<4xf32>
+    %next = arith.addf %sum, %db : tensor<4xf32>
+    // expected-error @+1 {{reads operand #1, which is still multiplied by the loss scale}}
+    %wrong = arith.addf %onto, %db : tensor<4xf32>
+    scf.yield %next, %wrong : tensor<4xf32>, tensor<4xf32>
+  }
+  %g = mpt.unscale %sums#0, %s : tensor<4xf32> -> tensor<4xf32>
+  return %g, %sums#1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // An accumulation buffer of scaled gradients, and clipping by value.
 
 func.func @accumulate_and_clip_scaled(%acc: tensor<4xf32>, %x: tensor<2x4xf32>, %y: tensor<2xi32>, %s: tensor<f32>)

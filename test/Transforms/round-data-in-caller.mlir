@@ -62,3 +62,38 @@ func.func @mixed_uses(%a: tensor<4xf32> {mpt.data}, %b: tensor<4xf32> {mpt.data}
   %bb16 = arith.truncf %b : tensor<4xf32> to tensor<4xbf16>
   return %a, %a16, %b16, %bb16 : tensor<4xf32>, tensor<4xf16>, tensor<4xf16>, tensor<4xbf16>
 }
+
+// -----
+
+// A step that accumulates gradients rounds each micro-batch's slice of its
+// batch: the batch becomes f16 all the same, and so do the slices. A slice
+// also read in f32 keeps its batch f32.
+// CHECK-LABEL: func.func @micro_batches(
+// CHECK-SAME: %[[X:.*]]: tensor<8x4xf16> {mpt.data}, %[[Z:.*]]: tensor<8x4xf32> {mpt.data})
+// CHECK: scf.for
+// CHECK: %[[SLICE:.*]] = tensor.extract_slice %[[X]][%{{.*}}, 0] [2, 4] [1, 1] : tensor<8x4xf16> to tensor<2x4xf16>
+// CHECK-NOT: arith.truncf %[[SLICE]]
+// CHECK: %[[ZSLICE:.*]] = tensor.extract_slice %[[Z]][%{{.*}}, 0] [2, 4] [1, 1] : tensor<8x4xf32> to tensor<2x4xf32>
+// CHECK: arith.truncf %[[ZSLICE]]
+// CHECK: scf.yield
+func.func @micro_batches(%x: tensor<8x4xf32> {mpt.data}, %z: tensor<8x4xf32> {mpt.data})
+    -> (tensor<2x4xf16>, tensor<2x4xf32>) attributes {mpt.eval_step} {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %init = arith.constant dense<0.0> : tensor<2x4xf16>
+  %init32 = arith.constant dense<0.0> : tensor<2x4xf32>
+  %r:2 = scf.for %k = %c0 to %c4 step %c1 iter_args(%sum = %init, %sum32 = %init32)
+      -> (tensor<2x4xf16>, tensor<2x4xf32>) {
+    %row = arith.muli %k, %c2 : index
+    %slice = tensor.extract_slice %x[%row, 0] [2, 4] [1, 1] : tensor<8x4xf32> to tensor<2x4xf32>
+    %slice16 = arith.truncf %slice : tensor<2x4xf32> to tensor<2x4xf16>
+    %next = arith.addf %sum, %slice16 : tensor<2x4xf16>
+    %zslice = tensor.extract_slice %z[%row, 0] [2, 4] [1, 1] : tensor<8x4xf32> to tensor<2x4xf32>
+    %zslice16 = arith.truncf %zslice : tensor<2x4xf32> to tensor<2x4xf16>
+    %next32 = arith.addf %sum32, %zslice : tensor<2x4xf32>
+    scf.yield %next, %next32 : tensor<2x4xf16>, tensor<2x4xf32>
+  }
+  return %r#0, %r#1 : tensor<2x4xf16>, tensor<2x4xf32>
+}

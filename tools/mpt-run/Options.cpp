@@ -116,6 +116,12 @@ static cl::opt<cl::boolOrDefault> persistentWorkingCopies(
              "copy for the next step (=false: each step rounds them at its "
              "start; default: on for cuda, off for cpu). Same results"),
     cl::cat(category));
+static cl::opt<int64_t> accumulate(
+    "accumulate",
+    cl::desc("Micro-batches per optimizer step: the training step, written "
+             "for one micro-batch, sums the gradients of this many before "
+             "each update; a batch (--batch, steps per epoch) is all of them"),
+    cl::init(kCompileDefaults.micro_batches), cl::cat(category));
 static cl::opt<bool> noEval("no-eval", cl::desc("Skip test evaluation"),
                             cl::cat(category));
 static cl::list<int64_t>
@@ -201,6 +207,7 @@ static bool parseCompileOptions(mpt_compile_options_t &options,
     error = "--bucket-mb must be in [0, 1048576], got " +
             std::to_string(bucketMb.getValue());
   options.bucket_bytes = int64_t(bucketMb * 1024 * 1024);
+  options.micro_batches = accumulate;
   return error.empty();
 }
 

@@ -79,6 +79,12 @@ struct MixedPrecisionOptions
       *this, "reduce-type",
       llvm::cl::desc("Type the gradients are summed across ranks in"),
       llvm::cl::init(GradientReduceType::Auto), gradientReduceTypeValues()};
+  Option<int64_t> microBatches{
+      *this, "micro-batches",
+      llvm::cl::desc("Micro-batches whose gradients are summed per optimizer "
+                     "step (mpt-accumulate-gradients); the step is written "
+                     "for one"),
+      llvm::cl::init(1)};
 
   /// The options of the passes, forwarded from these.
   MPTAutocastOptions autocastOptions() const;
@@ -87,7 +93,8 @@ struct MixedPrecisionOptions
 };
 
 /// Autodiff (forward-only steps), autocast, master weights, f32 normalization
-/// statistics, loss scaling, cast cleanup and the trap check, in that order.
+/// statistics, the data-parallel sum, loss scaling, cast cleanup, gradient
+/// accumulation and the trap check, in that order.
 void buildMixedPrecisionPipeline(mlir::OpPassManager &pm,
                                  const MixedPrecisionOptions &options);
 

@@ -176,6 +176,48 @@ def MPTDataParallel : Pass<"mpt-data-parallel", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mpt::MPTDialect"];
 }
 
+def MPTAccumulateGradients : Pass<"mpt-accumulate-gradients", "::mlir::func::FuncOp"> {
+  let summary = "Accumulates the gradients of several micro-batches per optimizer step";
+  let description = [{
+    On a function marked `mpt.train_step` written for one micro-batch of `m` rows, with
+    `micro-batches = K`: every data argument (`mpt.data`) takes `K*m` rows, and the
+    per-micro-batch computation runs in one `scf.for` over `K`, on rows `[k*m, (k+1)*m)` of
+    every data argument (`tensor.extract_slice`), so that the optimizers, the loss scaler and
+    the data-parallel sum run once per step on the gradient of the mean over the `K*m` rows:
+
+    - the gradients are cut where they leave the backward pass: at the operands of the
+      `mpt.all_reduce sum` ops when the step is data parallel, else where they leave the
+      backward seed's scale-equivariant slice (the operands of `mpt.unscale` with loss
+      scaling; otherwise the values the optimizers, clipping or hand-written weight decay
+      read);
+    - the loop's body is every op those gradients depend on that depends on a data
+      argument; the rest (parameters' working copies, the loss scale) is computed once
+      before the loop;
+    - each micro-batch's gradients are summed in f32 loop-carried tensors that start at zero,
+      and the sums replace the gradients after the loop (rounded back to the gradient's type
+      where it was f16 or bf16), so the all-reduce, unscaling, finite check, skipped-step
+      selects and updates run once, and a skipped step discards all `K` micro-batches;
+    - the backward seed gets `micro_batches = K` (divided by K), so the sum of the
+      micro-batches' gradients, each of a mean over `m` rows, is that of the mean over `K*m`;
+    - the loss becomes the mean of the micro-batches' losses (summed in f32);
+    - carried state the body updates (batch-norm running statistics) is loop-carried, so it
+      is updated once per micro-batch, as PyTorch does when it accumulates.
+
+    A value computed per micro-batch that is read after the loop and is none of these (a
+    metric other than the loss), or a data argument read outside the loop, is an error.
+    `micro-batches = 1` leaves the step unchanged; a seed that already has `micro_batches`
+    is left alone. Run last in `mpt-mixed-precision`, after `mpt-loss-scaling` and
+    `mpt-cast-cleanup`, so that everything the other passes add after the gradients stays
+    out of the loop.
+  }];
+  let options = [
+    Option<"microBatches", "micro-batches", "int64_t", /*default=*/"1",
+           "Micro-batches (loop iterations) per optimizer step, at least 1">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect", "::mpt::MPTDialect"];
+}
+
 def MPTCastCleanup : Pass<"mpt-cast-cleanup", "::mlir::func::FuncOp"> {
   let summary = "Folds round-trip casts, merges duplicates, and hoists casts to their source";
   let description = [{
@@ -205,6 +247,23 @@ def MPTCheckMixedPrecision : Pass<"mpt-check-mixed-precision", "::mlir::func::Fu
     without a pin; the loss multiplied by a constant above 1 right before an unscaled
     `mpt.loss_grad` (loss scaling by hand, or a weighted loss). Remark: a `lower` op pinned to f32.
   }];
+}
+
+def MPTWriteLoopCarriedInPlace : Pass<"mpt-write-loop-carried-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Makes the linalg ops that compute a loop-carried value write into it";
+  let description = [{
+    A value an `scf.for` carries from one iteration to the next (a gradient sum or running
+    statistics of `mpt-accumulate-gradients`) is computed by an elementwise `linalg.generic`
+    whose output operand is a `tensor.empty`, which bufferizes to a new buffer per iteration:
+    the loop then yields a buffer that is not its iteration argument's, which one-shot
+    bufferization either rejects or, with `allow-return-allocs-from-loops`, frees through
+    runtime ownership checks on the host, which the CUDA lowering cannot run. When the
+    yielded value is a result of a `linalg.generic` in the loop's body whose output operand
+    for it is a `tensor.empty` its payload does not read, the output operand becomes the
+    iteration argument, so the op writes the new value over the old one, element by element,
+    and the loop yields its argument's buffer. Run right before bufferization.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
 def MPTUnshareFills : Pass<"mpt-unshare-fills", "::mlir::func::FuncOp"> {
@@ -268,7 +327,8 @@ def MPTRoundDataInCaller : Pass<"mpt-round-data-in-caller", "::mlir::ModuleOp"> 
   let summary = "Gives a step's data inputs the type the step rounds them to";
   let description = [{
     A data input (`mpt.data`) of a training or eval step whose every use is an `arith.truncf`
-    to one type (the batch, which autocast rounds to f16 or bf16 before its first GEMM) takes
+    to one type (the batch, which autocast rounds to f16 or bf16 before its first GEMM), or a
+    `tensor.extract_slice` whose every use is (a micro-batch, `mpt-accumulate-gradients`), takes
     that type, and the step no longer rounds it: its callers do. Each call in the module
     rounds the operand with `arith.truncf` before the call; the runtime, the caller of the
     compiled step, rounds the batch (to nearest even, as `arith.truncf` does) as it stages it

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseSet.h"
@@ -260,16 +261,25 @@ std::optional<std::string> sourceName(BlockArgument arg) {
 }
 
 /// The class count of a data argument that a loss reads as labels: the width
-/// of the logits it is compared against.
+/// of the logits it is compared against. A step that accumulates gradients
+/// reads the labels of each micro-batch through a slice.
 FailureOr<int64_t> labelClasses(func::FuncOp train, BlockArgument arg) {
   int64_t classes = 0;
+  SmallVector<OpOperand *> uses;
   for (OpOperand &use : arg.getUses()) {
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(use.getOwner()))
+      for (OpOperand &sliceUse : slice.getResult().getUses())
+        uses.push_back(&sliceUse);
+    else
+      uses.push_back(&use);
+  }
+  for (OpOperand *use : uses) {
     Value logits;
-    if (auto loss = dyn_cast<SoftmaxCrossEntropyOp>(use.getOwner());
-        loss && use.get() == loss.getLabels())
+    if (auto loss = dyn_cast<SoftmaxCrossEntropyOp>(use->getOwner());
+        loss && use->get() == loss.getLabels())
       logits = loss.getLogits();
-    else if (auto grad = dyn_cast<SoftmaxCrossEntropyGradOp>(use.getOwner());
-             grad && use.get() == grad.getLabels())
+    else if (auto grad = dyn_cast<SoftmaxCrossEntropyGradOp>(use->getOwner());
+             grad && use->get() == grad.getLabels())
       logits = grad.getLogits();
     if (!logits)
       continue;

@@ -233,8 +233,9 @@ struct SoftmaxCrossEntropyGradLowering
 };
 
 /// The seed is 1.0, or the loss scale when there is one, divided by the world
-/// size when there is one. The 1.0 is a filled tensor rather than a constant,
-/// so that it bufferizes to a fresh buffer instead of a read-only global.
+/// size and the micro-batches when there are. The 1.0 is a filled tensor
+/// rather than a constant, so that it bufferizes to a fresh buffer instead of
+/// a read-only global.
 struct LossGradLowering : OpConversionPattern<LossGradOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -243,17 +244,17 @@ struct LossGradLowering : OpConversionPattern<LossGradOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type elementType = op.getType().getElementType();
-    std::optional<uint64_t> worldSize = op.getWorldSize();
+    uint64_t divisor = op.getDivisor();
     Value scale = adaptor.getScale();
     if (!scale) {
-      rewriter.replaceOp(op, createFilled(rewriter, loc, {}, elementType,
-                                          1.0 / worldSize.value_or(1)));
+      rewriter.replaceOp(
+          op, createFilled(rewriter, loc, {}, elementType, 1.0 / divisor));
       return success();
     }
-    if (worldSize)
+    if (divisor != 1)
       scale = arith::DivFOp::create(
           rewriter, loc, scale,
-          createFilled(rewriter, loc, {}, elementType, double(*worldSize)));
+          createFilled(rewriter, loc, {}, elementType, double(divisor)));
     rewriter.replaceOp(op, scale);
     return success();
   }

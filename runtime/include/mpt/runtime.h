@@ -217,13 +217,20 @@ typedef struct mpt_compile_options_t {
   /* Gradient bytes per all-reduce: buckets are summed as soon as their last
      gradient is made, while the backward goes on; 0: 25 MiB, as DDP. */
   int64_t bucket_bytes;
+  /* Gradient accumulation: the training step, written for one micro-batch of
+     m rows, takes micro_batches*m rows of every data input and sums its
+     micro-batches' gradients before it all-reduces, checks and applies them
+     once (mpt-accumulate-gradients); its loss is their mean. The eval step
+     keeps m rows. At least 1; 1 changes nothing. */
+  int64_t micro_batches;
 } mpt_compile_options_t;
 
 /* FP32 on the CPU, MPT_LOSS_SCALE_AUTO with the loss scaler's defaults (init
    scale 65536, growth interval 2000, bounds 1 and 2^24), CPU kernels on,
    parallel ops from 65536 iterations, persistent working copies as the device
    chooses (-1), one process (comm NULL), gradients reduced as
-   MPT_GRAD_REDUCE_AUTO in buckets of 25 MiB. NULL is a no-op. */
+   MPT_GRAD_REDUCE_AUTO in buckets of 25 MiB, one micro-batch per step. NULL
+   is a no-op. */
 MPT_API void mpt_compile_options_init(mpt_compile_options_t *options);
 
 /* The threads CPU steps run their kernels and parallel ops on, OpenBLAS's

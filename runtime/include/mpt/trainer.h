@@ -41,14 +41,14 @@ struct TrainerOptions {
   TrainerOptions() { mpt_compile_options_init(&compile); }
 
   std::string modelPath;         // the training step's .mlir file
-  mpt_compile_options_t compile; // (--precision, --device, ...) whose
-                                 // strings are borrowed by create(). With a
-                                 // communicator (--data-parallel), each rank
-                                 // trains on its shard of every global batch
-                                 // of batch x ranks examples, in the order
-                                 // of one process with that batch; losses
-                                 // are the ranks' mean, and checkpoints
-                                 // are written by rank 0 alone.
+  mpt_compile_options_t compile; // (--precision, --device, --accumulate, ...)
+                                 // whose strings are borrowed by create().
+                                 // With a communicator (--data-parallel),
+                                 // each rank trains on its shard of every
+                                 // global batch of batch x ranks examples, in
+                                 // the order of one process with that batch;
+                                 // losses are the ranks' mean, and
+                                 // checkpoints are written by rank 0 alone.
   int64_t epochs = 1;            // (--epochs) at least 1
   int64_t maxSteps = 0;          // (--steps) steps in all; 0: every epoch
   int64_t batchSize = 0;         // (--batch) 0: the graph's

@@ -93,6 +93,16 @@ mpt_status_t describe(ProgramData &data, const std::string &path) {
   return nullptr;
 }
 
+/// INVALID_ARGUMENT naming the option `name` if its `value` is below `min`.
+mpt_status_t checkAtLeast(const char *name, int64_t value, int64_t min) {
+  if (value >= min)
+    return nullptr;
+  return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                    std::string("mpt_program_compile: ") + name +
+                        " must be at least " + std::to_string(min) + ", not " +
+                        std::to_string(value));
+}
+
 /// The communicator's world size, reduce type and buckets.
 mpt_status_t translateDataParallelOptions(const mpt_compile_options_t &options,
                                           CompileOptions &compile) {
@@ -114,11 +124,9 @@ mpt_status_t translateDataParallelOptions(const mpt_compile_options_t &options,
                       "mpt_program_compile: unknown grad_reduce " +
                           std::to_string(int(options.grad_reduce)));
   }
-  if (options.bucket_bytes < 0)
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      "mpt_program_compile: bucket_bytes must be at least 0, "
-                      "not " +
-                          std::to_string(options.bucket_bytes));
+  if (mpt_status_t status =
+          checkAtLeast("bucket_bytes", options.bucket_bytes, 0))
+    return status;
   compile.bucketBytes = options.bucket_bytes ? options.bucket_bytes
                                              : mpt::kDefaultGradientBucketBytes;
   return nullptr;
@@ -180,11 +188,9 @@ mpt_status_t translateOptions(const mpt_compile_options_t &options,
   if (options.dump_prefix)
     compile.dumpPrefix = options.dump_prefix;
   compile.cpuKernels = options.cpu_kernels != 0;
-  if (options.parallel_min_iterations < 0)
-    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                      "mpt_program_compile: parallel_min_iterations must be "
-                      "at least 0, not " +
-                          std::to_string(options.parallel_min_iterations));
+  if (mpt_status_t status = checkAtLeast("parallel_min_iterations",
+                                         options.parallel_min_iterations, 0))
+    return status;
   compile.parallelMinIterations = options.parallel_min_iterations;
   switch (options.persistent_working_copies) {
   case -1:
@@ -200,6 +206,10 @@ mpt_status_t translateOptions(const mpt_compile_options_t &options,
                       "be -1, 0 or 1, not " +
                           std::to_string(options.persistent_working_copies));
   }
+  if (mpt_status_t status =
+          checkAtLeast("micro_batches", options.micro_batches, 1))
+    return status;
+  compile.microBatches = options.micro_batches;
   return translateDataParallelOptions(options, compile);
 }
 
@@ -243,6 +253,7 @@ void mpt_compile_options_init(mpt_compile_options_t *options) {
   options->comm = nullptr;
   options->grad_reduce = MPT_GRAD_REDUCE_AUTO;
   options->bucket_bytes = 0;
+  options->micro_batches = 1;
 }
 
 mpt_status_t mpt_program_compile(const char *mlir_path,

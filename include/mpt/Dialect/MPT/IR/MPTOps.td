@@ -403,16 +403,26 @@ def MPT_LossGradOp : MPT_ComputeOp<"loss_grad", MPT_FP32Class> {
     Marks where the backward pass starts. Its value is 1.0 in an FP32 graph; after loss scaling
     it is the loss scale `S`, given as the `scale` operand. The `loss` operand ties the seed to
     the loss it differentiates. With `world_size = N` (`mpt-data-parallel`) the seed is divided
-    by N, so that the sum of the N ranks' gradients is the gradient of their mean loss.
+    by N, so that the sum of the N ranks' gradients is the gradient of their mean loss; with
+    `micro_batches = K` (`mpt-accumulate-gradients`) it is divided by K too, so that the sum of
+    the K micro-batches' gradients is the gradient of their mean loss.
 
     ```mlir
     %seed = mpt.loss_grad %loss
     %scaled_seed = mpt.loss_grad %loss scale %s
     %rank_seed = mpt.loss_grad %loss {world_size = 2 : i64}
+    %micro_batch_seed = mpt.loss_grad %loss scale %s {micro_batches = 4 : i64}
     ```
   }];
   let arguments = (ins MPT_F32Scalar:$loss, Optional<MPT_F32Scalar>:$scale,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$world_size);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$world_size,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$micro_batches);
+  let extraClassDeclaration = [{
+    /// What the seed is divided by: the world size times the micro-batches.
+    uint64_t getDivisor() {
+      return getWorldSize().value_or(1) * getMicroBatches().value_or(1);
+    }
+  }];
   let results = (outs MPT_F32Scalar:$seed);
   let assemblyFormat = "$loss (`scale` $scale^)? attr-dict";
 }
