@@ -146,6 +146,13 @@ private:
   bool nonFiniteReported = false, nonFiniteSaveReported = false;
   /// A stop was requested, of any rank, when the last step was read.
   bool stopAgreed = false;
+  /// One process heeds a request up to the end of a step (an observer's
+  /// onStep may make it); ranks heed the one they agreed on, or one rank
+  /// would stop alone.
+  bool stopBetweenSteps() const {
+    return state.ranks == 1 ? stopRequested.load(std::memory_order_relaxed)
+                            : stopAgreed;
+  }
   /// The run ends early, unsaved: the non-finite policy stopped it, or a
   /// save failed.
   bool stopped = false;
@@ -451,7 +458,7 @@ TrainResult Run::run() {
       return std::move(result);
     }
     // A signal lands between steps: the step it interrupted has finished.
-    if (stopAgreed && !stopped && step < state.totalSteps) {
+    if (stopBetweenSteps() && !stopped && step < state.totalSteps) {
       result.interrupted = true;
       break;
     }
