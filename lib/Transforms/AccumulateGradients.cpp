@@ -140,30 +140,9 @@ sliceReading(func::FuncOp function, ArrayRef<Value> values,
   return ops;
 }
 
-LogicalResult AccumulateGradients::findBody(func::FuncOp function,
-                                            LossGradOp seed,
-                                            ArrayRef<BlockArgument> data,
-                                            MicroBatchBody &body) {
-  Block &block = function.getBody().front();
-  body.gradients = findGradients(function, seed);
-  body.loss = seed.getLoss();
-  // Everything the gradients are computed from, that changes per micro-batch.
-  FailureOr<llvm::SetVector<Operation *>> ops =
-      sliceReading(function, body.gradients, data);
-  if (failed(ops))
-    return failure();
-  if (!ops->contains(seed))
-    return seed.emitError("mpt-accumulate-gradients: the loss reads no data "
-                          "argument, so every micro-batch would give it the "
-                          "same gradients");
-  body.ops = std::move(*ops);
-  // A gradient that reads no data (hand-written, not computed from the seed)
-  // is the same for every micro-batch, so it is also their mean: it stays
-  // out of the loop.
-  llvm::erase_if(body.gradients, [&](Value gradient) {
-    return !body.ops.contains(gradient.getDefiningOp());
-  });
-
+/// The carried state the body updates (batch-norm running statistics), which
+/// the loop carries from one micro-batch to the next.
+static LogicalResult findCarried(func::FuncOp function, MicroBatchBody &body) {
   func::ReturnOp ret = getReturn(function);
   for (OpOperand &result : ret->getOpOperands()) {
     auto next = function.getResultAttrOfType<IntegerAttr>(
@@ -183,20 +162,15 @@ LogicalResult AccumulateGradients::findBody(func::FuncOp function,
              << ", so it cannot be carried from one micro-batch to the next";
     body.carried.emplace_back(update, arg);
   }
-  // What reads carried state changes per micro-batch too: an op that reads a
-  // running statistic but no data would otherwise run once, before the loop,
-  // on the step's first value.
-  if (!body.carried.empty()) {
-    SmallVector<BlockArgument> varying(data.begin(), data.end());
-    for (auto &[update, arg] : body.carried)
-      varying.push_back(arg);
-    ops = sliceReading(function, body.gradients, varying);
-    if (failed(ops))
-      return failure();
-    body.ops = std::move(*ops);
-  }
+  return success();
+}
 
-  // Everything else the body computes must stay inside it.
+/// Fails unless the body hands the rest of the step only the gradients, the
+/// loss and the carried state, and nothing outside it reads the data.
+static LogicalResult checkClosed(func::FuncOp function,
+                                 ArrayRef<BlockArgument> data,
+                                 const MicroBatchBody &body) {
+  Block &block = function.getBody().front();
   llvm::DenseSet<Value> handed(body.gradients.begin(), body.gradients.end());
   handed.insert(body.loss);
   for (auto &[update, arg] : body.carried)
@@ -224,6 +198,46 @@ LogicalResult AccumulateGradients::findBody(func::FuncOp function,
                << " outside the gradients' computation, which reads one "
                   "micro-batch of it at a time";
   return success();
+}
+
+LogicalResult AccumulateGradients::findBody(func::FuncOp function,
+                                            LossGradOp seed,
+                                            ArrayRef<BlockArgument> data,
+                                            MicroBatchBody &body) {
+  body.gradients = findGradients(function, seed);
+  body.loss = seed.getLoss();
+  // Everything the gradients are computed from, that changes per micro-batch.
+  FailureOr<llvm::SetVector<Operation *>> ops =
+      sliceReading(function, body.gradients, data);
+  if (failed(ops))
+    return failure();
+  if (!ops->contains(seed))
+    return seed.emitError("mpt-accumulate-gradients: the loss reads no data "
+                          "argument, so every micro-batch would give it the "
+                          "same gradients");
+  body.ops = std::move(*ops);
+  // A gradient that reads no data (hand-written, not computed from the seed)
+  // is the same for every micro-batch, so it is also their mean: it stays
+  // out of the loop.
+  llvm::erase_if(body.gradients, [&](Value gradient) {
+    return !body.ops.contains(gradient.getDefiningOp());
+  });
+
+  if (failed(findCarried(function, body)))
+    return failure();
+  // What reads carried state changes per micro-batch too: an op that reads a
+  // running statistic but no data would otherwise run once, before the loop,
+  // on the step's first value.
+  if (!body.carried.empty()) {
+    SmallVector<BlockArgument> varying(data.begin(), data.end());
+    for (auto &[update, arg] : body.carried)
+      varying.push_back(arg);
+    ops = sliceReading(function, body.gradients, varying);
+    if (failed(ops))
+      return failure();
+    body.ops = std::move(*ops);
+  }
+  return checkClosed(function, data, body);
 }
 
 /// Moves the ops between the body's first and last op that read what the
@@ -256,17 +270,11 @@ static void sinkReadersOfBody(const MicroBatchBody &body) {
   }
 }
 
-void AccumulateGradients::buildLoop(func::FuncOp function,
-                                    ArrayRef<BlockArgument> data,
-                                    MicroBatchBody &body) {
-  sinkReadersOfBody(body);
-  Operation *last = body.ops.back();
-  OpBuilder builder(last->getContext());
-  builder.setInsertionPointAfter(last);
-  Location loc = function.getLoc();
+/// The loop over the micro-batches, after the body's last op: f32 sums
+/// starting at zero, the loss's sum, then the carried state.
+static scf::ForOp createLoop(OpBuilder &builder, Location loc,
+                             const MicroBatchBody &body, int64_t microBatches) {
   Type f32 = builder.getF32Type();
-
-  // f32 sums starting at zero, the loss's sum, then the carried state.
   SmallVector<Value> inits;
   for (Value gradient : body.gradients)
     inits.push_back(arith::ConstantOp::create(
@@ -277,16 +285,18 @@ void AccumulateGradients::buildLoop(func::FuncOp function,
       builder, loc, cast<TypedAttr>(builder.getZeroAttr(body.loss.getType()))));
   for (auto &[update, arg] : body.carried)
     inits.push_back(arg);
-
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value count = arith::ConstantIndexOp::create(builder, loc, microBatches);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-  auto loop = scf::ForOp::create(builder, loc, zero, count, one, inits);
+  return scf::ForOp::create(builder, loc, zero, count, one, inits);
+}
 
-  builder.setInsertionPointToStart(loop.getBody());
-  // Each data argument is sliced right before its first reader, where a
-  // cast of it (mpt-cast-cleanup's place) already is.
-  IRMapping mapping;
+/// Clones the body into `loop`, each data argument sliced to the loop's
+/// micro-batch right before its first reader, where a cast of it
+/// (mpt-cast-cleanup's place) already is.
+static void cloneBody(OpBuilder &builder, Location loc, scf::ForOp loop,
+                      ArrayRef<BlockArgument> data, const MicroBatchBody &body,
+                      int64_t microBatches, IRMapping &mapping) {
   llvm::SmallDenseMap<int64_t, Value> firstRows;
   auto sliceIfData = [&](Value value) {
     auto arg = dyn_cast<BlockArgument>(value);
@@ -307,9 +317,9 @@ void AccumulateGradients::buildLoop(func::FuncOp function,
     mapping.map(arg, tensor::ExtractSliceOp::create(builder, loc, type, arg,
                                                     offsets, sizes, strides));
   };
-  ValueRange sums = loop.getRegionIterArgs();
+  ValueRange iterArgs = loop.getRegionIterArgs();
   for (auto [carried, iterArg] :
-       llvm::zip(body.carried, sums.take_back(body.carried.size())))
+       llvm::zip(body.carried, iterArgs.take_back(body.carried.size())))
     mapping.map(carried.second, iterArg);
   for (Operation *op : body.ops) {
     for (Value operand : op->getOperands())
@@ -320,14 +330,21 @@ void AccumulateGradients::buildLoop(func::FuncOp function,
     if (auto seed = dyn_cast<LossGradOp>(clone))
       seed.setMicroBatches(uint64_t(microBatches));
   }
+}
 
-  // Widened right after each gradient, where mpt-cast-cleanup puts casts.
+/// Ends the loop's body: adds each micro-batch's gradients, widened right
+/// after them (where mpt-cast-cleanup puts casts), and its loss to the sums,
+/// and passes the carried state on.
+static void yieldSums(OpBuilder &builder, Location loc, scf::ForOp loop,
+                      const MicroBatchBody &body, const IRMapping &mapping) {
+  ValueRange sums = loop.getRegionIterArgs();
   SmallVector<Value> widened;
   for (Value gradient : body.gradients) {
     Value local = mapping.lookup(gradient);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointAfterValue(local);
-    widened.push_back(createFloatCast(builder, loc, local, f32));
+    widened.push_back(
+        createFloatCast(builder, loc, local, builder.getF32Type()));
   }
   SmallVector<Value> yielded;
   for (auto [local, sum] : llvm::zip(widened, sums))
@@ -337,7 +354,13 @@ void AccumulateGradients::buildLoop(func::FuncOp function,
   for (auto &[update, arg] : body.carried)
     yielded.push_back(mapping.lookup(update));
   scf::YieldOp::create(builder, loc, yielded);
+}
 
+/// Makes what follows the body read the loop's results: the gradients' sums
+/// in the gradients' own types, the mean loss, the carried state.
+static void readLoopResults(OpBuilder &builder, Location loc,
+                            func::FuncOp function, scf::ForOp loop,
+                            MicroBatchBody &body, int64_t microBatches) {
   // The sums replace the gradients in their own type. Rounding an f16 sum
   // back to f16 here, before the data-parallel sum or the unscaling, is what
   // one step on the whole K*m rows would have computed: its f16 gradient
@@ -364,6 +387,21 @@ void AccumulateGradients::buildLoop(func::FuncOp function,
   for (auto [carried, result] :
        llvm::zip(body.carried, results.take_back(body.carried.size())))
     carried.first.replaceUsesWithIf(result, outsideBody);
+}
+
+void AccumulateGradients::buildLoop(func::FuncOp function,
+                                    ArrayRef<BlockArgument> data,
+                                    MicroBatchBody &body) {
+  sinkReadersOfBody(body);
+  OpBuilder builder(function.getContext());
+  builder.setInsertionPointAfter(body.ops.back());
+  Location loc = function.getLoc();
+  scf::ForOp loop = createLoop(builder, loc, body, microBatches);
+  builder.setInsertionPointToStart(loop.getBody());
+  IRMapping mapping;
+  cloneBody(builder, loc, loop, data, body, microBatches, mapping);
+  yieldSums(builder, loc, loop, body, mapping);
+  readLoopResults(builder, loc, function, loop, body, microBatches);
 
   for (Operation *op : llvm::reverse(body.ops))
     op->erase();

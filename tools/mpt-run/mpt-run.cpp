@@ -265,11 +265,18 @@ int main(int argc, char **argv) {
     errors.push_back(describeInterruption(options, result));
   for (const std::string &message : errors)
     printError(message);
-  // Exits without leaving MPI, which would wait for ranks that may be
-  // waiting for this one: the launcher ends them.
-  if (!errors.empty() && communicator.comm) {
-    llvm::outs().flush();
-    std::exit(1);
+  if (communicator.comm) {
+    // Rank 0 has written the outputs and the checkpoint once every rank is
+    // here: none may end the job (an exit makes the launcher end the others)
+    // before that. A rank that does not come fails the barrier at the
+    // timeout.
+    mpt_status_free(mpt_comm_barrier(communicator.comm));
+    // Exits without leaving MPI, which would wait for ranks that may be
+    // waiting for this one: the launcher ends them.
+    if (!errors.empty()) {
+      llvm::outs().flush();
+      std::exit(1);
+    }
   }
   // A rank that fails must exit non-zero, so that the launcher ends the
   // others rather than leave them waiting in a collective.
