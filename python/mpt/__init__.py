@@ -173,6 +173,16 @@ class Step:
                 result[key] = torch.tensor(self.steps, dtype=torch.int64)
         return result
 
+    def load_state_dict(self, state_dict):
+        """Overwrites the parameters and buffers the step takes from a
+        PyTorch state_dict (tied parameters under any of their names);
+        optimizer state and entries the step does not take are left alone."""
+        state = self.state()
+        for key, value in state_dict.items():
+            name = self._imported.aliases.get(key, key)
+            if name in state and name in self._imported.initial_state:
+                self.write_state(name, value)
+
     def save(self, path):
         """A checkpoint in the runtime's format (safetensors, every parameter
         and state tensor bit for bit)."""
@@ -239,8 +249,7 @@ def compile(module, example_inputs, target, loss=None, optimizer=None,  # noqa: 
         runtime.mpt_program_free(program)
         raise
     step = Step(program, session, imported)
-    for name, tensor in imported.initial_state.items():
-        step.write_state(name, tensor)
+    step.load_state_dict(imported.initial_state)
     return step
 
 
