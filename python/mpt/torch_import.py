@@ -36,15 +36,14 @@ class ImportError(Exception):  # noqa: A001 - the importer's own error type
 
 
 def _source_line(node):
-    """The user's source line behind an fx node, from its recorded stack."""
-    trace = node.meta.get("stack_trace") or ""
-    lines = [line.strip() for line in trace.strip().splitlines()]
-    # The innermost frame is last: '  File "model.py", line 12, in forward'
-    # followed by the code itself.
-    for index in range(len(lines) - 1, -1, -1):
-        if lines[index].startswith("File "):
-            code = lines[index + 1] if index + 1 < len(lines) else ""
-            where = lines[index].replace("File ", "", 1)
+    """The user's source line behind an fx node: the innermost frame of its
+    recorded stack (fx lists it first) outside the importer's own wrapper."""
+    lines = (node.meta.get("stack_trace") or "").strip().splitlines()
+    for index, line in enumerate(lines):
+        line = line.strip()
+        if line.startswith("File ") and '"<string>"' not in line:
+            code = lines[index + 1].strip() if index + 1 < len(lines) else ""
+            where = line.replace("File ", "", 1)
             return f"{where}: {code}" if code else where
     return None
 
@@ -237,8 +236,9 @@ class _Function:
             module = self.modules[node.target]
             handler = _MODULES.get(type(module))
             if handler is None:
+                name = node.target.removeprefix(self.importer.prefix)
                 _fail(node, f"unsupported module {type(module).__name__} "
-                            f"('{node.target}')")
+                            f"('{name}')")
             return handler(self, node, module)
         target = node.target
         if node.op == "call_method":
@@ -676,7 +676,7 @@ class _Importer:
         if isinstance(tensor, nn.Parameter):
             canonical = self.canonical.get(id(tensor))
             if canonical is None:
-                canonical = self.tied_by_storage(node, name, tensor)
+                _fail(node, f"'{name}' is not a parameter the model registers")
             if canonical != name:
                 self.aliases[name] = canonical
             name = canonical
@@ -703,20 +703,6 @@ class _Importer:
         if not isinstance(tensor, torch.Tensor):
             _fail(node, f"'{name}' is not a tensor of the model")
         return tensor
-
-    def tied_by_storage(self, node, name, tensor):
-        """A parameter object of its own that shares memory with a parameter
-        of the model: the same tensor under two names, which must become one
-        parameter, or the copies would drift apart as they train."""
-        for other_name, other in self.model.named_parameters():
-            if other.data_ptr() == tensor.data_ptr() and other is not tensor:
-                if other.shape != tensor.shape or other.stride() != tensor.stride():
-                    _fail(node, f"'{name}' shares memory with '{other_name}' in a "
-                                f"different layout ({list(tensor.shape)} against "
-                                f"{list(other.shape)}); tie the same parameter "
-                                "object instead")
-                return other_name
-        _fail(node, f"'{name}' is not a parameter the model registers")
 
     def data_argument(self, node):
         meta = node.meta.get("tensor_meta")
@@ -764,8 +750,36 @@ class _Importer:
         result = function.run()
         return function.emit.lines, result, self.data_values
 
+    def check_ties(self):
+        """Parameter objects of their own that share memory: the same tensor
+        under two names must be one parameter object (it then becomes one
+        parameter of the step), or the copies would drift apart as they
+        train; in another layout it cannot be either."""
+        seen = {}
+        for name, parameter in self.model.named_parameters():
+            key = (parameter.untyped_storage().data_ptr()
+                   if hasattr(parameter, "untyped_storage")
+                   else parameter.storage().data_ptr())
+            if key in seen:
+                other_name, other = seen[key]
+                layout = (tuple(parameter.shape), parameter.stride(),
+                          parameter.storage_offset())
+                other_layout = (tuple(other.shape), other.stride(),
+                                other.storage_offset())
+                if layout != other_layout:
+                    raise ImportError(
+                        f"'{name}' shares memory with '{other_name}' in a "
+                        f"different layout (shape {list(parameter.shape)}, "
+                        f"strides {list(parameter.stride())} against "
+                        f"{list(other.shape)}, {list(other.stride())}); tie "
+                        "the same parameter object instead")
+                self.canonical[id(parameter)] = other_name
+            else:
+                seen[key] = (name, parameter)
+
     def run(self):
         _check_optimizer(self.optimizer)
+        self.check_ties()
         train_lines, loss, train_data = self.translate(
             self.wrapper(), self.inputs + (self.target,), True, "model.")
         if not isinstance(loss, _Value) or loss.shape != () or loss.element != "f32":
