@@ -210,7 +210,10 @@ class _Function:
 
     def values_of(self, argument):
         if isinstance(argument, torch.fx.Node):
-            return self.values[argument]
+            value = self.values[argument]
+            if isinstance(value, _LogSoftmax):
+                value = self.values[argument] = value.materialize(self.emit)
+            return value
         if isinstance(argument, (tuple, list)):
             return type(argument)(self.values_of(a) for a in argument)
         return argument
@@ -519,6 +522,40 @@ def _cross_entropy_module(fn, node, module):
 _MODULES[nn.CrossEntropyLoss] = _cross_entropy_module
 
 
+class _LogSoftmax:
+    """log_softmax, kept unwritten: nll_loss of it is the fused
+    mpt.softmax_cross_entropy (PyTorch's MNIST example ends so); any other use
+    writes it as the log of mpt.softmax."""
+
+    def __init__(self, logits):
+        self.logits = logits
+
+    def materialize(self, emit):
+        probabilities = emit.unary("softmax", self.logits)
+        return emit.op(f"math.log {probabilities.name} : {probabilities.type}",
+                       probabilities.shape)
+
+
+def _log_softmax(fn, node):
+    x = fn.values_of(node.args[0])
+    dim = fn.argument(node, 1, "dim")
+    if dim not in (-1, len(x.shape) - 1):
+        _fail(node, f"log_softmax over dimension {dim} (only the last) is not "
+                    "supported")
+    return _LogSoftmax(x)
+
+
+def _nll_loss(fn, node):
+    log_probabilities = fn.values[node.args[0]]
+    if not isinstance(log_probabilities, _LogSoftmax):
+        _fail(node, "nll_loss of anything but log_softmax is not supported")
+    names = ["weight", "size_average", "ignore_index", "reduce", "reduction"]
+    options = dict(zip(names, node.args[2:]))
+    options.update(node.kwargs)
+    return _cross_entropy(fn, node, log_probabilities.logits,
+                          fn.values_of(node.args[1]), options)
+
+
 def _relu(fn, node):
     return fn.emit.unary("relu", fn.values_of(node.args[0]))
 
@@ -558,6 +595,8 @@ _FUNCTIONS = {
     F.softmax: lambda fn, node: _softmax(fn, node, fn.argument(node, 1, "dim")),
     torch.softmax: lambda fn, node: _softmax(fn, node, fn.argument(node, 1, "dim")),
     F.cross_entropy: _cross_entropy_function,
+    F.log_softmax: _log_softmax, torch.log_softmax: _log_softmax,
+    F.nll_loss: _nll_loss,
     F.linear: _linear_function,
     F.conv2d: _conv2d_function,
     F.max_pool2d: lambda fn, node: _max_pool2d(
@@ -574,7 +613,7 @@ _METHODS = {
     "view": _reshape_node, "reshape": _reshape_node, "flatten": _reshape_node,
     "permute": _permute, "transpose": _transpose, "mean": _mean,
     "contiguous": lambda fn, node: fn.values_of(node.args[0]),
-    "relu": _relu, "tanh": _tanh,
+    "relu": _relu, "tanh": _tanh, "log_softmax": _log_softmax,
     "softmax": lambda fn, node: _softmax(fn, node, fn.argument(node, 1, "dim")),
 }
 

@@ -1,10 +1,12 @@
 """Models and inputs the importer or the step must refuse, each with an error
 that names the problem and where it came from: `bad_models.py CASE`."""
 
+import copy
 import sys
 
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 
 import mpt
 
@@ -65,10 +67,36 @@ class Tied(nn.Module):
         return self.second(torch.relu(self.first(x)))
 
 
-def compile_model(model, batch=8):
+class LogSoftmax(nn.Module):
+    """Ends as PyTorch's MNIST example does: log_softmax, then nll_loss."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        return torch.log_softmax(self.fc(x), dim=1)
+
+
+def compile_model(model, batch=8, loss=None):
     return mpt.compile(model, torch.randn(batch, 4),
-                       torch.randint(0, 3, (batch,)),
+                       torch.randint(0, 3, (batch,)), loss=loss,
                        optimizer=torch.optim.SGD(model.parameters(), lr=0.1))
+
+
+def train_against_torch(model, loss, steps=3):
+    """Trains `model` in mpt and a copy in PyTorch on one batch; returns the
+    step, the copy and the batch."""
+    reference = copy.deepcopy(model)
+    step = compile_model(model, loss=loss)
+    optimizer = torch.optim.SGD(reference.parameters(), lr=0.1)
+    x, y = torch.randn(8, 4), torch.randint(0, 3, (8,))
+    for _ in range(steps):
+        step(x, y)
+        optimizer.zero_grad()
+        loss(reference(x), y).backward()
+        optimizer.step()
+    return step, reference, x
 
 
 def report(function):
@@ -93,22 +121,24 @@ elif case == "data":
     report(lambda: step(torch.randn(8, 5), torch.zeros(8, dtype=torch.int64)))
     report(lambda: step(torch.randn(8, 4), torch.full((8,), 3)))
     report(lambda: step(torch.randn(8, 4)))
+elif case == "log-softmax":
+    # nll_loss of log_softmax trains as cross-entropy; the eval step returns
+    # the log-probabilities.
+    step, reference, x = train_against_torch(LogSoftmax(), F.nll_loss)
+    trained = step.state_dict()
+    difference = max((trained[k] - v).abs().max().item()
+                     for k, v in reference.state_dict().items())
+    with torch.no_grad():
+        expected = reference(x)
+    error = (torch.from_numpy(step.evaluate(x)) - expected).abs().max().item()
+    print(f"after 3 steps, max |mpt - torch| over the state_dict: "
+          f"{difference:.1e}; log-probabilities: {error:.1e}")
 elif case == "tied":
     # One parameter in the step; trained, it equals PyTorch's, whose gradient
     # sums both uses.
-    model = Tied()
-    reference = Tied()
-    reference.load_state_dict(model.state_dict())
-    step = compile_model(model)
+    step, reference, _ = train_against_torch(Tied(), F.cross_entropy)
     names = sorted(n for n in step.state() if n.endswith("weight"))
     print("weights in the step:", names)
-    optimizer = torch.optim.SGD(reference.parameters(), lr=0.1)
-    x, y = torch.randn(8, 4), torch.randint(0, 3, (8,))
-    for _ in range(3):
-        step(x, y)
-        optimizer.zero_grad()
-        torch.nn.functional.cross_entropy(reference(x), y).backward()
-        optimizer.step()
     trained = step.state_dict()
     difference = max((trained[k] - v).abs().max().item()
                      for k, v in reference.state_dict().items())

@@ -7,7 +7,12 @@ of the loss. mpt and PyTorch's f32 runs are two f32 computations of the same
 f64 truth (different summation orders, im2col against direct convolution),
 each about that far from it.
 
-usage: step_for_step.py EXAMPLE.py BATCH STEPS SEED...
+usage: step_for_step.py EXAMPLE.py BATCH STEPS LR SEED...
+
+LR replaces the example's learning rate in every parameter group: small
+enough that 20 steps on random labels stay in the regime where f32 and f64
+runs stay close, which the comparison needs (a diverging run amplifies
+rounding until f32 and f64 disagree in the first digit).
 """
 
 import copy
@@ -21,12 +26,22 @@ import torch.nn.functional as F
 import mpt
 
 path, batch, steps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-seeds = [int(s) for s in sys.argv[4:]]
+learning_rate = float(sys.argv[4])
+seeds = [int(s) for s in sys.argv[5:]]
 loader = importlib.util.spec_from_file_location("example", path)
 example = importlib.util.module_from_spec(loader)
 loader.loader.exec_module(example)
 
-first = example.mpt_model(batch, seeds[0])
+
+
+def model(seed):
+    description = example.mpt_model(batch, seed)
+    for group in description["optimizer"].param_groups:
+        group["lr"] = learning_rate
+    return description
+
+
+first = model(seeds[0])
 step = mpt.compile(first["model"], first["inputs"], first["target"],
                    optimizer=first["optimizer"])
 fresh = tempfile.NamedTemporaryFile(suffix=".safetensors")
@@ -51,12 +66,12 @@ for seed in seeds:
     batches = [(torch.randn(shape, generator=generator),
                 torch.randint(0, 10, (batch,), generator=generator))
                for _ in range(steps)]
-    reference = example.mpt_model(batch, seed)
+    reference = model(seed)
     step.load(fresh.name)
     step.load_state_dict(reference["model"].state_dict())
     mine = [step(x, y)["loss"] for x, y in batches]
     f32 = torch_losses(reference, batches, torch.float32)
-    f64 = torch_losses(example.mpt_model(batch, seed), batches, torch.float64)
+    f64 = torch_losses(model(seed), batches, torch.float64)
     worst, drift = 0.0, 0.0
     for k in range(steps):
         drift = max(drift, abs(f32[k] - f64[k]))
