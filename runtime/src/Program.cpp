@@ -178,6 +178,7 @@ void buildMixedPrecision(PassManager &pm, const CompileOptions &options) {
   mixed.reduceType = options.gradientReduceType;
   mixed.bucketBytes = options.bucketBytes;
   mixed.microBatches = options.microBatches;
+  mixed.report = options.precisionReport;
   buildMixedPrecisionPipeline(pm, mixed);
 }
 

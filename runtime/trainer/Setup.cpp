@@ -81,6 +81,10 @@ static llvm::Error checkOptions(const TrainerOptions &options) {
             checkWritable(options.checkpointPath, "--checkpoint");
         !problem.empty())
       return fail(problem);
+  if (const char *report = options.compile.precision_report)
+    if (std::string problem = checkWritable(report, "--precision-report");
+        !problem.empty())
+      return fail(problem);
   return llvm::Error::success();
 }
 
@@ -415,8 +419,9 @@ std::unique_ptr<Trainer> Trainer::create(const TrainerOptions &options,
 
 Trainer::Trainer(const TrainerOptions &options, std::unique_ptr<State> state)
     : opts(options), state(std::move(state)) {
-  // The compile options' string was borrowed for compiling only.
+  // The compile options' strings were borrowed for compiling only.
   opts.compile.dump_prefix = nullptr;
+  opts.compile.precision_report = nullptr;
 }
 
 Trainer::~Trainer() = default;

@@ -172,6 +172,12 @@ static cl::opt<std::string>
     dumpPrefix("dump-ir",
                cl::desc("Write <prefix>.mixed.mlir and <prefix>.llvm.mlir"),
                cl::cat(category));
+static cl::opt<std::string> precisionReport(
+    "precision-report",
+    cl::desc("Write the step's ops per precision, casts and bytes of state "
+             "per category, before and after the mixed-precision rewrite "
+             "(JSON)"),
+    cl::cat(category));
 
 /// The compile options; false with `error` for an unknown name.
 static bool parseCompileOptions(mpt_compile_options_t &options,
@@ -197,6 +203,8 @@ static bool parseCompileOptions(mpt_compile_options_t &options,
   options.growth_interval = growthInterval;
   if (!dumpPrefix.empty())
     options.dump_prefix = dumpPrefix.c_str();
+  if (!precisionReport.empty())
+    options.precision_report = precisionReport.c_str();
   options.cpu_kernels = cpuKernels;
   options.parallel_min_iterations = parallelMinIterations;
   if (persistentWorkingCopies != cl::BOU_UNSET)
