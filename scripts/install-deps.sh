@@ -11,7 +11,7 @@ packages=(
   mpich libmpich-dev
   dataset-fashion-mnist
   gnuplot-nox
-  python3
+  python3 python3-numpy python3-torch python3-torchvision
   clang-22 libclang-rt-22-dev libomp-22-dev
 )
 

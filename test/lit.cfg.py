@@ -45,6 +45,24 @@ config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(
     ("%mlir_lib_dir", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
 
+# The Python package (python/): `%mpt_python` runs lit's interpreter with it
+# on the path. It drives libmpt_runtime.so, which the sanitizer build does not
+# make (`mpt-python`). `torch`: that interpreter imports torch and
+# torchvision (Debian's python3-torch, python3-torchvision), which the
+# importer's tests need.
+config.substitutions.append(
+    ("%mpt_python", "env PYTHONPATH=%s %s" % (
+        os.path.join(config.mpt_obj_root, "lib", "python3", "dist-packages"),
+        sys.executable)))
+if config.mpt_sanitize.upper() not in ("ON", "TRUE", "1", "YES"):
+    config.available_features.add("mpt-python")
+try:
+    import importlib.util
+    if all(importlib.util.find_spec(m) for m in ("torch", "torchvision", "numpy")):
+        config.available_features.add("torch")
+except (ImportError, ValueError):
+    pass
+
 # End-to-end training tests read the Debian package dataset-fashion-mnist.
 if os.path.exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"):
     config.available_features.add("fashion-mnist")

@@ -1,0 +1,861 @@
+"""From a torch.nn.Module, example inputs and a loss to an mpt training step.
+
+The model and its loss are traced with torch.fx (symbolic tracing), which both
+Debian's torch 1.13 and current torch 2.x have, so one importer serves both;
+torch.export is 2.x only and would give a second code path to keep equal to
+the first. Shapes come from running the traced graph once on the example
+inputs (fx's ShapeProp), on a copy of the model, so the caller's running
+statistics and random state do not move.
+
+The result is a module of two functions over the same forward pass:
+@train_step (the forward in training mode and the loss: mpt-autodiff builds
+the backward and the optimizer) and @predict (the forward in evaluation mode:
+batch norm from its running statistics, dropout off). Parameters and buffers
+keep their PyTorch names (the step's argument names, hence the checkpoint's
+tensor names) and layouts (a Linear's weight stays (out, in) and the matmul
+reads it transposed), so a trained state loads back with load_state_dict.
+
+Anything the importer cannot express exactly is an ImportError naming the op
+and the line of the user's source that produced it: never a different graph.
+"""
+
+import copy
+import inspect
+import math
+import operator
+
+import torch
+import torch.fx
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.fx.passes.shape_prop import ShapeProp
+
+
+class ImportError(Exception):  # noqa: A001 - the importer's own error type
+    """A model the importer cannot express exactly."""
+
+
+def _source_line(node):
+    """The user's source line behind an fx node: the innermost frame of its
+    recorded stack (fx lists it first) outside the importer's own wrapper."""
+    lines = (node.meta.get("stack_trace") or "").strip().splitlines()
+    for index, line in enumerate(lines):
+        line = line.strip()
+        if line.startswith("File ") and '"<string>"' not in line:
+            code = lines[index + 1].strip() if index + 1 < len(lines) else ""
+            where = line.replace("File ", "", 1)
+            return f"{where}: {code}" if code else where
+    return None
+
+
+def _fail(node, message):
+    line = _source_line(node)
+    where = f" (at {line})" if line else ""
+    raise ImportError(f"{message}{where}")
+
+
+_DTYPES = {torch.float32: "f32", torch.int32: "i32", torch.int64: "i32"}
+
+
+def _tensor_type(shape, element="f32"):
+    dims = "x".join(str(int(d)) for d in shape)
+    return f"tensor<{dims}x{element}>" if dims else f"tensor<{element}>"
+
+
+def _array(values):
+    return "array<i64: " + ", ".join(str(int(v)) for v in values) + ">"
+
+
+def _pair(value):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
+
+
+def _float(value):
+    return f"{float(value):.9e}"
+
+
+class _Value:
+    """An SSA value of the step: its name, shape and element type."""
+
+    def __init__(self, name, shape, element="f32"):
+        self.name = name
+        self.shape = tuple(int(d) for d in shape)
+        self.element = element
+
+    @property
+    def type(self):
+        return _tensor_type(self.shape, self.element)
+
+
+class _Tracer(torch.fx.Tracer):
+    """fx's tracer, recording each node's Python stack for error messages."""
+
+    def __init__(self):
+        super().__init__()
+        self.record_stack_traces = True
+
+
+class _ShapeProp(ShapeProp):
+    """fx's ShapeProp, also keeping the values of nodes that are not tensors
+    (sizes, shapes), which the step takes as constants."""
+
+    def run_node(self, node):
+        result = super().run_node(node)
+        if not isinstance(result, torch.Tensor):
+            node.meta["concrete"] = result
+        return result
+
+
+def _trace(root, example_inputs, training):
+    """Traces a copy of `root` in training or evaluation mode and records
+    every node's shape by running it on the example inputs; `root` itself,
+    its running statistics among it, does not change."""
+    root = copy.deepcopy(root).train(training)
+    module = torch.fx.GraphModule(root, _Tracer().trace(root))
+    with torch.no_grad():
+        _ShapeProp(module).propagate(*example_inputs)
+    return module
+
+
+class _Emitter:
+    """Writes one function's body: ops on _Values, one line each."""
+
+    def __init__(self, training):
+        self.training = training
+        self.lines = []
+        self.count = 0
+
+    def fresh(self, hint):
+        self.count += 1
+        # A leading underscore keeps them apart from PyTorch names.
+        return f"%_{hint}{self.count}"
+
+    def op(self, text, shape, hint="v", element="f32"):
+        value = _Value(self.fresh(hint), shape, element)
+        self.lines.append(f"  {value.name} = {text}")
+        return value
+
+    def constant(self, scalar, shape):
+        type_ = _tensor_type(shape)
+        return self.op(f"arith.constant dense<{_float(scalar)}> : {type_}",
+                       shape, "c")
+
+    def reshape(self, x, shape):
+        shape = tuple(int(d) for d in shape)
+        if shape == x.shape:
+            return x
+        return self.op(f"mpt.reshape {x.name} : {x.type} -> "
+                       f"{_tensor_type(shape)}", shape)
+
+    def transpose(self, x, permutation):
+        if list(permutation) == list(range(len(x.shape))):
+            return x
+        shape = [x.shape[p] for p in permutation]
+        return self.op(f"mpt.transpose {x.name} [{', '.join(map(str, permutation))}]"
+                       f" : {x.type} -> {_tensor_type(shape)}", shape)
+
+    def arith(self, name, x, y):
+        return self.op(f"arith.{name} {x.name}, {y.name} : {x.type}", x.shape)
+
+    def scale(self, x, factor):
+        if factor == 1.0:
+            return x
+        return self.arith("mulf", x, self.constant(factor, x.shape))
+
+    def matmul(self, x, w, shape, transpose_b=False):
+        attrs = " {transpose_b}" if transpose_b else ""
+        return self.op(f"mpt.matmul {x.name}, {w.name}{attrs} : {x.type}, "
+                       f"{w.type} -> {_tensor_type(shape)}", shape)
+
+    def bias_add(self, x, b, axis=-1):
+        attrs = f" {{axis = {axis} : i64}}" if axis != -1 else ""
+        return self.op(f"mpt.bias_add {x.name}, {b.name}{attrs} : {x.type}, "
+                       f"{b.type}", x.shape)
+
+    def unary(self, name, x):
+        return self.op(f"mpt.{name} {x.name} : {x.type}", x.shape)
+
+    def reduce_mean(self, x, dims, keep_dims):
+        shape = [1 if d in dims else s for d, s in enumerate(x.shape)
+                 ] if keep_dims else [s for d, s in enumerate(x.shape)
+                                      if d not in dims]
+        keep = " {keep_dims}" if keep_dims else ""
+        total = self.op(f"mpt.reduce_sum {x.name} [{', '.join(map(str, dims))}]"
+                        f"{keep} : {x.type} -> {_tensor_type(shape)}", shape)
+        return self.scale(total, 1.0 / math.prod(x.shape[d] for d in dims))
+
+
+class _Function:
+    """Translates one traced graph (the train step's or the predict's)."""
+
+    def __init__(self, importer, graph_module, training):
+        self.importer = importer
+        self.module = graph_module
+        self.emit = _Emitter(training)
+        self.values = {}
+        self.modules = dict(graph_module.named_modules())
+
+    def run(self):
+        for node in self.module.graph.nodes:
+            if node.op == "placeholder":
+                self.values[node] = self.importer.data_argument(node)
+            elif node.op == "get_attr":
+                self.values[node] = self.importer.tensor_argument(
+                    node, self.module, node.target)
+            elif node.op == "output":
+                return self.values_of(node.args[0])
+            else:
+                self.values[node] = self.translate(node)
+        raise AssertionError("an fx graph ends with its output node")
+
+    def values_of(self, argument):
+        if isinstance(argument, torch.fx.Node):
+            return self.values[argument]
+        if isinstance(argument, (tuple, list)):
+            return type(argument)(self.values_of(a) for a in argument)
+        return argument
+
+    def shape(self, node):
+        meta = node.meta.get("tensor_meta")
+        if meta is None or not hasattr(meta, "shape"):
+            _fail(node, f"'{node.format_node()}' does not produce one tensor")
+        return tuple(meta.shape)
+
+    def parameter(self, node, module_path, name):
+        return self.importer.tensor_argument(node, self.module,
+                                             f"{module_path}.{name}")
+
+    # --- dispatch -------------------------------------------------------
+
+    def translate(self, node):
+        # Shapes, sizes and arithmetic on them are Python values while the
+        # example runs: they become constants of the step.
+        if "concrete" in node.meta:
+            return node.meta["concrete"]
+        if node.op == "call_module":
+            module = self.modules[node.target]
+            handler = _MODULES.get(type(module))
+            if handler is None:
+                name = node.target.removeprefix(self.importer.prefix)
+                _fail(node, f"unsupported module {type(module).__name__} "
+                            f"('{name}')")
+            return handler(self, node, module)
+        target = node.target
+        if node.op == "call_method":
+            handler = _METHODS.get(target)
+            name = f"Tensor.{target}"
+        else:
+            handler = _FUNCTIONS.get(target)
+            name = getattr(target, "__name__", str(target))
+        if handler is None:
+            _fail(node, f"unsupported op {name}")
+        return handler(self, node)
+
+    def argument(self, node, index, keyword, default=None):
+        if index < len(node.args):
+            return node.args[index]
+        return node.kwargs.get(keyword, default)
+
+
+# --- modules ---------------------------------------------------------------
+
+
+def _linear(fn, node, x, weight, bias):
+    emit = fn.emit
+    out_shape = fn.shape(node)
+    rows = math.prod(x.shape[:-1])
+    flat = emit.reshape(x, (rows, x.shape[-1]))
+    y = emit.matmul(flat, weight, (rows, weight.shape[0]), transpose_b=True)
+    if bias is not None:
+        y = emit.bias_add(y, bias)
+    return emit.reshape(y, out_shape)
+
+
+def _linear_module(fn, node, module):
+    x = fn.values_of(node.args[0])
+    bias = fn.parameter(node, node.target, "bias") if module.bias is not None else None
+    return _linear(fn, node, x, fn.parameter(node, node.target, "weight"), bias)
+
+
+def _conv2d(fn, node, x, weight, bias, stride, padding, dilation, groups):
+    if groups != 1:
+        _fail(node, f"grouped convolution (groups={groups}) is not supported")
+    if isinstance(padding, str):
+        _fail(node, f"convolution padding '{padding}' is not supported; give "
+                    "the padding as numbers")
+    shape = fn.shape(node)
+    attrs = (f"strides = {_array(_pair(stride))}, padding = {_array(_pair(padding))}, "
+             f"dilations = {_array(_pair(dilation))}")
+    y = fn.emit.op(f"mpt.conv2d {x.name}, {weight.name} {{{attrs}}} : {x.type}, "
+                   f"{weight.type} -> {_tensor_type(shape)}", shape)
+    if bias is not None:
+        y = fn.emit.bias_add(y, bias, axis=1)
+    return y
+
+
+def _conv2d_module(fn, node, module):
+    if module.padding_mode != "zeros":
+        _fail(node, f"convolution padding_mode '{module.padding_mode}' is not "
+                    "supported")
+    bias = fn.parameter(node, node.target, "bias") if module.bias is not None else None
+    return _conv2d(fn, node, fn.values_of(node.args[0]),
+                   fn.parameter(node, node.target, "weight"), bias,
+                   module.stride, module.padding, module.dilation, module.groups)
+
+
+def _batch_norm_module(fn, node, module):
+    if not module.affine or not module.track_running_stats:
+        _fail(node, f"{type(module).__name__} '{node.target}' needs affine=True "
+                    "and track_running_stats=True")
+    if module.momentum is None:
+        _fail(node, f"{type(module).__name__} '{node.target}': momentum=None "
+                    "(a cumulative average) is not supported")
+    x = fn.values_of(node.args[0])
+    gamma = fn.parameter(node, node.target, "weight")
+    beta = fn.parameter(node, node.target, "bias")
+    mean = fn.parameter(node, node.target, "running_mean")
+    var = fn.parameter(node, node.target, "running_var")
+    emit = fn.emit
+    operands = f"{x.name}, {gamma.name}, {beta.name}, {mean.name}, {var.name}"
+    if not emit.training:
+        return emit.op(f"mpt.batch_norm_inference {operands} "
+                       f"{{epsilon = {_float(module.eps)} : f32}} : {x.type}, "
+                       f"{gamma.type}", x.shape)
+    y = _Value(emit.fresh("bn"), x.shape)
+    names = [y.name] + [emit.fresh("bn") for _ in range(4)]
+    emit.lines.append(
+        f"  {', '.join(names)} = mpt.batch_norm {operands} "
+        f"{{momentum = {_float(module.momentum)} : f32, "
+        f"epsilon = {_float(module.eps)} : f32}} : {x.type}, {gamma.type}")
+    fn.importer.carry(mean, names[3])
+    fn.importer.carry(var, names[4])
+    return y
+
+
+def _layer_norm(fn, node, x, shape, weight, bias, eps):
+    if len(shape) != 1:
+        _fail(node, "layer norm over more than the last dimension "
+                    f"(normalized_shape={list(shape)}) is not supported")
+    if weight is None or bias is None:
+        _fail(node, "layer norm without weight and bias is not supported")
+    emit = fn.emit
+    y = _Value(emit.fresh("ln"), x.shape)
+    stats = _tensor_type(x.shape[:-1])
+    emit.lines.append(
+        f"  {y.name}, {emit.fresh('ln')}, {emit.fresh('ln')} = mpt.layer_norm "
+        f"{x.name}, {weight.name}, {bias.name} {{epsilon = {_float(eps)} : f32}}"
+        f" : {x.type}, {weight.type} -> {stats}")
+    return y
+
+
+def _layer_norm_module(fn, node, module):
+    if not module.elementwise_affine:
+        _fail(node, "LayerNorm without elementwise_affine is not supported")
+    return _layer_norm(fn, node, fn.values_of(node.args[0]),
+                       module.normalized_shape,
+                       fn.parameter(node, node.target, "weight"),
+                       fn.parameter(node, node.target, "bias"), module.eps)
+
+
+def _max_pool2d(fn, node, x, kernel, stride, padding, dilation, ceil_mode):
+    if _pair(dilation) != (1, 1) or ceil_mode:
+        _fail(node, "max pooling with dilation or ceil_mode is not supported")
+    stride = stride if stride not in (None, [], ()) else kernel
+    shape = fn.shape(node)
+    attrs = (f"kernel = {_array(_pair(kernel))}, strides = {_array(_pair(stride))}, "
+             f"padding = {_array(_pair(padding))}")
+    return fn.emit.op(f"mpt.max_pool2d {x.name} {{{attrs}}} : {x.type} -> "
+                      f"{_tensor_type(shape)}", shape)
+
+
+def _max_pool2d_module(fn, node, module):
+    return _max_pool2d(fn, node, fn.values_of(node.args[0]), module.kernel_size,
+                       module.stride, module.padding, module.dilation,
+                       module.ceil_mode)
+
+
+def _adaptive_avg_pool2d(fn, node, x, output_size):
+    if _pair(output_size) != (1, 1):
+        _fail(node, f"adaptive average pooling to {output_size} is not "
+                    "supported (only to 1x1)")
+    return fn.emit.reduce_mean(x, [2, 3], keep_dims=True)
+
+
+def _dropout(fn, node, p, training):
+    if fn.emit.training and training and p > 0:
+        _fail(node, f"dropout (p={p}) in training is not supported yet")
+    return fn.values_of(node.args[0])
+
+
+def _gelu(fn, node, x, approximate):
+    if approximate != "none":
+        _fail(node, f"GELU with approximate='{approximate}' is not supported")
+    return fn.emit.unary("gelu", x)
+
+
+def _flatten(fn, node, *_):
+    return fn.emit.reshape(fn.values_of(node.args[0]), fn.shape(node))
+
+
+def _identity(fn, node, *_):
+    return fn.values_of(node.args[0])
+
+
+_MODULES = {
+    nn.Linear: _linear_module,
+    nn.Conv2d: _conv2d_module,
+    nn.BatchNorm2d: _batch_norm_module,
+    nn.BatchNorm1d: _batch_norm_module,
+    nn.LayerNorm: _layer_norm_module,
+    nn.ReLU: lambda fn, node, m: fn.emit.unary("relu", fn.values_of(node.args[0])),
+    nn.GELU: lambda fn, node, m: _gelu(fn, node, fn.values_of(node.args[0]),
+                                       getattr(m, "approximate", "none")),
+    nn.MaxPool2d: _max_pool2d_module,
+    nn.AdaptiveAvgPool2d: lambda fn, node, m: _adaptive_avg_pool2d(
+        fn, node, fn.values_of(node.args[0]), m.output_size),
+    nn.Dropout: lambda fn, node, m: _dropout(fn, node, m.p, True),
+    nn.Flatten: _flatten,
+    nn.Identity: _identity,
+    nn.Softmax: lambda fn, node, m: _softmax(fn, node, m.dim),
+}
+
+
+# --- functions and methods -----------------------------------------------
+
+
+def _binary(name):
+    def translate(fn, node):
+        lhs, rhs = (fn.values_of(a) for a in node.args[:2])
+        if isinstance(lhs, _Value) and isinstance(rhs, _Value):
+            if lhs.shape != rhs.shape:
+                _fail(node, f"{name} of tensors of shapes {list(lhs.shape)} and "
+                            f"{list(rhs.shape)} (broadcasting) is not supported")
+            return fn.emit.arith(name, lhs, rhs)
+        if isinstance(lhs, _Value):
+            return fn.emit.arith(name, lhs, fn.emit.constant(rhs, lhs.shape))
+        if isinstance(rhs, _Value):
+            return fn.emit.arith(name, fn.emit.constant(lhs, rhs.shape), rhs)
+        _fail(node, f"{name} of two Python numbers in the graph")
+    return translate
+
+
+def _softmax(fn, node, dim):
+    x = fn.values_of(node.args[0])
+    if dim not in (-1, len(x.shape) - 1):
+        _fail(node, f"softmax over dimension {dim} (only the last) is not "
+                    "supported")
+    return fn.emit.unary("softmax", x)
+
+
+def _reshape_node(fn, node):
+    return fn.emit.reshape(fn.values_of(node.args[0]), fn.shape(node))
+
+
+def _permute(fn, node):
+    x = fn.values_of(node.args[0])
+    dims = node.args[1:] if not isinstance(node.args[1], (tuple, list)) else node.args[1]
+    rank = len(x.shape)
+    return fn.emit.transpose(x, [d % rank for d in dims])
+
+
+def _transpose(fn, node):
+    x = fn.values_of(node.args[0])
+    rank = len(x.shape)
+    a, b = (d % rank for d in node.args[1:3])
+    permutation = list(range(rank))
+    permutation[a], permutation[b] = b, a
+    return fn.emit.transpose(x, permutation)
+
+
+def _matmul(fn, node):
+    x, y = (fn.values_of(a) for a in node.args[:2])
+    shape = fn.shape(node)
+    if len(x.shape) != len(y.shape) or len(x.shape) not in (2, 3):
+        _fail(node, f"matmul of shapes {list(x.shape)} and {list(y.shape)} "
+                    "(only 2-d by 2-d and batched 3-d by 3-d) is not supported")
+    return fn.emit.matmul(x, y, shape)
+
+
+def _mean(fn, node):
+    x = fn.values_of(node.args[0])
+    dims = fn.argument(node, 1, "dim")
+    keep = fn.argument(node, 2, "keepdim", False)
+    rank = len(x.shape)
+    dims = list(range(rank)) if dims is None else (
+        [dims] if isinstance(dims, int) else list(dims))
+    return fn.emit.reduce_mean(x, sorted(d % rank for d in dims), keep)
+
+
+def _cross_entropy(fn, node, logits, target, options):
+    weight = options.get("weight")
+    reduction = options.get("reduction", "mean")
+    smoothing = options.get("label_smoothing", 0.0)
+    if weight is not None or reduction != "mean" or smoothing:
+        _fail(node, "cross-entropy with class weights, label smoothing or a "
+                    "reduction other than 'mean' is not supported")
+    if len(logits.shape) != 2:
+        _fail(node, f"cross-entropy of logits of shape {list(logits.shape)} "
+                    "(only (N, C)) is not supported")
+    return fn.emit.op(f"mpt.softmax_cross_entropy {logits.name}, {target.name} : "
+                      f"{logits.type}, {target.type}", (), "loss")
+
+
+def _cross_entropy_function(fn, node):
+    logits, target = (fn.values_of(a) for a in node.args[:2])
+    names = ["weight", "size_average", "ignore_index", "reduce", "reduction",
+             "label_smoothing"]
+    options = dict(zip(names, node.args[2:]))
+    options.update(node.kwargs)
+    return _cross_entropy(fn, node, logits, target, options)
+
+
+def _cross_entropy_module(fn, node, module):
+    logits, target = (fn.values_of(a) for a in node.args[:2])
+    return _cross_entropy(fn, node, logits, target, {
+        "weight": module.weight, "reduction": module.reduction,
+        "label_smoothing": getattr(module, "label_smoothing", 0.0)})
+
+
+_MODULES[nn.CrossEntropyLoss] = _cross_entropy_module
+
+
+def _relu(fn, node):
+    return fn.emit.unary("relu", fn.values_of(node.args[0]))
+
+
+def _tanh(fn, node):
+    x = fn.values_of(node.args[0])
+    return fn.emit.op(f"math.tanh {x.name} : {x.type}", x.shape)
+
+
+def _linear_function(fn, node):
+    x, weight = (fn.values_of(a) for a in node.args[:2])
+    bias = fn.values_of(fn.argument(node, 2, "bias"))
+    return _linear(fn, node, x, weight, bias)
+
+
+def _conv2d_function(fn, node):
+    a = [fn.values_of(arg) for arg in node.args]
+    a += [None] * (7 - len(a))
+    get = lambda i, key, default: a[i] if a[i] is not None else node.kwargs.get(key, default)  # noqa: E731
+    return _conv2d(fn, node, a[0], a[1], fn.values_of(get(2, "bias", None)),
+                   get(3, "stride", 1), get(4, "padding", 0),
+                   get(5, "dilation", 1), get(6, "groups", 1))
+
+
+_FUNCTIONS = {
+    operator.add: _binary("addf"), torch.add: _binary("addf"),
+    operator.sub: _binary("subf"), torch.sub: _binary("subf"),
+    operator.mul: _binary("mulf"), torch.mul: _binary("mulf"),
+    operator.truediv: _binary("divf"), torch.div: _binary("divf"),
+    operator.matmul: _matmul, torch.matmul: _matmul, torch.bmm: _matmul,
+    torch.relu: _relu, F.relu: _relu, torch.tanh: _tanh,
+    F.gelu: lambda fn, node: _gelu(fn, node, fn.values_of(node.args[0]),
+                                   node.kwargs.get("approximate", "none")),
+    torch.flatten: _reshape_node, torch.reshape: _reshape_node,
+    torch.permute: _permute, torch.transpose: _transpose,
+    torch.mean: _mean,
+    F.softmax: lambda fn, node: _softmax(fn, node, fn.argument(node, 1, "dim")),
+    torch.softmax: lambda fn, node: _softmax(fn, node, fn.argument(node, 1, "dim")),
+    F.cross_entropy: _cross_entropy_function,
+    F.linear: _linear_function,
+    F.conv2d: _conv2d_function,
+    F.max_pool2d: lambda fn, node: _max_pool2d(
+        fn, node, fn.values_of(node.args[0]), fn.argument(node, 1, "kernel_size"),
+        fn.argument(node, 2, "stride"), fn.argument(node, 3, "padding", 0),
+        fn.argument(node, 4, "dilation", 1), fn.argument(node, 5, "ceil_mode", False)),
+    F.adaptive_avg_pool2d: lambda fn, node: _adaptive_avg_pool2d(
+        fn, node, fn.values_of(node.args[0]), fn.argument(node, 1, "output_size")),
+    F.dropout: lambda fn, node: _dropout(fn, node, fn.argument(node, 1, "p", 0.5),
+                                         fn.argument(node, 2, "training", True)),
+}
+
+_METHODS = {
+    "view": _reshape_node, "reshape": _reshape_node, "flatten": _reshape_node,
+    "permute": _permute, "transpose": _transpose, "mean": _mean,
+    "contiguous": lambda fn, node: fn.values_of(node.args[0]),
+    "relu": _relu, "tanh": _tanh,
+    "softmax": lambda fn, node: _softmax(fn, node, fn.argument(node, 1, "dim")),
+}
+
+
+# --- the step --------------------------------------------------------------
+
+
+class ImportedStep:
+    """An imported training step: the module's text and what it names.
+
+    `mlir` is the step; `initial_state` maps each parameter and buffer the
+    step takes to the f32 tensor it starts from (PyTorch names); `aliases`
+    maps each tied name to the parameter that holds it; `data` lists the data
+    inputs as (name, shape, dtype), the labels last; `buffers_carried` the
+    buffers the training forward updates."""
+
+    def __init__(self, mlir, initial_state, parameters, buffers, aliases,
+                 data, state_dict_keys):
+        self.mlir = mlir
+        self.initial_state = initial_state
+        self.parameters = parameters
+        self.buffers = buffers
+        self.aliases = aliases
+        self.data = data
+        self.state_dict_keys = state_dict_keys
+
+
+_OPTIMIZER_KEYS = {
+    torch.optim.SGD: ("sgd", {"lr": "lr", "momentum": "momentum",
+                              "dampening": "dampening",
+                              "weight_decay": "weight_decay"}),
+    torch.optim.Adam: ("adam", {"lr": "lr", "eps": "epsilon",
+                                "weight_decay": "weight_decay"}),
+    torch.optim.AdamW: ("adamw", {"lr": "lr", "eps": "epsilon",
+                                  "weight_decay": "weight_decay"}),
+}
+
+
+def _optimizer_entries(optimizer, group):
+    """mpt.optimizer entries of one torch.optim parameter group."""
+    kind, keys = _OPTIMIZER_KEYS[type(optimizer)]
+    entries = {mpt: float(group[torch_key]) for torch_key, mpt in keys.items()}
+    if kind == "sgd":
+        if group.get("nesterov"):
+            entries["nesterov"] = True
+    else:
+        entries["beta1"], entries["beta2"] = (float(b) for b in group["betas"])
+    return kind, entries
+
+
+def _check_optimizer(optimizer):
+    if type(optimizer) not in _OPTIMIZER_KEYS:
+        raise ImportError(f"unsupported optimizer {type(optimizer).__name__} "
+                          "(SGD, Adam and AdamW are)")
+    for group in optimizer.param_groups:
+        for flag in ("amsgrad", "maximize", "foreach", "capturable",
+                     "differentiable", "fused"):
+            if group.get(flag):
+                raise ImportError(f"{type(optimizer).__name__} with {flag}=True "
+                                  "is not supported")
+
+
+def _attribute_dict(entries):
+    parts = []
+    for key, value in entries.items():
+        if value is True:
+            parts.append(key)
+        elif isinstance(value, str):
+            parts.append(f'{key} = "{value}"')
+        else:
+            parts.append(f"{key} = {_float(value)} : f32")
+    return "{" + ", ".join(parts) + "}"
+
+
+class _Importer:
+    def __init__(self, model, example_inputs, target, loss, optimizer):
+        self.model = model
+        self.inputs = tuple(example_inputs)
+        self.target = target
+        self.loss = loss
+        self.optimizer = optimizer
+        # Parameters by identity, under the name named_parameters() gives them
+        # (tied ones once, under their first name).
+        self.canonical = {id(p): name for name, p in model.named_parameters()}
+        self.buffer_names = {name for name, _ in model.named_buffers()}
+        self.used = {}      # argument name -> _Value
+        self.aliases = {}   # tied name -> canonical name
+        self.carried = {}   # buffer name -> SSA name of its next value
+        self.prefix = ""
+        self.data_values = []
+
+    # --- arguments --------------------------------------------------------
+
+    def tensor_argument(self, node, graph_module, target):
+        name = target[len(self.prefix):] if target.startswith(self.prefix) else None
+        if name is None:
+            _fail(node, f"'{target}' is not a parameter or buffer of the model")
+        tensor = self.lookup(node, name)
+        if isinstance(tensor, nn.Parameter):
+            canonical = self.canonical.get(id(tensor))
+            if canonical is None:
+                _fail(node, f"'{name}' is not a parameter the model registers")
+            if canonical != name:
+                self.aliases[name] = canonical
+            name = canonical
+            if not tensor.requires_grad:
+                _fail(node, f"parameter '{name}' has requires_grad=False; frozen "
+                            "parameters are not supported yet")
+        elif name not in self.buffer_names:
+            _fail(node, f"'{name}' is a tensor attribute, not a parameter or a "
+                        "registered buffer")
+        if tensor.dtype != torch.float32:
+            _fail(node, f"'{name}' is {tensor.dtype}; the step takes float32 "
+                        "parameters and buffers")
+        if name not in self.used:
+            self.used[name] = _Value(f"%{name}", tensor.shape)
+        return self.used[name]
+
+    def lookup(self, node, name):
+        module_path, _, attribute = name.rpartition(".")
+        try:
+            module = self.model.get_submodule(module_path) if module_path else self.model
+        except AttributeError:
+            _fail(node, f"no submodule '{module_path}' in the model")
+        tensor = getattr(module, attribute, None)
+        if not isinstance(tensor, torch.Tensor):
+            _fail(node, f"'{name}' is not a tensor of the model")
+        return tensor
+
+    def data_argument(self, node):
+        meta = node.meta.get("tensor_meta")
+        if meta is None:
+            _fail(node, f"input '{node.name}' is not a tensor")
+        element = _DTYPES.get(meta.dtype)
+        if element is None:
+            _fail(node, f"input '{node.name}' is {meta.dtype}; the step takes "
+                        "float32 data and int32/int64 labels")
+        value = _Value(f"%{node.name}", meta.shape, element)
+        self.data_values.append(value)
+        return value
+
+    def carry(self, buffer, next_name):
+        self.carried[buffer.name[1:]] = next_name
+
+    # --- functions ----------------------------------------------------------
+
+    def wrapper(self):
+        """The model and its loss as one module, whose forward the train step
+        traces: forward(<model inputs>, target) -> loss."""
+        names = list(inspect.signature(self.model.forward).parameters)
+        names = names[:len(self.inputs)]
+        if "target" in names:
+            raise ImportError("the model's forward has an input named 'target', "
+                              "the name the importer gives the labels")
+        source = (f"def forward(self, {', '.join(names)}, target):\n"
+                  f"    return self.loss(self.model({', '.join(names)}), target)\n")
+        namespace = {}
+        exec(source, namespace)  # noqa: S102 - builds a signature fx can trace
+        wrapper_type = type("TrainStep", (nn.Module,), {"forward": namespace["forward"]})
+        wrapper = wrapper_type()
+        wrapper.model = self.model
+        if isinstance(self.loss, nn.Module):
+            wrapper.loss = self.loss
+        else:
+            wrapper.__dict__["loss"] = self.loss
+        return wrapper
+
+    def translate(self, root, inputs, training, prefix):
+        self.prefix = prefix
+        self.data_values = []
+        module = _trace(root, inputs, training)
+        function = _Function(self, module, training)
+        result = function.run()
+        return function.emit.lines, result, self.data_values
+
+    def check_ties(self):
+        """Parameter objects of their own that share memory: the same tensor
+        under two names must be one parameter object (it then becomes one
+        parameter of the step), or the copies would drift apart as they
+        train; in another layout it cannot be either."""
+        seen = {}
+        for name, parameter in self.model.named_parameters():
+            key = (parameter.untyped_storage().data_ptr()
+                   if hasattr(parameter, "untyped_storage")
+                   else parameter.storage().data_ptr())
+            if key in seen:
+                other_name, other = seen[key]
+                layout = (tuple(parameter.shape), parameter.stride(),
+                          parameter.storage_offset())
+                other_layout = (tuple(other.shape), other.stride(),
+                                other.storage_offset())
+                if layout != other_layout:
+                    raise ImportError(
+                        f"'{name}' shares memory with '{other_name}' in a "
+                        f"different layout (shape {list(parameter.shape)}, "
+                        f"strides {list(parameter.stride())} against "
+                        f"{list(other.shape)}, {list(other.stride())}); tie "
+                        "the same parameter object instead")
+                self.canonical[id(parameter)] = other_name
+            else:
+                seen[key] = (name, parameter)
+
+    def run(self):
+        _check_optimizer(self.optimizer)
+        self.check_ties()
+        train_lines, loss, train_data = self.translate(
+            self.wrapper(), self.inputs + (self.target,), True, "model.")
+        if not isinstance(loss, _Value) or loss.shape != () or loss.element != "f32":
+            raise ImportError("the loss is not one float32 scalar")
+        predict_lines, logits, predict_data = self.translate(
+            self.model, self.inputs, False, "")
+        if not isinstance(logits, _Value):
+            raise ImportError("the model's forward must return one tensor (the "
+                              "logits) for the eval step")
+        return self.render(train_lines, loss, train_data, predict_lines, logits,
+                           predict_data)
+
+    def ordered_arguments(self):
+        parameters = [n for n, _ in self.model.named_parameters() if n in self.used]
+        buffers = [n for n, _ in self.model.named_buffers() if n in self.used]
+        return parameters, buffers
+
+    def render(self, train_lines, loss, train_data, predict_lines, logits,
+               predict_data):
+        parameters, buffers = self.ordered_arguments()
+        groups = self.optimizer.param_groups
+        kind, entries = _optimizer_entries(self.optimizer, groups[0])
+        group_of = {id(p): i for i, g in enumerate(groups) for p in g["params"]}
+        arguments = []
+        for name in parameters:
+            attrs = "mpt.param"
+            group = group_of.get(id(self.lookup(None, name)))
+            if group is None:
+                raise ImportError(f"parameter '{name}' is in no parameter group "
+                                  "of the optimizer")
+            _, own = _optimizer_entries(self.optimizer, groups[group])
+            override = {k: v for k, v in own.items() if entries.get(k) != v}
+            if override:
+                attrs += f", mpt.optimizer = {_attribute_dict(override)}"
+            arguments.append(f"%{name}: {self.used[name].type} {{{attrs}}}")
+        for name in buffers:
+            arguments.append(f"%{name}: {self.used[name].type} {{mpt.state}}")
+        arguments += [f"{v.name}: {v.type} {{mpt.data}}" for v in train_data]
+        state = parameters + buffers
+        results = [(self.carried[b], self.used[b].type,
+                    f"mpt.next = {state.index(b)}") for b in buffers if b in self.carried]
+        results.append((loss.name, loss.type, 'mpt.metric = "loss"'))
+        optimizer = dict(kind=kind, **entries)
+        lines = ["// Imported from PyTorch by mpt-import-torch.",
+                 "func.func @train_step(" + ",\n    ".join(arguments) + ")",
+                 "    -> (" + ", ".join(f"{t} {{{a}}}" for _, t, a in results) + ")",
+                 f"    attributes {{mpt.train_step, mpt.optimizer = "
+                 f"{_attribute_dict(optimizer)}}} {{"]
+        lines += train_lines
+        lines.append(f"  return {', '.join(n for n, _, _ in results)} : "
+                     f"{', '.join(t for _, t, _ in results)}")
+        lines.append("}")
+        predict_arguments = [f"%{n}: {self.used[n].type} {{mpt.state_of = {i}}}"
+                             for i, n in enumerate(state)]
+        predict_arguments += [f"{v.name}: {v.type} {{mpt.data}}" for v in predict_data]
+        lines += ["",
+                  "func.func @predict(" + ",\n    ".join(predict_arguments) +
+                  f") -> {logits.type} attributes {{mpt.eval_step}} {{"]
+        lines += predict_lines
+        lines += [f"  return {logits.name} : {logits.type}", "}", ""]
+        initial = {n: self.lookup(None, n).detach().to(torch.float32).clone()
+                   for n in state}
+        data = [(v.name[1:], v.shape, v.element) for v in train_data]
+        keys = list(self.model.state_dict().keys())
+        return ImportedStep("\n".join(lines), initial, parameters, buffers,
+                            dict(self.aliases), data, keys)
+
+
+def import_module(model, example_inputs, target, loss=F.cross_entropy,
+                  optimizer=None):
+    """Imports `model` (a torch.nn.Module) trained on `loss(model(*inputs),
+    target)` by `optimizer` (a torch.optim.SGD/Adam/AdamW over its parameters;
+    default SGD with lr 0.01) into an ImportedStep. `example_inputs` (a tensor
+    or a tuple) and `target` fix the shapes: the batch of the step."""
+    if isinstance(example_inputs, torch.Tensor):
+        example_inputs = (example_inputs,)
+    if optimizer is None:
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    return _Importer(model, example_inputs, target, loss, optimizer).run()

@@ -1,0 +1,117 @@
+"""Models and inputs the importer or the step must refuse, each with an error
+that names the problem and where it came from: `bad_models.py CASE`."""
+
+import sys
+
+import torch
+import torch.nn as nn
+
+import mpt
+
+
+class Cumsum(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        x = torch.cumsum(x, 1)  # the unsupported op
+        return self.fc(x)
+
+
+class Bilinear(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.bi = nn.Bilinear(4, 4, 3)
+
+    def forward(self, x):
+        return self.bi(x, x)
+
+
+class Dropout(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+        self.drop = nn.Dropout(0.5)
+
+    def forward(self, x):
+        return self.drop(self.fc(x))
+
+
+class TiedTransposed(nn.Module):
+    """An autoencoder whose decoder shares the encoder's memory transposed:
+    two parameters of one storage in different layouts."""
+
+    def __init__(self):
+        super().__init__()
+        self.encoder = nn.Linear(4, 8)
+        self.decoder = nn.Linear(8, 4)
+        self.decoder.weight = nn.Parameter(self.encoder.weight.t())
+
+    def forward(self, x):
+        return self.decoder(torch.relu(self.encoder(x)))
+
+
+class Tied(nn.Module):
+    """The same parameter object in two layers, as GPT-2's wte and lm_head."""
+
+    def __init__(self):
+        super().__init__()
+        self.first = nn.Linear(4, 4)
+        self.second = nn.Linear(4, 4)
+        self.second.weight = self.first.weight
+
+    def forward(self, x):
+        return self.second(torch.relu(self.first(x)))
+
+
+def compile_model(model, batch=8):
+    return mpt.compile(model, torch.randn(batch, 4),
+                       torch.randint(0, 3, (batch,)),
+                       optimizer=torch.optim.SGD(model.parameters(), lr=0.1))
+
+
+def report(function):
+    try:
+        function()
+    except (mpt.ImportError, mpt.Error) as error:
+        print(f"{type(error).__name__}: {error}")
+
+
+case = sys.argv[1]
+torch.manual_seed(0)
+if case == "cumsum":
+    report(lambda: compile_model(Cumsum()))
+elif case == "module":
+    report(lambda: compile_model(Bilinear()))
+elif case == "dropout":
+    report(lambda: compile_model(Dropout()))
+elif case == "tied-transposed":
+    report(lambda: compile_model(TiedTransposed()))
+elif case == "data":
+    step = compile_model(nn.Linear(4, 3))
+    report(lambda: step(torch.randn(8, 5), torch.zeros(8, dtype=torch.int64)))
+    report(lambda: step(torch.randn(8, 4), torch.full((8,), 3)))
+    report(lambda: step(torch.randn(8, 4)))
+elif case == "tied":
+    # One parameter in the step; trained, it equals PyTorch's, whose gradient
+    # sums both uses.
+    model = Tied()
+    reference = Tied()
+    reference.load_state_dict(model.state_dict())
+    step = compile_model(model)
+    names = sorted(n for n in step.state() if n.endswith("weight"))
+    print("weights in the step:", names)
+    optimizer = torch.optim.SGD(reference.parameters(), lr=0.1)
+    x, y = torch.randn(8, 4), torch.randint(0, 3, (8,))
+    for _ in range(3):
+        step(x, y)
+        optimizer.zero_grad()
+        torch.nn.functional.cross_entropy(reference(x), y).backward()
+        optimizer.step()
+    trained = step.state_dict()
+    difference = max((trained[k] - v).abs().max().item()
+                     for k, v in reference.state_dict().items())
+    print(f"after 3 steps, max |mpt - torch| over the state_dict: "
+          f"{difference:.1e}, second.weight is first.weight: "
+          f"{bool((trained['second.weight'] == trained['first.weight']).all())}")
