@@ -218,12 +218,17 @@ static llvm::Error makeSyntheticData(const TrainerOptions &options,
   return llvm::Error::success();
 }
 
+/// "100x784"; "scalars" for no dimension.
+static std::string joinDims(const std::vector<int64_t> &shape) {
+  std::string text = shape.empty() ? "scalars" : "";
+  for (size_t d = 0; d < shape.size(); ++d)
+    text += (d ? "x" : "") + std::to_string(shape[d]);
+  return text;
+}
+
 /// "<f4[100x784]".
 static std::string describe(const SampleArray &array) {
-  std::string text = array.elementType + "[";
-  for (size_t d = 0; d < array.shape.size(); ++d)
-    text += (d ? "x" : "") + std::to_string(array.shape[d]);
-  return text + "]";
+  return array.elementType + "[" + joinDims(array.shape) + "]";
 }
 
 /// The examples and labels that `files` (of `flag`) give the step's data
@@ -250,21 +255,15 @@ loadNamedFiles(const std::map<std::string, std::string> &files,
     return fail(error);
   std::vector<int64_t> exampleDims(examples.shape.begin() + 1,
                                    examples.shape.end());
-  auto dims = [](const std::vector<int64_t> &shape) {
-    std::string text = shape.empty() ? "scalars" : "";
-    for (size_t d = 0; d < shape.size(); ++d)
-      text += (d ? "x" : "") + std::to_string(shape[d]);
-    return text;
-  };
   if (examples.isInteger)
     return fail(xPath + ": input '" + x + "' takes floats (" +
                 binding.examplesShape + "); the file holds " +
                 describe(examples) + " (convert it: array.astype('float32'))");
   if (exampleDims != binding.exampleDims)
     return fail(xPath + ": input '" + x + "' takes samples of " +
-                dims(binding.exampleDims) + " (" + binding.examplesShape +
+                joinDims(binding.exampleDims) + " (" + binding.examplesShape +
                 " without the batch); the file holds " + describe(examples) +
-                ", samples of " + dims(exampleDims));
+                ", samples of " + joinDims(exampleDims));
   if (!labels.isInteger || labels.shape.size() != 1)
     return fail(yPath + ": input '" + y +
                 "' takes one integer class id per sample; the file holds " +
