@@ -52,7 +52,8 @@ void writeRaw(const std::string &path, const std::vector<uint8_t> &bytes) {
   out.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
 }
 
-class IdxTest : public ::testing::Test {
+/// A fresh temporary directory per test, removed after it.
+class TemporaryDirectoryTest : public ::testing::Test {
 protected:
   void SetUp() override {
     std::string pattern =
@@ -60,6 +61,22 @@ protected:
             .string();
     ASSERT_NE(mkdtemp(pattern.data()), nullptr);
     directory = pattern;
+  }
+
+  void TearDown() override {
+    std::error_code ignored;
+    std::filesystem::remove_all(directory, ignored);
+  }
+
+  std::string directory;
+};
+
+class IdxTest : public TemporaryDirectoryTest {
+protected:
+  void SetUp() override {
+    TemporaryDirectoryTest::SetUp();
+    if (HasFatalFailure())
+      return;
     images = directory + "/images.gz";
     labels = directory + "/labels.gz";
     // Three 2x3 images whose pixels are 10*image + pixel.
@@ -72,11 +89,6 @@ protected:
     writeGzip(labels, labelBytes);
   }
 
-  void TearDown() override {
-    std::error_code ignored;
-    std::filesystem::remove_all(directory, ignored);
-  }
-
   // Loads and expects failure with an error containing `needle`.
   void expectError(const std::string &needle) {
     Dataset data;
@@ -86,7 +98,7 @@ protected:
     EXPECT_EQ(data.count, 0);
   }
 
-  std::string directory, images, labels;
+  std::string images, labels;
   std::vector<uint8_t> pixels, imageBytes, labelBytes;
 };
 
@@ -549,20 +561,8 @@ std::vector<uint8_t> npyFile(int major, const std::string &descr,
   return concat(bytes, data);
 }
 
-class SampleArrayTest : public ::testing::Test {
+class SampleArrayTest : public TemporaryDirectoryTest {
 protected:
-  void SetUp() override {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "mpt-array-test-XXXXXX")
-            .string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    directory = pattern;
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    std::filesystem::remove_all(directory, ignored);
-  }
-
   SampleArray load(const std::vector<uint8_t> &bytes,
                    const std::string &name = "a.npy") {
     std::string path = directory + "/" + name;
@@ -586,8 +586,6 @@ protected:
     EXPECT_NE(error.find(needle), std::string::npos) << error;
     EXPECT_TRUE(array.shape.empty());
   }
-
-  std::string directory;
 };
 
 TEST_F(SampleArrayTest, ReadsEveryFormatVersion) {
