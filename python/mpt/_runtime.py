@@ -61,6 +61,7 @@ class CompileOptions(ctypes.Structure):
         ("grad_reduce", ctypes.c_int32),
         ("bucket_bytes", ctypes.c_int64),
         ("micro_batches", ctypes.c_int64),
+        ("precision_report", ctypes.c_char_p),
     ]
 
 

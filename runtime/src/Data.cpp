@@ -3,6 +3,10 @@
 #include "mpt/data.h"
 #include "ParallelFor.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -25,7 +29,12 @@ constexpr double kTwoPi = 6.283185307179586476925;
 
 // Independent random streams derived from one user seed, so that e.g. the
 // prototypes of a synthetic set do not shift when its noise changes.
-enum class Stream : uint32_t { Prototypes = 1, Noise = 2, EpochOrder = 3 };
+enum class Stream : uint32_t {
+  Prototypes = 1,
+  Noise = 2,
+  EpochOrder = 3,
+  TokenWindows = 4
+};
 
 // std::seed_seq and std::mt19937_64 are fully specified by the standard, so
 // this engine produces the same sequence with every standard library (unlike
@@ -405,4 +414,75 @@ bool mpt::runtime::gatherBatch(const Dataset &data,
                           roundFloats(source, images + i * pixels, pixels,
                                       kind);
                         });
+}
+
+TokenFile::~TokenFile() {
+  if (bytes)
+    munmap(const_cast<uint8_t *>(bytes), mappedBytes);
+}
+
+bool TokenFile::open(const std::string &path, int bytesPerToken,
+                     int64_t vocabulary, std::string &error) {
+  auto fail = [&](const std::string &problem) {
+    error = path + ": " + problem;
+    return false;
+  };
+  assert((bytesPerToken == 1 || bytesPerToken == 2) && "uint8 or uint16");
+  width = bytesPerToken;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return fail(std::string("cannot open: ") + std::strerror(errno));
+  struct stat info;
+  bool statted = ::fstat(fd, &info) == 0;
+  if (!statted || !S_ISREG(info.st_mode)) {
+    ::close(fd);
+    return fail(statted ? "not a regular file" : std::strerror(errno));
+  }
+  if (info.st_size % width != 0) {
+    ::close(fd);
+    return fail(std::to_string(info.st_size) +
+                " bytes are not a whole number of uint16 tokens");
+  }
+  mappedBytes = size_t(info.st_size);
+  void *mapped = mappedBytes
+                     ? mmap(nullptr, mappedBytes, PROT_READ, MAP_PRIVATE, fd, 0)
+                     : nullptr;
+  ::close(fd);
+  if (mapped == MAP_FAILED)
+    return fail(std::string("cannot map: ") + std::strerror(errno));
+  bytes = static_cast<const uint8_t *>(mapped);
+  count = int64_t(mappedBytes) / width;
+  // Checked once here, so that a bad token fails the run before it starts
+  // rather than as an error of some step hours in.
+  for (int64_t offset = 0; offset < count; ++offset)
+    if (token(offset) >= vocabulary)
+      return fail("token " + std::to_string(token(offset)) + " at offset " +
+                  std::to_string(offset) + " is outside the vocabulary [0, " +
+                  std::to_string(vocabulary) + ")");
+  return true;
+}
+
+std::vector<int64_t>
+mpt::runtime::tokenWindowOffsets(int64_t tokens, int64_t length, uint64_t seed,
+                                 int64_t index, int64_t batchSize) {
+  assert(tokens > length && length >= 1 && batchSize >= 0 &&
+         "a window of length + 1 tokens must fit the file");
+  std::mt19937_64 engine =
+      makeEngine(seed, Stream::TokenWindows, static_cast<uint64_t>(index));
+  std::vector<int64_t> offsets(static_cast<size_t>(batchSize));
+  for (int64_t &offset : offsets)
+    offset = static_cast<int64_t>(
+        uniformBelow(engine, static_cast<uint64_t>(tokens - length)));
+  return offsets;
+}
+
+void mpt::runtime::gatherTokenWindows(const TokenFile &file,
+                                      const std::vector<int64_t> &offsets,
+                                      int64_t length, int32_t *inputs,
+                                      int32_t *targets) {
+  for (size_t row = 0; row < offsets.size(); ++row)
+    for (int64_t t = 0; t < length; ++t) {
+      inputs[row * length + t] = int32_t(file.token(offsets[row] + t));
+      targets[row * length + t] = int32_t(file.token(offsets[row] + t + 1));
+    }
 }

@@ -178,6 +178,7 @@ void buildMixedPrecision(PassManager &pm, const CompileOptions &options) {
   mixed.reduceType = options.gradientReduceType;
   mixed.bucketBytes = options.bucketBytes;
   mixed.microBatches = options.microBatches;
+  mixed.report = options.precisionReport;
   buildMixedPrecisionPipeline(pm, mixed);
 }
 
@@ -213,7 +214,9 @@ bool dump(ModuleOp module, const CompileOptions &options, const char *suffix,
   std::error_code failed;
   llvm::ToolOutputFile output(path, failed, llvm::sys::fs::OF_Text);
   if (!failed) {
-    module->print(output.os());
+    // The arguments keep their source names (%w1, not %arg0), which the
+    // signature and checkpoints use too.
+    module->print(output.os(), OpPrintingFlags().printNameLocAsPrefix());
     output.os().close();
     failed = output.os().error();
     output.os().clear_error();

@@ -31,6 +31,7 @@ struct CompileOptions {
   double maxScale = loss_scale_defaults::kMaxScale;
   Device device = Device::CPU;
   std::string dumpPrefix;
+  std::string precisionReport; // mpt-precision-report's file; empty: none
   bool cpuKernels = true;
   int64_t parallelMinIterations = 65536;
   bool persistentWorkingCopies = false;

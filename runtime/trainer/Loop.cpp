@@ -225,6 +225,7 @@ llvm::Error Run::queueStep(int64_t s) {
     return llvm::createStringError(
         "step " + llvm::Twine(s) + " (" +
         (options.data == DataSource::Synthetic ? "synthetic"
+         : options.data == DataSource::Files   ? "--data"
                                                : "fashion-mnist") +
         " batch " + llvm::Twine(batch) + " of epoch " + llvm::Twine(epoch + 1) +
         "): " + llvm::toString(std::move(error)));

@@ -72,6 +72,9 @@ static llvm::Error checkOptions(const TrainerOptions &options) {
   if (options.compile.micro_batches < 1)
     return fail("--accumulate must be at least 1, got " +
                 Twine(options.compile.micro_batches));
+  if (!options.evalDataFiles.empty() && options.data != DataSource::Files)
+    return fail("--eval-data gives the test set of --data name=file,...; "
+                "Fashion-MNIST and the synthetic set bring their own");
   for (int64_t step : options.injectNonFinite)
     if (step < 0)
       return fail("--inject-nonfinite " + Twine(step) +
@@ -79,6 +82,10 @@ static llvm::Error checkOptions(const TrainerOptions &options) {
   if (!options.checkpointPath.empty())
     if (std::string problem =
             checkWritable(options.checkpointPath, "--checkpoint");
+        !problem.empty())
+      return fail(problem);
+  if (const char *report = options.compile.precision_report)
+    if (std::string problem = checkWritable(report, "--precision-report");
         !problem.empty())
       return fail(problem);
   return llvm::Error::success();
@@ -114,6 +121,7 @@ static llvm::Error bindTrainInputs(mpt_program_t program,
       binding.batchSize = info.shape[0];
       binding.exampleSize = info.num_elements / info.shape[0];
       binding.examplesShape = describe(info);
+      binding.exampleDims.assign(info.shape + 1, info.shape + info.rank);
     } else if (info.num_classes > 0 && binding.labels.empty() &&
                info.rank == 1) {
       binding.labels = info.name;
@@ -210,11 +218,100 @@ static llvm::Error makeSyntheticData(const TrainerOptions &options,
   return llvm::Error::success();
 }
 
+/// "100x784"; "scalars" for no dimension.
+static std::string joinDims(const std::vector<int64_t> &shape) {
+  std::string text = shape.empty() ? "scalars" : "";
+  for (size_t d = 0; d < shape.size(); ++d)
+    text += (d ? "x" : "") + std::to_string(shape[d]);
+  return text;
+}
+
+/// "<f4[100x784]".
+static std::string describe(const SampleArray &array) {
+  return array.elementType + "[" + joinDims(array.shape) + "]";
+}
+
+/// The examples and labels that `files` (of `flag`) give the step's data
+/// inputs, as a dataset of `out.count` samples.
+static llvm::Error
+loadNamedFiles(const std::map<std::string, std::string> &files,
+               const std::string &flag, const std::string &model,
+               const DataBinding &binding, Dataset &out) {
+  const std::string &x = binding.examples, &y = binding.labels;
+  for (const auto &[name, path] : files)
+    if (name != x && name != y)
+      return fail(flag + " " + name + "=" + path + ": '" + name +
+                  "' is not a data input of " + model +
+                  " (its data inputs: " + x + ", " + y + ")");
+  for (const std::string *name : {&x, &y})
+    if (!files.count(*name))
+      return fail(flag + " gives no file for '" + *name +
+                  "', a data input of " + model);
+  const std::string &xPath = files.at(x), &yPath = files.at(y);
+  SampleArray examples, labels;
+  std::string error;
+  if (!loadSampleArray(xPath, x, examples, error) ||
+      !loadSampleArray(yPath, y, labels, error))
+    return fail(error);
+  std::vector<int64_t> exampleDims(examples.shape.begin() + 1,
+                                   examples.shape.end());
+  if (examples.isInteger)
+    return fail(xPath + ": input '" + x + "' takes floats (" +
+                binding.examplesShape + "); the file holds " +
+                describe(examples) + " (convert it: array.astype('float32'))");
+  if (exampleDims != binding.exampleDims)
+    return fail(xPath + ": input '" + x + "' takes samples of " +
+                joinDims(binding.exampleDims) + " (" + binding.examplesShape +
+                " without the batch); the file holds " + describe(examples) +
+                ", samples of " + joinDims(exampleDims));
+  if (!labels.isInteger || labels.shape.size() != 1)
+    return fail(yPath + ": input '" + y +
+                "' takes one integer class id per sample; the file holds " +
+                describe(labels));
+  if (labels.shape[0] != examples.shape[0])
+    return fail(yPath + " holds " + Twine(labels.shape[0]) + " samples but " +
+                xPath + " holds " + Twine(examples.shape[0]));
+  for (size_t i = 0; i < labels.ints.size(); ++i)
+    if (labels.ints[i] < 0 || labels.ints[i] >= binding.numClasses)
+      return fail(yPath + ": input '" + y + "': class id " +
+                  Twine(labels.ints[i]) + " of sample " + Twine(i) +
+                  " is outside [0, " + Twine(binding.numClasses) + ")");
+  out.count = examples.shape[0];
+  out.height = 1;
+  out.width = binding.exampleSize;
+  out.images = std::move(examples.floats);
+  out.labels = std::move(labels.ints);
+  return llvm::Error::success();
+}
+
+/// The user's training set and, for evaluations, test set.
+static llvm::Error loadDataFiles(const TrainerOptions &options,
+                                 const DataBinding &binding, Dataset &train,
+                                 Dataset &test) {
+  const std::string &model = options.modelPath;
+  if (llvm::Error error =
+          loadNamedFiles(options.dataFiles, "--data", model, binding, train))
+    return error;
+  if (!options.evalDataFiles.empty() && !binding.hasEval)
+    return fail("--eval-data: " + model +
+                " has no eval step (mpt.eval_step) to evaluate with");
+  if (options.evalDataFiles.empty()) {
+    if (binding.hasEval && options.evaluate)
+      return fail(model + " has an eval step: give its test set with "
+                          "--eval-data name=file,... (or --no-eval)");
+    return llvm::Error::success();
+  }
+  return loadNamedFiles(options.evalDataFiles, "--eval-data", model, binding,
+                        test);
+}
+
 static llvm::Error loadData(const TrainerOptions &options,
                             const DataBinding &binding, Dataset &train,
                             Dataset &test) {
   if (options.data == DataSource::Synthetic)
     return makeSyntheticData(options, binding, train, test);
+  if (options.data == DataSource::Files)
+    return loadDataFiles(options, binding, train, test);
   std::string error;
   if (!loadFashionMnist(options.dataDir, "train", train, error) ||
       !loadFashionMnist(options.dataDir, "test", test, error))
@@ -415,8 +512,9 @@ std::unique_ptr<Trainer> Trainer::create(const TrainerOptions &options,
 
 Trainer::Trainer(const TrainerOptions &options, std::unique_ptr<State> state)
     : opts(options), state(std::move(state)) {
-  // The compile options' string was borrowed for compiling only.
+  // The compile options' strings were borrowed for compiling only.
   opts.compile.dump_prefix = nullptr;
+  opts.compile.precision_report = nullptr;
 }
 
 Trainer::~Trainer() = default;

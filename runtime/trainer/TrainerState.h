@@ -23,7 +23,8 @@ namespace mpt {
 /// (the float input) and their class labels (the integer input a loss reads).
 struct DataBinding {
   std::string examples, labels, evalExamples;
-  std::string examplesShape; // as describe() gives it
+  std::string examplesShape;        // as describe() gives it
+  std::vector<int64_t> exampleDims; // one example's: the input's but the batch
   int64_t batchSize = 0, exampleSize = 0, numClasses = 0;
   /// The eval step's batch: the training step's over its micro-batches
   /// (mpt_compile_options_t::micro_batches), which the step is written for.

@@ -1,6 +1,7 @@
 //===- DataTest.cpp - Tests for the runtime data sources --------*- C++ -*-===//
 
 #include "mpt/data.h"
+#include "mpt/safetensors.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -51,7 +52,8 @@ void writeRaw(const std::string &path, const std::vector<uint8_t> &bytes) {
   out.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
 }
 
-class IdxTest : public ::testing::Test {
+/// A fresh temporary directory per test, removed after it.
+class TemporaryDirectoryTest : public ::testing::Test {
 protected:
   void SetUp() override {
     std::string pattern =
@@ -59,6 +61,22 @@ protected:
             .string();
     ASSERT_NE(mkdtemp(pattern.data()), nullptr);
     directory = pattern;
+  }
+
+  void TearDown() override {
+    std::error_code ignored;
+    std::filesystem::remove_all(directory, ignored);
+  }
+
+  std::string directory;
+};
+
+class IdxTest : public TemporaryDirectoryTest {
+protected:
+  void SetUp() override {
+    TemporaryDirectoryTest::SetUp();
+    if (HasFatalFailure())
+      return;
     images = directory + "/images.gz";
     labels = directory + "/labels.gz";
     // Three 2x3 images whose pixels are 10*image + pixel.
@@ -71,11 +89,6 @@ protected:
     writeGzip(labels, labelBytes);
   }
 
-  void TearDown() override {
-    std::error_code ignored;
-    std::filesystem::remove_all(directory, ignored);
-  }
-
   // Loads and expects failure with an error containing `needle`.
   void expectError(const std::string &needle) {
     Dataset data;
@@ -85,7 +98,7 @@ protected:
     EXPECT_EQ(data.count, 0);
   }
 
-  std::string directory, images, labels;
+  std::string images, labels;
   std::vector<uint8_t> pixels, imageBytes, labelBytes;
 };
 
@@ -518,6 +531,204 @@ TEST(SyntheticTest, Learnable) {
     correct += best == data.labels[i];
   }
   EXPECT_GE(correct, kCount / 2 * 95 / 100);
+}
+
+//===-- The user's tensors --------------------------------------------===//
+
+template <typename T> std::vector<uint8_t> bytesOf(std::vector<T> values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(T));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+/// A .npy file of format `major`.0 as numpy.save writes it.
+std::vector<uint8_t> npyFile(int major, const std::string &descr,
+                             const std::string &shape,
+                             const std::vector<uint8_t> &data,
+                             const char *fortran = "False") {
+  std::string header = "{'descr': '" + descr +
+                       "', 'fortran_order': " + fortran +
+                       ", 'shape': " + shape + ", }";
+  size_t prefix = major == 1 ? 10 : 12;
+  while ((prefix + header.size() + 1) % 64)
+    header += ' ';
+  header += '\n';
+  std::vector<uint8_t> bytes = {0x93,           'N', 'U', 'M', 'P', 'Y',
+                                uint8_t(major), 0};
+  for (int i = 0; i < (major == 1 ? 2 : 4); ++i)
+    bytes.push_back(uint8_t(header.size() >> (8 * i)));
+  bytes.insert(bytes.end(), header.begin(), header.end());
+  return concat(bytes, data);
+}
+
+class SampleArrayTest : public TemporaryDirectoryTest {
+protected:
+  SampleArray load(const std::vector<uint8_t> &bytes,
+                   const std::string &name = "a.npy") {
+    std::string path = directory + "/" + name;
+    writeRaw(path, bytes);
+    SampleArray array;
+    std::string error;
+    EXPECT_TRUE(loadSampleArray(path, "x", array, error)) << error;
+    return array;
+  }
+
+  // Loads `bytes` and expects an error naming the file and containing
+  // `needle`.
+  void expectError(const std::vector<uint8_t> &bytes, const std::string &needle,
+                   const std::string &name = "a.npy") {
+    std::string path = directory + "/" + name;
+    writeRaw(path, bytes);
+    SampleArray array;
+    std::string error;
+    EXPECT_FALSE(loadSampleArray(path, "x", array, error));
+    EXPECT_EQ(error.rfind(path + ": ", 0), 0u) << error;
+    EXPECT_NE(error.find(needle), std::string::npos) << error;
+    EXPECT_TRUE(array.shape.empty());
+  }
+};
+
+TEST_F(SampleArrayTest, ReadsEveryFormatVersion) {
+  std::vector<float> values = {1.5f, -2.0f, 0.25f, 3.0f, 4.0f, -0.5f};
+  for (int major : {1, 2, 3}) {
+    SampleArray array = load(npyFile(major, "<f4", "(2, 3)", bytesOf(values)));
+    EXPECT_EQ(array.shape, (std::vector<int64_t>{2, 3})) << major;
+    EXPECT_FALSE(array.isInteger);
+    EXPECT_EQ(array.floats, values);
+    EXPECT_EQ(array.elementType, "<f4");
+  }
+}
+
+TEST_F(SampleArrayTest, ConvertsFloats) {
+  // f16 0x3c00 = 1, 0xc000 = -2; f64 rounds to the nearest f32.
+  SampleArray half = load(npyFile(
+      1, "<f2", "(2,)", bytesOf(std::vector<uint16_t>{0x3c00, 0xc000})));
+  EXPECT_EQ(half.floats, (std::vector<float>{1.0f, -2.0f}));
+  SampleArray wide =
+      load(npyFile(1, "<f8", "(2,)", bytesOf(std::vector<double>{0.1, -1e-3})));
+  EXPECT_EQ(wide.floats, (std::vector<float>{0.1f, -1e-3f}));
+}
+
+TEST_F(SampleArrayTest, ConvertsIntegers) {
+  EXPECT_EQ(load(npyFile(1, "|u1", "(3,)", {0, 7, 255})).ints,
+            (std::vector<int32_t>{0, 7, 255}));
+  EXPECT_EQ(
+      load(npyFile(1, "<u2", "(2,)", bytesOf(std::vector<uint16_t>{65535, 3})))
+          .ints,
+      (std::vector<int32_t>{65535, 3}));
+  SampleArray longs = load(npyFile(
+      1, "<i8", "(2, 1)", bytesOf(std::vector<int64_t>{-2147483648LL, 9})));
+  EXPECT_TRUE(longs.isInteger);
+  EXPECT_EQ(longs.shape, (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(longs.ints, (std::vector<int32_t>{-2147483647 - 1, 9}));
+  EXPECT_EQ(
+      load(npyFile(1, "<i4", "(1,)", bytesOf(std::vector<int32_t>{-4}))).ints,
+      (std::vector<int32_t>{-4}));
+}
+
+TEST_F(SampleArrayTest, ValuesThatDoNotConvert) {
+  expectError(
+      npyFile(1, "<i8", "(2,)", bytesOf(std::vector<int64_t>{1, 2147483648LL})),
+      "value 2147483648 at index 1 does not fit i32");
+  expectError(npyFile(1, "<f8", "(1,)", bytesOf(std::vector<double>{1e300})),
+              "value 1e+300 at index 0 does not fit f32");
+}
+
+TEST_F(SampleArrayTest, LayoutErrors) {
+  std::vector<uint8_t> data = bytesOf(std::vector<float>{1, 2, 3, 4});
+  expectError(npyFile(1, "<f4", "(2, 2)", data, "True"),
+              "Fortran-order arrays are not supported");
+  expectError(npyFile(1, ">f4", "(2, 2)", data), "big-endian elements");
+  expectError(npyFile(1, "<c8", "(2,)", data), "unsupported element type");
+  expectError(npyFile(1, "<f4", "()", bytesOf(std::vector<float>{1})),
+              "holds a scalar");
+}
+
+TEST_F(SampleArrayTest, TruncatedAndTrailingData) {
+  std::vector<uint8_t> data = bytesOf(std::vector<float>{1, 2, 3});
+  expectError(npyFile(1, "<f4", "(4,)", data),
+              "truncated: shape (4,) of '<f4' needs 16 bytes of data, the "
+              "file has 12");
+  expectError(npyFile(1, "<f4", "(2,)", data), "trailing data");
+  std::vector<uint8_t> file = npyFile(1, "<f4", "(3,)", data);
+  expectError({file.begin(), file.begin() + 20}, "truncated header");
+  expectError({'P', 'K', 3, 4, 0, 0, 0, 0, 0, 0, 0}, "not a NumPy .npy file");
+}
+
+TEST_F(SampleArrayTest, MissingFile) {
+  SampleArray array;
+  std::string error;
+  EXPECT_FALSE(loadSampleArray(directory + "/none.npy", "x", array, error));
+  EXPECT_EQ(error, directory + "/none.npy: cannot open: No such file or "
+                               "directory");
+}
+
+TEST_F(SampleArrayTest, SafetensorsTensorByNameOrOnlyOne) {
+  std::string path = directory + "/data.safetensors", error;
+  TensorRecord x{"x", "F32", {2, 1}, bytesOf(std::vector<float>{1, 2})};
+  TensorRecord y{"y", "I64", {2}, bytesOf(std::vector<int64_t>{3, 4})};
+  ASSERT_TRUE(writeSafetensors(path, {x, y}, {}, error)) << error;
+  SampleArray array;
+  ASSERT_TRUE(loadSampleArray(path, "y", array, error)) << error;
+  EXPECT_EQ(array.ints, (std::vector<int32_t>{3, 4}));
+  EXPECT_EQ(array.elementType, "I64");
+  EXPECT_FALSE(loadSampleArray(path, "z", array, error));
+  EXPECT_EQ(error, path + ": holds no tensor named 'z' among its 2 tensors");
+
+  ASSERT_TRUE(writeSafetensors(path, {x}, {}, error)) << error;
+  ASSERT_TRUE(loadSampleArray(path, "images", array, error)) << error;
+  EXPECT_EQ(array.floats, (std::vector<float>{1, 2}));
+  TensorRecord flags{"x", "BOOL", {2}, {0, 1}};
+  ASSERT_TRUE(writeSafetensors(path, {flags}, {}, error)) << error;
+  EXPECT_FALSE(loadSampleArray(path, "x", array, error));
+  EXPECT_EQ(error, path + ": tensor 'x' is BOOL; data tensors are F16, BF16, "
+                          "F32, I32 or I64");
+}
+
+TEST_F(SampleArrayTest, TokenFiles) {
+  std::string path = directory + "/train.bin", error;
+  std::vector<uint16_t> tokens(1000);
+  for (size_t i = 0; i < tokens.size(); ++i)
+    tokens[i] = uint16_t(i * 37 % 1000);
+  writeRaw(path, bytesOf(tokens));
+  TokenFile file;
+  ASSERT_TRUE(file.open(path, 2, 1000, error)) << error;
+  ASSERT_EQ(file.size(), 1000);
+  EXPECT_EQ(file.token(999), 999 * 37 % 1000);
+
+  constexpr int64_t kLength = 8;
+  std::vector<int64_t> offsets = tokenWindowOffsets(1000, kLength, 5, 3, 4);
+  EXPECT_EQ(offsets, tokenWindowOffsets(1000, kLength, 5, 3, 4));
+  EXPECT_NE(offsets, tokenWindowOffsets(1000, kLength, 5, 4, 4));
+  EXPECT_NE(offsets, tokenWindowOffsets(1000, kLength, 6, 3, 4));
+  std::vector<int32_t> inputs(4 * kLength), targets(4 * kLength);
+  gatherTokenWindows(file, offsets, kLength, inputs.data(), targets.data());
+  for (int64_t row = 0; row < 4; ++row)
+    for (int64_t t = 0; t < kLength; ++t) {
+      EXPECT_EQ(inputs[row * kLength + t], tokens[offsets[row] + t]);
+      EXPECT_EQ(targets[row * kLength + t], tokens[offsets[row] + t + 1]);
+    }
+  // Every offset a window fits at is drawn, and none past it.
+  std::vector<int64_t> many = tokenWindowOffsets(10, kLength, 1, 0, 200);
+  EXPECT_EQ(*std::min_element(many.begin(), many.end()), 0);
+  EXPECT_EQ(*std::max_element(many.begin(), many.end()), 10 - kLength - 1);
+}
+
+TEST_F(SampleArrayTest, TokenFileErrors) {
+  std::string path = directory + "/train.bin", error;
+  writeRaw(path, {1, 2, 200, 3});
+  TokenFile bytes;
+  EXPECT_FALSE(bytes.open(path, 1, 100, error));
+  EXPECT_EQ(error, path + ": token 200 at offset 2 is outside the vocabulary "
+                          "[0, 100)");
+  writeRaw(path, {1, 0, 2});
+  TokenFile halves;
+  EXPECT_FALSE(halves.open(path, 2, 100, error));
+  EXPECT_EQ(error, path + ": 3 bytes are not a whole number of uint16 tokens");
+  TokenFile missing;
+  EXPECT_FALSE(missing.open(directory + "/none.bin", 2, 100, error));
+  EXPECT_EQ(error, directory + "/none.bin: cannot open: No such file or "
+                               "directory");
 }
 
 } // namespace

@@ -4,6 +4,8 @@
 
 #include "mpt/data.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 
 using namespace mpt;
@@ -33,10 +35,16 @@ static cl::opt<int64_t>
 static cl::opt<uint64_t> seed("seed",
                               cl::desc("Seed of initial state and data order"),
                               cl::init(0), cl::cat(category));
-static cl::opt<std::string> dataSource("data",
-                                       cl::desc("fashion-mnist or synthetic"),
-                                       cl::init("fashion-mnist"),
-                                       cl::cat(category));
+static cl::opt<std::string> dataSource(
+    "data",
+    cl::desc("fashion-mnist, synthetic, or the step's data inputs from files: "
+             "name=file,... (.npy, or a .safetensors file's tensor of that "
+             "name or its only one; the first dimension counts the samples)"),
+    cl::init("fashion-mnist"), cl::cat(category));
+static cl::opt<std::string> evalData(
+    "eval-data",
+    cl::desc("With --data name=file,...: the test set, in the same form"),
+    cl::cat(category));
 static cl::opt<std::string>
     dataDir("data-dir", cl::desc("Directory of the Fashion-MNIST IDX files"),
             cl::init(runtime::kDefaultFashionMnistDirectory),
@@ -172,6 +180,12 @@ static cl::opt<std::string>
     dumpPrefix("dump-ir",
                cl::desc("Write <prefix>.mixed.mlir and <prefix>.llvm.mlir"),
                cl::cat(category));
+static cl::opt<std::string> precisionReport(
+    "precision-report",
+    cl::desc("Write the step's ops per precision, casts and bytes of state "
+             "per category, before and after the mixed-precision rewrite "
+             "(JSON)"),
+    cl::cat(category));
 
 /// The compile options; false with `error` for an unknown name.
 static bool parseCompileOptions(mpt_compile_options_t &options,
@@ -197,6 +211,8 @@ static bool parseCompileOptions(mpt_compile_options_t &options,
   options.growth_interval = growthInterval;
   if (!dumpPrefix.empty())
     options.dump_prefix = dumpPrefix.c_str();
+  if (!precisionReport.empty())
+    options.precision_report = precisionReport.c_str();
   options.cpu_kernels = cpuKernels;
   options.parallel_min_iterations = parallelMinIterations;
   if (persistentWorkingCopies != cl::BOU_UNSET)
@@ -209,6 +225,28 @@ static bool parseCompileOptions(mpt_compile_options_t &options,
   options.bucket_bytes = int64_t(bucketMb * 1024 * 1024);
   options.micro_batches = accumulate;
   return error.empty();
+}
+
+/// "x=a.npy,y=b.npy" of `flag` as files by input name; false with `error` for
+/// an entry without a name or a file, or a name given twice.
+static bool parseNamedFiles(const std::string &flag, const std::string &text,
+                            std::map<std::string, std::string> &files,
+                            std::string &error) {
+  llvm::SmallVector<llvm::StringRef> entries;
+  llvm::StringRef(text).split(entries, ',');
+  for (llvm::StringRef entry : entries) {
+    auto [name, path] = entry.split('=');
+    if (name.empty() || path.empty()) {
+      error = "--" + flag + " '" + entry.str() +
+              "': expected name=file, naming a data input of the step";
+      return false;
+    }
+    if (!files.emplace(name.str(), path.str()).second) {
+      error = "--" + flag + " gives '" + name.str() + "' twice";
+      return false;
+    }
+  }
+  return true;
 }
 
 /// The options naming a choice; false with `error` for an unknown one.
@@ -226,9 +264,15 @@ static bool parseChoices(TrainerOptions &options, std::string &error) {
     options.data = DataSource::FashionMnist;
   else if (dataSource == "synthetic")
     options.data = DataSource::Synthetic;
+  else if (llvm::StringRef(dataSource).contains('='))
+    options.data = DataSource::Files;
   else if (error.empty())
     error = "unknown --data '" + dataSource +
-            "'; expected fashion-mnist or synthetic";
+            "'; expected fashion-mnist, synthetic or name=file,...";
+  if (error.empty() && options.data == DataSource::Files)
+    parseNamedFiles("data", dataSource, options.dataFiles, error);
+  if (error.empty() && !evalData.empty())
+    parseNamedFiles("eval-data", evalData, options.evalDataFiles, error);
   return error.empty();
 }
 
@@ -237,8 +281,8 @@ bool mpt::parseCommandLine(int argc, char **argv, RunOptions &options,
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
-      "mpt-run: train an mpt training step on Fashion-MNIST or synthetic "
-      "data\n");
+      "mpt-run: train an mpt training step on Fashion-MNIST, synthetic "
+      "data or your own tensors\n");
   TrainerOptions &trainer = options.trainer;
   if (!parseCompileOptions(trainer.compile, error) ||
       !parseChoices(trainer, error))

@@ -1,11 +1,11 @@
 //===- mpt-run.cpp - train an mpt training step -----------------*- C++ -*-===//
 //
 // The command-line face of the trainer (mpt/trainer.h): compiles a training
-// step (FP32, or f16/bf16 mixed precision), trains it on Fashion-MNIST or
-// synthetic data with a progress bar, evaluates test accuracy, and writes
-// metrics, plots and checkpoints. SIGINT and SIGTERM end the run after the
-// step in progress, with its metrics and checkpoint written; a second one
-// ends it at once.
+// step (FP32, or f16/bf16 mixed precision), trains it on Fashion-MNIST,
+// synthetic data or the user's tensors with a progress bar, evaluates test
+// accuracy, and writes metrics, plots and checkpoints. SIGINT and SIGTERM end
+// the run after the step in progress, with its metrics and checkpoint
+// written; a second one ends it at once.
 //
 //===----------------------------------------------------------------------===//
 

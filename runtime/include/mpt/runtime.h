@@ -223,6 +223,11 @@ typedef struct mpt_compile_options_t {
      once (mpt-accumulate-gradients); its loss is their mean. The eval step
      keeps m rows. At least 1; 1 changes nothing. */
   int64_t micro_batches;
+  /* If not NULL, the JSON report of the step before and after the
+     mixed-precision rewrite (mpt-precision-report: ops per precision, casts,
+     bytes of state per category) is written here; a file that cannot be
+     written fails the compile naming it. */
+  const char *precision_report;
 } mpt_compile_options_t;
 
 /* FP32 on the CPU, MPT_LOSS_SCALE_AUTO with the loss scaler's defaults (init

@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,7 +25,8 @@
 
 namespace mpt {
 
-enum class DataSource { FashionMnist, Synthetic };
+/// Files: the user's tensors (TrainerOptions::dataFiles).
+enum class DataSource { FashionMnist, Synthetic, Files };
 
 /// What a run does when the loss is not finite, or the loss scale cannot
 /// avoid overflow.
@@ -55,6 +57,12 @@ struct TrainerOptions {
   uint64_t seed = 0;             // of the initial state and the data order
   DataSource data = DataSource::FashionMnist; // (--data)
   std::string dataDir; // Fashion-MNIST's IDX files; empty: the default
+  /// DataSource::Files: for each data input of the training step (by name),
+  /// a .npy file or a safetensors file (its tensor of that name, or its only
+  /// one) whose first dimension counts the samples (--data x=a.npy,y=b.npy);
+  /// and the test set of the same form (--eval-data), which a step with an
+  /// eval step needs unless `evaluate` is off.
+  std::map<std::string, std::string> dataFiles, evalDataFiles;
   int64_t syntheticExamples = 4096;     // training examples, synthetic
   std::vector<int64_t> injectNonFinite; // steps whose examples are inf
   int injectNonFiniteRank = -1;         // on this rank only; -1: every rank

@@ -187,6 +187,8 @@ mpt_status_t translateOptions(const mpt_compile_options_t &options,
   compile.maxScale = options.max_scale;
   if (options.dump_prefix)
     compile.dumpPrefix = options.dump_prefix;
+  if (options.precision_report)
+    compile.precisionReport = options.precision_report;
   compile.cpuKernels = options.cpu_kernels != 0;
   if (mpt_status_t status = checkAtLeast("parallel_min_iterations",
                                          options.parallel_min_iterations, 0))
@@ -254,6 +256,7 @@ void mpt_compile_options_init(mpt_compile_options_t *options) {
   options->grad_reduce = MPT_GRAD_REDUCE_AUTO;
   options->bucket_bytes = 0;
   options->micro_batches = 1;
+  options->precision_report = nullptr;
 }
 
 mpt_status_t mpt_program_compile(const char *mlir_path,
