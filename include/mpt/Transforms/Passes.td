@@ -239,9 +239,12 @@ def MPTCheckMixedPrecision : Pass<"mpt-check-mixed-precision", "::mlir::func::Fu
       through the whole function, across `scf.if` results and loop-carried values, through
       the ops that are scale-equivariant in it (`ScaleEquivariantOpInterface`);
     - the unscaled seed multiplied or divided by hand (loss scaling without the `scale`
-      operand of `mpt.loss_grad`);
-    - optimizer state or running statistics in f16/bf16, including carried f16/bf16 state
-      that the step updates from its previous value by hand;
+      operand of `mpt.loss_grad`), unless by a factor (divisor) of a product (quotient) the
+      loss is computed through: the chain rule of a weighted loss such as `0.5 * CE` or
+      `CE + 0.3 * CE_aux`, as `mpt-autodiff` builds it;
+    - optimizer state or running statistics in f16/bf16, including carried state that the
+      step updates from its previous value by hand in f16/bf16 (also f32 state, as
+      `mpt-norm-stats-fp32` promotes a running statistic, whose update is computed in f16/bf16);
     - an optimizer updating a non-f32 parameter (no f32 master).
     Warnings: loss scaling in a bf16 graph; a `lower` op left in f32 in a low-precision graph
     without a pin; the loss multiplied by a constant above 1 right before an unscaled
