@@ -105,6 +105,7 @@ public:
         examples(examplesAreF32 ? 0 : batchElements),
         labels(binding.batchSize) {
     result.firstStep = state.firstStep;
+    result.metricNames = state.metricNames;
   }
 
   TrainResult run();
@@ -260,7 +261,15 @@ llvm::Expected<StepRecord> Run::recordStep() {
                     metrics.skipped != 0,
                     metrics.grad_zero,
                     metrics.grad_nonfinite,
-                    metrics.bytes_all_reduced};
+                    metrics.bytes_all_reduced,
+                    {}};
+  for (const std::string &name : state.metricNames) {
+    double value;
+    if (llvm::Error error = takeStatus(
+            mpt_session_step_metric(state.session, name.c_str(), &value)))
+      return std::move(error);
+    record.metrics.push_back(value);
+  }
   result.skipped += record.skipped;
   result.records.push_back(record);
   if (step == result.firstStep)
