@@ -185,6 +185,13 @@ StringRef getArgumentRole(func::FuncOp function, unsigned index) {
   return {};
 }
 
+std::string describeArgument(BlockArgument arg) {
+  std::string position = "argument #" + std::to_string(arg.getArgNumber());
+  if (auto name = dyn_cast<NameLoc>(arg.getLoc()))
+    return "'" + name.getName().str() + "' (" + position + ")";
+  return position;
+}
+
 func::ReturnOp getReturn(func::FuncOp function) {
   return cast<func::ReturnOp>(function.getBody().back().getTerminator());
 }

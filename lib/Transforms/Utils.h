@@ -72,6 +72,10 @@ callsOf(mlir::func::FuncOp function, mlir::ModuleOp module,
 /// mpt.data), or an empty string.
 llvm::StringRef getArgumentRole(mlir::func::FuncOp function, unsigned index);
 
+/// `'<source name>' (argument #i)` where the runtime's parser named the
+/// argument (a NameLoc), else `argument #i`: how errors name an argument.
+std::string describeArgument(mlir::BlockArgument arg);
+
 /// The function's single return.
 mlir::func::ReturnOp getReturn(mlir::func::FuncOp function);
 

@@ -38,11 +38,18 @@ namespace mpt::runtime {
 
 namespace {
 
-/// Collects diagnostics as "file:line:col: error: message" text.
+/// Collects errors and warnings as "file:line:col: error: message" text.
+/// Remarks (an op pinned to f32) say how the step was compiled, which a run
+/// need not be told.
 class DiagnosticCollector {
 public:
   DiagnosticCollector(MLIRContext &context, llvm::SourceMgr &sourceMgr)
-      : stream(text), handler(sourceMgr, &context, stream) {}
+      : stream(text), handler(sourceMgr, &context, stream) {
+    // Registered after the printer, so it sees each diagnostic first.
+    context.getDiagEngine().registerHandler([](Diagnostic &diagnostic) {
+      return success(diagnostic.getSeverity() == DiagnosticSeverity::Remark);
+    });
+  }
   std::string take() {
     stream.flush();
     return std::move(text);
@@ -320,6 +327,7 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
     error = path + ": " + error;
     return nullptr;
   }
+  program->warnings = diagnostics.take();
   return program;
 }
 

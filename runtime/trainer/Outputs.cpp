@@ -85,11 +85,18 @@ std::string mpt::writeMetricsCsv(const std::string &path,
   namespace metric = contract::metric;
   csv << "step,epoch," << metric::Loss << "," << metric::LossScale << ","
       << metric::Skipped << "," << metric::GradZero << ","
-      << metric::GradNonfinite << "\n";
-  for (const StepRecord &r : result.records)
+      << metric::GradNonfinite;
+  for (const std::string &name : result.metricNames)
+    csv << "," << name;
+  csv << "\n";
+  for (const StepRecord &r : result.records) {
     csv << r.step << "," << r.epoch << "," << llvm::format("%.9g", r.loss)
         << "," << llvm::format("%.9g", r.lossScale) << "," << int(r.skipped)
-        << "," << r.gradZero << "," << r.gradNonFinite << "\n";
+        << "," << r.gradZero << "," << r.gradNonFinite;
+    for (double value : r.metrics)
+      csv << "," << llvm::format("%.9g", value);
+    csv << "\n";
+  }
   return writeOutput(path, text);
 }
 
@@ -97,16 +104,19 @@ std::string mpt::writeMetricsJson(const std::string &path,
                                   const Trainer &trainer,
                                   const TrainResult &result) {
   llvm::json::Array steps;
-  for (const StepRecord &r : result.records)
-    steps.push_back(
-        llvm::json::Object{{"step", r.step},
-                           {"epoch", r.epoch},
-                           {contract::metric::Loss, double(r.loss)},
-                           {contract::metric::LossScale, double(r.lossScale)},
-                           {contract::metric::Skipped, r.skipped},
-                           {contract::metric::GradZero, r.gradZero},
-                           {contract::metric::GradNonfinite, r.gradNonFinite},
-                           {"bytes_all_reduced", r.bytesAllReduced}});
+  for (const StepRecord &r : result.records) {
+    llvm::json::Object step{{"step", r.step},
+                            {"epoch", r.epoch},
+                            {contract::metric::Loss, double(r.loss)},
+                            {contract::metric::LossScale, double(r.lossScale)},
+                            {contract::metric::Skipped, r.skipped},
+                            {contract::metric::GradZero, r.gradZero},
+                            {contract::metric::GradNonfinite, r.gradNonFinite},
+                            {"bytes_all_reduced", r.bytesAllReduced}};
+    for (auto [name, value] : llvm::zip(result.metricNames, r.metrics))
+      step[name] = value;
+    steps.push_back(std::move(step));
+  }
   llvm::json::Array accuracies;
   for (double accuracy : result.epochAccuracies)
     accuracies.push_back(accuracy);

@@ -248,6 +248,8 @@ int main(int argc, char **argv) {
     fail(error);
 
   // Rank 0 speaks for every rank; the others report only their errors.
+  if (rankPrefix.empty())
+    llvm::errs() << trainer->compileWarnings();
   ConsoleObserver console(!options.quiet && isatty(STDERR_FILENO));
   TrainerObserver silent;
   stopOnSignals(*trainer);

@@ -239,9 +239,12 @@ def MPTCheckMixedPrecision : Pass<"mpt-check-mixed-precision", "::mlir::func::Fu
       through the whole function, across `scf.if` results and loop-carried values, through
       the ops that are scale-equivariant in it (`ScaleEquivariantOpInterface`);
     - the unscaled seed multiplied or divided by hand (loss scaling without the `scale`
-      operand of `mpt.loss_grad`);
-    - optimizer state or running statistics in f16/bf16, including carried f16/bf16 state
-      that the step updates from its previous value by hand;
+      operand of `mpt.loss_grad`), unless by a factor (divisor) of a product (quotient) the
+      loss is computed through: the chain rule of a weighted loss such as `0.5 * CE` or
+      `CE + 0.3 * CE_aux`, as `mpt-autodiff` builds it;
+    - optimizer state or running statistics in f16/bf16, including carried state that the
+      step updates from its previous value by hand in f16/bf16 (also f32 state, as
+      `mpt-norm-stats-fp32` promotes a running statistic, whose update is computed in f16/bf16);
     - an optimizer updating a non-f32 parameter (no f32 master).
     Warnings: loss scaling in a bf16 graph; a `lower` op left in f32 in a low-precision graph
     without a pin; the loss multiplied by a constant above 1 right before an unscaled
@@ -429,10 +432,10 @@ def MPTAutodiff : Pass<"mpt-autodiff", "::mlir::func::FuncOp"> {
     - the backward pass, seeded by `mpt.loss_grad`, walking the ops in reverse and emitting
       each op's rule (DifferentiableOpInterface); the gradients of a value used more than once
       are summed with `arith.addf`, and no gradient flows into data, labels, running
-      statistics or constants;
+      statistics, frozen parameters (`{mpt.param, mpt.frozen}`) or constants;
     - with `mpt.clip_grad_norm = <max norm>` on the function, one `mpt.clip_grad_norm` over
       every parameter gradient, whose norm becomes the metric `grad_norm`;
-    - one optimizer op per parameter, in argument order. The spec's entries other than `kind`
+    - one optimizer op per parameter that is not frozen, in argument order. The spec's entries other than `kind`
       (`sgd`, `adam`, `adamw`) are the op's attributes; a parameter argument's own
       `mpt.optimizer` dictionary overrides them (e.g. no weight decay on biases). The
       optimizer state becomes new `mpt.state` arguments with `mpt.init` zeros, appended after
@@ -443,7 +446,7 @@ def MPTAutodiff : Pass<"mpt-autodiff", "::mlir::func::FuncOp"> {
     Errors: an op that receives a gradient on its way to a parameter but has no rule; a loss
     that is not an f32 scalar; no loss; a parameter that does not reach the loss (an error,
     not a warning: every parameter needs an optimizer, and one whose gradient is always zero
-    is a wiring mistake; mark it `mpt.state` to keep it fixed); a parameter already carried by
+    is a wiring mistake; mark it `mpt.frozen` to keep it fixed); a parameter already carried by
     a result; a function that already has a backward pass. Functions without
     `mpt.optimizer`, such as hand-written training steps, are left unchanged, so pipelines
     can always run this pass first.

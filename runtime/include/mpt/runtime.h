@@ -270,6 +270,11 @@ mpt_program_compile(const char *mlir_path, const mpt_compile_options_t *options,
    no-op. */
 MPT_API void mpt_program_free(mpt_program_t program);
 
+/* The compiler's warnings on the module ("file:line:col: warning: ...", one
+   per line, as mpt-opt prints them): "" when there are none or for NULL.
+   Borrowed: valid while the program lives. */
+MPT_API const char *mpt_program_warnings(mpt_program_t program);
+
 /* 1 if the module has an eval step; 0 otherwise or for NULL. */
 MPT_API int mpt_program_has_eval(mpt_program_t program);
 
@@ -354,6 +359,14 @@ mpt_session_step_async(mpt_session_t session);
    that step (a kernel fault) is reported here. */
 MPT_MUST_USE_RESULT MPT_API mpt_status_t
 mpt_session_step_metrics(mpt_session_t session, mpt_step_metrics_t *metrics);
+
+/* A scalar metric of the training step that mpt_step_metrics_t does not
+   hold ("grad_norm", or one the step names with mpt.metric), as a double: its
+   value in the step whose metrics mpt_session_step or mpt_session_step_metrics
+   returned last. NOT_FOUND for a name that is no such output,
+   FAILED_PRECONDITION before any step's metrics were returned. */
+MPT_MUST_USE_RESULT MPT_API mpt_status_t
+mpt_session_step_metric(mpt_session_t session, const char *name, double *value);
 
 /* Steps queued by mpt_session_step_async whose metrics were not read yet. */
 MPT_API int64_t mpt_session_steps_in_flight(mpt_session_t session);

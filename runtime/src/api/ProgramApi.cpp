@@ -62,9 +62,13 @@ mpt_status_t describe(ProgramData &data, const std::string &path) {
       continue;
     data.trainOutputs.push_back({result.metric, result.shape, 0, int64_t(r)});
     bool scalar = result.shape.numElements() == 1;
+    // Whether mpt_step_metrics_t holds this metric.
+    bool held = false;
     auto expect = [&](const char *name, ElementKind kind, int64_t &slot) {
-      if (result.metric == name && scalar && result.shape.kind == kind)
+      if (result.metric == name && scalar && result.shape.kind == kind) {
         slot = int64_t(r);
+        held = true;
+      }
     };
     namespace metric = mpt::contract::metric;
     expect(metric::Loss, ElementKind::F32, data.lossResult);
@@ -72,6 +76,8 @@ mpt_status_t describe(ProgramData &data, const std::string &path) {
     expect(metric::Skipped, ElementKind::I1, data.skippedResult);
     expect(metric::GradZero, ElementKind::I64, data.gradZeroResult);
     expect(metric::GradNonfinite, ElementKind::I64, data.gradNonFiniteResult);
+    if (scalar && !held)
+      data.extraMetrics.push_back(data.trainOutputs.back());
   }
   for (size_t i = 0; i < signature.evalArgs.size(); ++i) {
     const EvalArgInfo &arg = signature.evalArgs[i];
@@ -296,6 +302,10 @@ mpt_status_t mpt_program_compile(const char *mlir_path,
 }
 
 void mpt_program_free(mpt_program_t program) { delete program; }
+
+const char *mpt_program_warnings(mpt_program_t program) {
+  return program ? program->data->program->warnings.c_str() : "";
+}
 
 int mpt_program_has_eval(mpt_program_t program) {
   return program && program->data->signature().hasEval();
