@@ -49,7 +49,7 @@ def _source_line(node):
 
 
 def _fail(node, message):
-    line = _source_line(node)
+    line = _source_line(node) if node is not None else None
     where = f" (at {line})" if line else ""
     raise ImportError(f"{message}{where}")
 
@@ -719,9 +719,6 @@ class _Importer:
             if canonical != name:
                 self.aliases[name] = canonical
             name = canonical
-            if not tensor.requires_grad:
-                _fail(node, f"parameter '{name}' has requires_grad=False; frozen "
-                            "parameters are not supported yet")
         elif name not in self.buffer_names:
             _fail(node, f"'{name}' is a tensor attribute, not a parameter or a "
                         "registered buffer")
@@ -832,18 +829,35 @@ class _Importer:
                            predict_data)
 
     def ordered_arguments(self):
-        parameters = [n for n, _ in self.model.named_parameters() if n in self.used]
+        """Every parameter (those the forward does not read too, frozen, so
+        that the step's state is the model's whole state_dict) and the
+        buffers the forward reads."""
+        parameters = [n for n, p in self.model.named_parameters()
+                      if self.canonical[id(p)] == n]
+        for name in parameters:
+            self.used.setdefault(name, _Value(f"%{name}",
+                                              self.lookup(None, name).shape))
         buffers = [n for n, _ in self.model.named_buffers() if n in self.used]
         return parameters, buffers
 
+    def frozen(self, name, read_by_forward):
+        """A parameter PyTorch would not change: requires_grad=False, or
+        read by no op of the training forward (it gets no gradient)."""
+        return not self.lookup(None, name).requires_grad or not read_by_forward
+
     def render(self, train_lines, loss, train_data, predict_lines, logits,
                predict_data):
+        read_by_forward = set(self.used)
         parameters, buffers = self.ordered_arguments()
         groups = self.optimizer.param_groups
         kind, entries = _optimizer_entries(self.optimizer, groups[0])
         group_of = {id(p): i for i, g in enumerate(groups) for p in g["params"]}
         arguments = []
         for name in parameters:
+            if self.frozen(name, name in read_by_forward):
+                arguments.append(f"%{name}: {self.used[name].type} "
+                                 "{mpt.param, mpt.frozen}")
+                continue
             attrs = "mpt.param"
             group = group_of.get(id(self.lookup(None, name)))
             if group is None:

@@ -78,6 +78,21 @@ class LogSoftmax(nn.Module):
         return torch.log_softmax(self.fc(x), dim=1)
 
 
+class Frozen(nn.Module):
+    """A frozen layer (requires_grad=False) and one the forward never reads:
+    PyTorch changes neither."""
+
+    def __init__(self):
+        super().__init__()
+        self.frozen = nn.Linear(4, 4)
+        self.frozen.requires_grad_(False)
+        self.unused = nn.Linear(4, 4)
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        return self.fc(torch.relu(self.frozen(x)))
+
+
 def compile_model(model, batch=8, loss=None):
     return mpt.compile(model, torch.randn(batch, 4),
                        torch.randint(0, 3, (batch,)), loss=loss,
@@ -133,6 +148,15 @@ elif case == "log-softmax":
     error = (torch.from_numpy(step.evaluate(x)) - expected).abs().max().item()
     print(f"after 3 steps, max |mpt - torch| over the state_dict: "
           f"{difference:.1e}; log-probabilities: {error:.1e}")
+elif case == "frozen":
+    model = Frozen()
+    before = copy.deepcopy(model.state_dict())
+    step, reference, _ = train_against_torch(model, F.cross_entropy)
+    trained = step.state_dict()
+    print("keys:", sorted(trained) == sorted(reference.state_dict()))
+    for key in ("frozen.weight", "unused.weight", "fc.weight"):
+        print(f"{key}: unchanged {bool((trained[key] == before[key]).all())}, "
+              f"max |mpt - torch| {(trained[key] - reference.state_dict()[key]).abs().max():.1e}")
 elif case == "tied":
     # One parameter in the step; trained, it equals PyTorch's, whose gradient
     # sums both uses.
