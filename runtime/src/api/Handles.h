@@ -43,6 +43,7 @@ struct QueuedStep {
   StagingMemory metrics;
   uint64_t done = 0;
   int64_t bytesAllReduced = 0;
+  StepMemory memory;
 };
 
 /// More than this many queued steps with unread metrics is a caller that
@@ -61,6 +62,9 @@ struct ProgramData {
       state;
   int64_t lossResult = -1, scaleResult = -1, skippedResult = -1;
   int64_t gradZeroResult = -1, gradNonFiniteResult = -1;
+  /// The bytes of a session's buffers for the training step, by what they
+  /// hold; `total` is their sum.
+  mpt_memory_bytes_t sessionMemory{};
 
   const Signature &signature() const { return program->signature; }
   const std::vector<PublicTensor> &inputs(mpt_function_t function) const {
