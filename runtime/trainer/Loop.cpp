@@ -260,8 +260,11 @@ llvm::Expected<StepRecord> Run::recordStep() {
                     metrics.skipped != 0,
                     metrics.grad_zero,
                     metrics.grad_nonfinite,
-                    metrics.bytes_all_reduced};
+                    metrics.bytes_all_reduced,
+                    metrics.peak_memory.total};
   result.skipped += record.skipped;
+  if (metrics.peak_memory.total > result.peakMemory.total)
+    result.peakMemory = metrics.peak_memory;
   result.records.push_back(record);
   if (step == result.firstStep)
     afterFirstStep = Clock::now();
