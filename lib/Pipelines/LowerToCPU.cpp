@@ -26,7 +26,8 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   MPTFuseElementwiseOptions fusion;
   fusion.recomputeCheapProducers = true;
   // The runtime counts the step's buffers by what they hold.
-  pm.addNestedPass<func::FuncOp>(createMPTMarkBufferContents());
+  if (options.tagAllocations)
+    pm.addNestedPass<func::FuncOp>(createMPTMarkBufferContents());
   addLowerToFusedLinalg(pm, fusion, [&](OpPassManager &unfused) {
     if (widen.f16 || widen.bf16)
       unfused.addNestedPass<func::FuncOp>(createMPTWidenMatmulOperands(widen));
@@ -68,7 +69,8 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   if (options.expandBF16Rounding)
     pm.addNestedPass<func::FuncOp>(createMPTExpandBF16Conversions());
   addHostLowerToLLVM(pm);
-  pm.addPass(createMPTTagStepAllocations());
+  if (options.tagAllocations)
+    pm.addPass(createMPTTagStepAllocations());
   if (options.expandBF16Rounding)
     pm.addNestedPass<LLVM::LLVMFuncOp>(createMPTStoreBF16AsI16());
 }

@@ -64,9 +64,6 @@ static void addLowerToGPULoops(OpPassManager &pm,
   bufferization::BufferDeallocationPipelineOptions deallocation;
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
   pm.addPass(createCanonicalizerPass());
-  // Every use of a device buffer is ordered on the runtime's one stream: the
-  // block cache may hand a block freed here to any later launch.
-  pm.addNestedPass<func::FuncOp>(mpt::createMPTFreeAfterLastUse());
 
   mpt::MPTConvertLinalgToGPULoopsOptions loops;
   loops.blockSize = options.blockSize;
