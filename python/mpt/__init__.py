@@ -68,6 +68,8 @@ class Step:
                 runtime.mpt_program_num_outputs(program, function))]
             for function in (rt.FUNCTION_TRAIN, rt.FUNCTION_EVAL)}
         self.steps = 0
+        # The compiler's warnings, as mpt-opt prints them.
+        self.warnings = runtime.mpt_program_warnings(program).decode()
 
     def _input_info(self, function, index):
         info = rt.TensorInfo()
@@ -121,11 +123,15 @@ class Step:
         result = {"loss": metrics.loss, "loss_scale": metrics.loss_scale,
                   "skipped": bool(metrics.skipped),
                   "grad_zero": metrics.grad_zero,
-                  "grad_nonfinite": metrics.grad_nonfinite}
+                  "grad_nonfinite": metrics.grad_nonfinite,
+                  "peak_memory": {name: getattr(metrics.peak_memory, name)
+                                  for name in rt.MEMORY_CATEGORIES}}
         for info in self._outputs[rt.FUNCTION_TRAIN]:
             if info["name"] not in result and info["shape"] == ():
-                result[info["name"]] = float(
-                    self._read_output(rt.FUNCTION_TRAIN, info))
+                value = ctypes.c_double()
+                rt.check(rt.lib().mpt_session_step_metric(
+                    self._session, info["name"].encode(), ctypes.byref(value)))
+                result[info["name"]] = value.value
         return result
 
     def evaluate(self, *inputs):
