@@ -205,7 +205,7 @@ class Step:
 
 def compile(module, example_inputs, target, loss=None, optimizer=None,  # noqa: A001
             precision="fp32", loss_scale="auto", device="cpu", seed=0,
-            dump_prefix=None):
+            dump_prefix=None, eval_inputs=None):
     """Imports `module` and compiles its training step; the session starts
     from the module's current parameters and buffers.
 
@@ -213,13 +213,14 @@ def compile(module, example_inputs, target, loss=None, optimizer=None,  # noqa: 
     `loss` defaults to cross-entropy; `optimizer` is a torch.optim SGD, Adam
     or AdamW over the module's parameters (default SGD, lr 0.01);
     `precision` is "fp32", "f16" or "bf16"; `loss_scale` "auto", "dynamic",
-    "static", "none" or a number (a static scale)."""
+    "static", "none" or a number (a static scale); `eval_inputs` gives
+    step.evaluate another batch size than training's."""
     from .torch_import import import_module
     import torch.nn.functional as F
 
     imported = import_module(module, example_inputs, target,
                              loss if loss is not None else F.cross_entropy,
-                             optimizer)
+                             optimizer, eval_inputs)
     runtime = rt.lib()
     options = rt.CompileOptions()
     runtime.mpt_compile_options_init(ctypes.byref(options))

@@ -797,9 +797,11 @@ def _attribute_dict(entries):
 
 
 class _Importer:
-    def __init__(self, model, example_inputs, target, loss, optimizer):
+    def __init__(self, model, example_inputs, eval_inputs, target, loss,
+                 optimizer):
         self.model = model
-        self.inputs = tuple(example_inputs)
+        self.inputs = example_inputs
+        self.eval_inputs = eval_inputs
         self.target = target
         self.loss = loss
         self.optimizer = optimizer
@@ -929,7 +931,7 @@ class _Importer:
         if not isinstance(loss, _Value) or loss.shape != () or loss.element != "f32":
             raise ImportError("the loss is not one float32 scalar")
         predict_lines, logits, predict_data = self.translate(
-            self.model, self.inputs, False, "")
+            self.model, self.eval_inputs, False, "")
         if not isinstance(logits, _Value):
             raise ImportError("the model's forward must return one tensor (the "
                               "logits) for the eval step")
@@ -1009,14 +1011,21 @@ class _Importer:
                             dict(self.aliases), data, keys)
 
 
+def _tuple(inputs):
+    return (inputs,) if isinstance(inputs, torch.Tensor) else tuple(inputs)
+
+
 def import_module(model, example_inputs, target, loss=F.cross_entropy,
-                  optimizer=None):
+                  optimizer=None, eval_inputs=None):
     """Imports `model` (a torch.nn.Module) trained on `loss(model(*inputs),
     target)` by `optimizer` (a torch.optim.SGD/Adam/AdamW over its parameters;
     default SGD with lr 0.01) into an ImportedStep. `example_inputs` (a tensor
-    or a tuple) and `target` fix the shapes: the batch of the step."""
-    if isinstance(example_inputs, torch.Tensor):
-        example_inputs = (example_inputs,)
+    or a tuple) and `target` fix the shapes: the batch of the training step;
+    `eval_inputs`, if given, the eval step's (another batch size, for the
+    last partial batch or inference)."""
     if optimizer is None:
         optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-    return _Importer(model, example_inputs, target, loss, optimizer).run()
+    example_inputs = _tuple(example_inputs)
+    eval_inputs = example_inputs if eval_inputs is None else _tuple(eval_inputs)
+    return _Importer(model, example_inputs, eval_inputs, target, loss,
+                     optimizer).run()
