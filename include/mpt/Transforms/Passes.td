@@ -433,9 +433,11 @@ def MPTAutodiff : Pass<"mpt-autodiff", "::mlir::func::FuncOp"> {
     - with `mpt.clip_grad_norm = <max norm>` on the function, one `mpt.clip_grad_norm` over
       every parameter gradient, whose norm becomes the metric `grad_norm`;
     - one optimizer op per parameter, in argument order. The spec's entries other than `kind`
-      (`sgd`, `adam`, `adamw`) are the op's attributes; a parameter argument's own
-      `mpt.optimizer` dictionary overrides them (e.g. no weight decay on biases). The
-      optimizer state becomes new `mpt.state` arguments with `mpt.init` zeros, appended after
+      (`sgd`, `adam`, `adamw`, `rmsprop`, `adagrad`, `adadelta`) are the op's attributes, but
+      for Adagrad's `initial_accumulator_value`; a parameter argument's own `mpt.optimizer`
+      dictionary overrides them (e.g. no weight decay on biases). The optimizer state becomes
+      new `mpt.state` arguments with `mpt.init` zeros (Adagrad's sum: its
+      `initial_accumulator_value`), appended after
       the existing arguments (per parameter, in the op's operand order), and the updated
       parameters and state become new results after the existing ones (per parameter: the
       parameter, then its state).
