@@ -14,8 +14,10 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include "Utils.h"
 #include "mpt/Contract/Contract.h"
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
+#include "mpt/Dialect/MPT/IR/TrainStep.h"
 
 namespace mpt {
 #define GEN_PASS_DEF_MPTAUTODIFF
@@ -264,12 +266,13 @@ static FailureOr<Value> findLoss(func::FuncOp function, func::ReturnOp ret) {
   return loss;
 }
 
-/// The parameters mpt-autodiff trains; none may be carried already, since it
-/// creates the update of every one.
+/// The parameters mpt-autodiff trains, all but the frozen ones; none may be
+/// carried already, since it creates the update of every one.
 static FailureOr<SmallVector<BlockArgument>> findParams(func::FuncOp function) {
   SmallVector<BlockArgument> params;
   for (BlockArgument arg : function.getArguments())
-    if (function.getArgAttr(arg.getArgNumber(), MPTDialect::kParamAttrName))
+    if (function.getArgAttr(arg.getArgNumber(), MPTDialect::kParamAttrName) &&
+        !isFrozenParameter(function, arg.getArgNumber()))
       params.push_back(arg);
   for (unsigned r = 0, e = function.getNumResults(); r < e; ++r) {
     auto next =
@@ -291,10 +294,12 @@ collectParamGradients(func::FuncOp function, ArrayRef<BlockArgument> params,
   for (BlockArgument param : params) {
     Value grad = gradients.lookup(param);
     if (!grad)
-      return function.emitOpError("parameter argument #")
-             << param.getArgNumber() << " (" << param.getType()
-             << ") does not reach the loss, so it would never be trained; mark "
-                "it 'mpt.state' to keep it fixed";
+      return emitError(param.getLoc(), "parameter ")
+             << describeArgument(param) << " of '" << function.getSymName()
+             << "' does not reach the loss, so it would never be trained; "
+                "mark it '"
+             << kFrozenAttrName << "' (beside '" << MPTDialect::kParamAttrName
+             << "') to keep it fixed, or remove it";
     paramGrads.push_back(grad);
   }
   return paramGrads;

@@ -130,6 +130,48 @@ static bool checkScaleBoundary(Operation *op,
   return true;
 }
 
+/// Whether `a` and `b` are the same value or equal constants.
+static bool isSameFactor(Value a, Value b) {
+  Attribute lhs, rhs;
+  return a == b || (matchPattern(a, m_Constant(&lhs)) &&
+                    matchPattern(b, m_Constant(&rhs)) && lhs == rhs);
+}
+
+/// Whether `user`, a product or quotient of the seed, is the chain rule of a
+/// product or quotient the loss is computed through (0.5 * CE, CE + 0.3 *
+/// CE_aux): mpt-autodiff multiplies the seed by the same factor the forward
+/// pass multiplied by, or divides it by the same divisor.
+static bool isChainRuleOfLoss(Operation *user, LossGradOp seed) {
+  Value seedValue = seed.getSeed();
+  auto quotient = dyn_cast<arith::DivFOp>(user);
+  if (quotient && quotient.getLhs() != seedValue)
+    return false;
+  Value factor = user->getOperand(user->getOperand(0) == seedValue ? 1 : 0);
+  SmallVector<Operation *> worklist;
+  llvm::DenseSet<Operation *> visited;
+  if (Operation *lossOp = seed.getLoss().getDefiningOp())
+    worklist.push_back(lossOp);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!visited.insert(op).second)
+      continue;
+    if (quotient) {
+      if (auto forward = dyn_cast<arith::DivFOp>(op);
+          forward && isSameFactor(forward.getRhs(), factor))
+        return true;
+    } else if (isa<arith::MulFOp>(op) &&
+               llvm::any_of(op->getOperands(), [&](Value operand) {
+                 return isSameFactor(operand, factor);
+               })) {
+      return true;
+    }
+    for (Value operand : op->getOperands())
+      if (Operation *producer = operand.getDefiningOp())
+        worklist.push_back(producer);
+  }
+  return false;
+}
+
 /// Multiplying the unscaled seed by hand scales every gradient without the
 /// loss-scaling state: no unscaling, no skipped steps.
 static bool checkHandScaling(LossGradOp seed) {
@@ -154,7 +196,8 @@ static bool checkHandScaling(LossGradOp seed) {
     }
   bool reported = false;
   for (Operation *user : seed.getSeed().getUsers()) {
-    if (!isa<arith::MulFOp, arith::DivFOp>(user))
+    if (!isa<arith::MulFOp, arith::DivFOp>(user) ||
+        isChainRuleOfLoss(user, seed))
       continue;
     user->emitError("scales the backward seed by hand: gradients stay "
                     "multiplied by the factor, and non-finite steps are not "
@@ -210,15 +253,19 @@ static bool checkHandUpdatedState(func::FuncOp function) {
         next.getInt() >= function.getNumArguments())
       continue;
     BlockArgument previous = function.getArgument(next.getInt());
-    if (!isFloatTensor(previous.getType()) || !isLowPrecision(previous))
+    if (!isFloatTensor(previous.getType()))
       continue;
+    // Promoting the state to f32 (mpt-norm-stats-fp32) does not promote the
+    // arithmetic that updates it: the update itself must be f32.
     Value update = getUpdate(ret.getOperand(r), previous);
     Operation *updater = update.getDefiningOp();
-    if (!updater || update == previous || !isComputedFrom(update, previous))
+    Value lowPrecision = isLowPrecision(previous) ? previous : update;
+    if (!updater || update == previous || !isLowPrecision(lowPrecision) ||
+        !isComputedFrom(update, previous))
       continue;
-    updater->emitError("updates state argument #")
-        << previous.getArgNumber() << " (result #" << r << ") by hand in "
-        << getElementType(previous)
+    updater->emitError("updates state ")
+        << describeArgument(previous) << " (result #" << r << ") by hand in "
+        << getElementType(lowPrecision)
         << ": running statistics and buffers accumulated in low precision "
            "lose every update smaller than half their spacing; keep the "
            "state in f32";

@@ -108,10 +108,15 @@ LogicalResult LossScaling::initialize(MLIRContext *context) {
   if (growthInterval < 1)
     return fail("growth-interval must be at least 1, got ")
            << int64_t(growthInterval);
-  if (!(min > 0.0) || !(max >= min) || !std::isfinite(max))
-    return fail("min-scale and max-scale must satisfy 0 < min-scale <= "
-                "max-scale < inf; max-scale, got ")
-           << max;
+  if (!(min > 0.0) || !std::isfinite(min))
+    return fail("min-scale must be positive and finite, got ")
+           << formatOption(min);
+  if (!(max > 0.0) || !std::isfinite(max))
+    return fail("max-scale must be positive and finite, got ")
+           << formatOption(max);
+  if (min > max)
+    return fail("min-scale ")
+           << formatOption(min) << " is above max-scale " << formatOption(max);
   if (max > kMaxF32)
     return fail("max-scale must be at most the largest f32, ")
            << formatOption(kMaxF32) << ", got " << formatOption(max);

@@ -3,6 +3,7 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
@@ -73,6 +74,12 @@ SmallVector<Value> findGradientRoots(func::FuncOp function) {
     roots.insert(gradient);
   });
   return roots.takeVector();
+}
+
+bool isUpdateOp(Operation *op) {
+  return isa<OptimizerOpInterface, UnscaleOp, AllFiniteOp, GradientStatsOp,
+             UpdateLossScaleOp, ClipGradNormOp, arith::SelectOp,
+             tensor::ExtractOp>(op);
 }
 
 llvm::SmallBitVector getScaledOperands(Operation *op,
@@ -183,6 +190,13 @@ StringRef getArgumentRole(func::FuncOp function, unsigned index) {
     if (function.getArgAttr(index, role))
       return role;
   return {};
+}
+
+std::string describeArgument(BlockArgument arg) {
+  std::string position = "argument #" + std::to_string(arg.getArgNumber());
+  if (auto name = dyn_cast<NameLoc>(arg.getLoc()))
+    return "'" + name.getName().str() + "' (" + position + ")";
+  return position;
 }
 
 func::ReturnOp getReturn(func::FuncOp function) {

@@ -33,6 +33,12 @@ void eraseDeadCasts(mlir::func::FuncOp function);
 /// order.
 llvm::SmallVector<mlir::Value> findGradientRoots(mlir::func::FuncOp function);
 
+/// Whether `op` is on the gradient and state side of the step (optimizers,
+/// unscaling, clipping, the finite check, the loss scale's update, the
+/// skipped-step selects): its results are gradients and state, not
+/// activations.
+bool isUpdateOp(mlir::Operation *op);
+
 /// Which operands of `op` are in `scaled`, one bit per operand.
 llvm::SmallBitVector
 getScaledOperands(mlir::Operation *op,
@@ -71,6 +77,10 @@ callsOf(mlir::func::FuncOp function, mlir::ModuleOp module,
 /// The role attribute name of argument `index` (mpt.param, mpt.state or
 /// mpt.data), or an empty string.
 llvm::StringRef getArgumentRole(mlir::func::FuncOp function, unsigned index);
+
+/// `'<source name>' (argument #i)` where the runtime's parser named the
+/// argument (a NameLoc), else `argument #i`: how errors name an argument.
+std::string describeArgument(mlir::BlockArgument arg);
 
 /// The function's single return.
 mlir::func::ReturnOp getReturn(mlir::func::FuncOp function);

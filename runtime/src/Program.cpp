@@ -38,11 +38,18 @@ namespace mpt::runtime {
 
 namespace {
 
-/// Collects diagnostics as "file:line:col: error: message" text.
+/// Collects errors and warnings as "file:line:col: error: message" text.
+/// Remarks (an op pinned to f32) say how the step was compiled, which a run
+/// need not be told.
 class DiagnosticCollector {
 public:
   DiagnosticCollector(MLIRContext &context, llvm::SourceMgr &sourceMgr)
-      : stream(text), handler(sourceMgr, &context, stream) {}
+      : stream(text), handler(sourceMgr, &context, stream) {
+    // Registered after the printer, so it sees each diagnostic first.
+    context.getDiagEngine().registerHandler([](Diagnostic &diagnostic) {
+      return success(diagnostic.getSeverity() == DiagnosticSeverity::Remark);
+    });
+  }
   std::string take() {
     stream.flush();
     return std::move(text);
@@ -192,6 +199,7 @@ void buildLowering(PassManager &pm, const CompileOptions &options) {
   LowerToCPUOptions cpu;
   cpu.cpuKernels = options.cpuKernels;
   cpu.parallelMinIterations = options.parallelMinIterations;
+  cpu.tagAllocations = true; // the step allocator counts them by kind
   tuneForHost(cpu);
   buildLowerToCPUPipeline(pm, cpu);
 }
@@ -320,6 +328,7 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
     error = path + ": " + error;
     return nullptr;
   }
+  program->warnings = diagnostics.take();
   return program;
 }
 

@@ -47,6 +47,8 @@ struct Program {
   /// The JSON the signature was read from, which data-parallel ranks compare.
   std::string signatureJson;
   std::unique_ptr<Backend> backend;
+  /// The compiler's warnings on the source, as mpt-opt prints them.
+  std::string warnings;
 
   enum class Failure {
     Unreadable,        // the file cannot be read

@@ -105,6 +105,7 @@ public:
         examples(examplesAreF32 ? 0 : batchElements),
         labels(binding.batchSize) {
     result.firstStep = state.firstStep;
+    result.metricNames = state.metricNames;
   }
 
   TrainResult run();
@@ -261,8 +262,19 @@ llvm::Expected<StepRecord> Run::recordStep() {
                     metrics.skipped != 0,
                     metrics.grad_zero,
                     metrics.grad_nonfinite,
-                    metrics.bytes_all_reduced};
+                    metrics.bytes_all_reduced,
+                    metrics.peak_memory.total,
+                    {}};
+  for (const std::string &name : state.metricNames) {
+    double value;
+    if (llvm::Error error = takeStatus(
+            mpt_session_step_metric(state.session, name.c_str(), &value)))
+      return std::move(error);
+    record.metrics.push_back(value);
+  }
   result.skipped += record.skipped;
+  if (metrics.peak_memory.total > result.peakMemory.total)
+    result.peakMemory = metrics.peak_memory;
   result.records.push_back(record);
   if (step == result.firstStep)
     afterFirstStep = Clock::now();
@@ -280,8 +292,8 @@ bool Run::stateNeededAfter(int64_t steps) const {
 }
 
 /// What went wrong when a step's loss or gradients are not finite, with what
-/// to try; empty when the step is healthy. A skipped step at a scale above 1
-/// is loss scaling doing its job.
+/// to try; empty when the step is healthy. A skipped step at a scale above
+/// the scaler's floor is loss scaling doing its job.
 std::string Run::diagnoseNonFinite(const StepRecord &record) const {
   std::string step = "step " + std::to_string(record.step) + ": ";
   std::string loss = llvm::formatv("{0}", record.loss).str();
@@ -310,12 +322,12 @@ std::string Run::diagnoseNonFinite(const StepRecord &record) const {
            formatScale(record.lossScale) +
            ", which does not back off; the step was skipped and later ones "
            "will be too. Try a smaller --init-scale or --loss-scale dynamic.";
-  if (record.skipped && record.lossScale <= 1.0f)
+  if (record.skipped && record.lossScale <= options.compile.min_scale)
     return step + "the gradients are not finite even at loss scale " +
-           llvm::formatv("{0}", record.lossScale).str() +
-           ", the lowest; the step was skipped and later ones will be too. "
-           "Try a smaller learning rate, --precision bf16 or --precision "
-           "fp32.";
+           formatScale(record.lossScale) +
+           ", the lowest (--min-scale); the step was skipped and later ones "
+           "will be too. Try a lower --min-scale, a smaller learning rate, "
+           "--precision bf16 or --precision fp32.";
   return {};
 }
 

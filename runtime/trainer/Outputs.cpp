@@ -85,28 +85,53 @@ std::string mpt::writeMetricsCsv(const std::string &path,
   namespace metric = contract::metric;
   csv << "step,epoch," << metric::Loss << "," << metric::LossScale << ","
       << metric::Skipped << "," << metric::GradZero << ","
-      << metric::GradNonfinite << "\n";
-  for (const StepRecord &r : result.records)
+      << metric::GradNonfinite;
+  for (const std::string &name : result.metricNames)
+    csv << "," << name;
+  csv << "\n";
+  for (const StepRecord &r : result.records) {
     csv << r.step << "," << r.epoch << "," << llvm::format("%.9g", r.loss)
         << "," << llvm::format("%.9g", r.lossScale) << "," << int(r.skipped)
-        << "," << r.gradZero << "," << r.gradNonFinite << "\n";
+        << "," << r.gradZero << "," << r.gradNonFinite;
+    for (double value : r.metrics)
+      csv << "," << llvm::format("%.9g", value);
+    csv << "\n";
+  }
   return writeOutput(path, text);
+}
+
+/// Bytes by what they hold, as mpt_memory_bytes_t names them.
+static llvm::json::Object memoryJson(const mpt_memory_bytes_t &memory) {
+  return llvm::json::Object{{"parameters", memory.parameters},
+                            {"masters", memory.masters},
+                            {"working_copies", memory.working_copies},
+                            {"gradients", memory.gradients},
+                            {"activations", memory.activations},
+                            {"optimizer_state", memory.optimizer_state},
+                            {"other_state", memory.other_state},
+                            {"data", memory.data},
+                            {"workspace", memory.workspace},
+                            {"total", memory.total}};
 }
 
 std::string mpt::writeMetricsJson(const std::string &path,
                                   const Trainer &trainer,
                                   const TrainResult &result) {
   llvm::json::Array steps;
-  for (const StepRecord &r : result.records)
-    steps.push_back(
-        llvm::json::Object{{"step", r.step},
-                           {"epoch", r.epoch},
-                           {contract::metric::Loss, double(r.loss)},
-                           {contract::metric::LossScale, double(r.lossScale)},
-                           {contract::metric::Skipped, r.skipped},
-                           {contract::metric::GradZero, r.gradZero},
-                           {contract::metric::GradNonfinite, r.gradNonFinite},
-                           {"bytes_all_reduced", r.bytesAllReduced}});
+  for (const StepRecord &r : result.records) {
+    llvm::json::Object step{{"step", r.step},
+                            {"epoch", r.epoch},
+                            {contract::metric::Loss, double(r.loss)},
+                            {contract::metric::LossScale, double(r.lossScale)},
+                            {contract::metric::Skipped, r.skipped},
+                            {contract::metric::GradZero, r.gradZero},
+                            {contract::metric::GradNonfinite, r.gradNonFinite},
+                            {"bytes_all_reduced", r.bytesAllReduced},
+                            {"peak_memory_bytes", r.peakMemoryBytes}};
+    for (auto [name, value] : llvm::zip(result.metricNames, r.metrics))
+      step[name] = value;
+    steps.push_back(std::move(step));
+  }
   llvm::json::Array accuracies;
   for (double accuracy : result.epochAccuracies)
     accuracies.push_back(accuracy);
@@ -127,6 +152,7 @@ std::string mpt::writeMetricsJson(const std::string &path,
       {"ms_per_step_after_first", result.msPerStepAfterFirst},
       {"ms_per_step_queueing", result.msPerStepQueueing},
       {"ms_per_step_waiting", result.msPerStepWaiting},
+      {"peak_memory", memoryJson(result.peakMemory)},
       {"test_accuracy", std::move(accuracies)},
       {"evaluations", std::move(evaluations)},
       {"metrics", std::move(steps)}};

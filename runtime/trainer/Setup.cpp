@@ -447,6 +447,26 @@ static llvm::Error planRun(const TrainerOptions &options,
   return llvm::Error::success();
 }
 
+/// The training step's scalar metrics that mpt_step_metrics_t does not hold,
+/// which mpt_session_step_metric reads.
+static llvm::Error listMetrics(Trainer::State &state) {
+  namespace metric = contract::metric;
+  for (int64_t i = 0,
+               e = mpt_program_num_outputs(state.program, MPT_FUNCTION_TRAIN);
+       i < e; ++i) {
+    mpt_tensor_info_t info;
+    if (llvm::Error error = takeStatus(mpt_program_output_info(
+            state.program, MPT_FUNCTION_TRAIN, i, &info)))
+      return error;
+    if (info.num_elements == 1 &&
+        !llvm::is_contained({metric::Loss, metric::LossScale, metric::Skipped,
+                             metric::GradZero, metric::GradNonfinite},
+                            llvm::StringRef(info.name)))
+      state.metricNames.push_back(info.name);
+  }
+  return llvm::Error::success();
+}
+
 static llvm::Error setUp(const TrainerOptions &options, Trainer::State &state) {
   if (llvm::Error error = checkOptions(options))
     return error;
@@ -459,6 +479,8 @@ static llvm::Error setUp(const TrainerOptions &options, Trainer::State &state) {
           bindTrainInputs(state.program, options.modelPath, binding))
     return error;
   binding.hasEval = mpt_program_has_eval(state.program);
+  if (llvm::Error error = listMetrics(state))
+    return error;
   // The compiled training step takes micro_batches of the batch it is
   // written for, which the eval step takes.
   binding.evalBatchSize = binding.batchSize / options.compile.micro_batches;
@@ -524,3 +546,6 @@ int64_t Trainer::stepsPerEpoch() const { return state->stepsPerEpoch; }
 int64_t Trainer::totalSteps() const { return state->totalSteps; }
 bool Trainer::hasEval() const { return state->binding.hasEval; }
 mpt_session_t Trainer::session() const { return state->session; }
+const char *Trainer::compileWarnings() const {
+  return mpt_program_warnings(state->program);
+}

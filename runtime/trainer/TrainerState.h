@@ -43,6 +43,8 @@ struct Trainer::State {
   mpt_program_t program = nullptr;
   mpt_session_t session = nullptr;
   DataBinding binding;
+  /// The training step's scalar metrics beyond mpt_step_metrics_t.
+  std::vector<std::string> metricNames;
   runtime::Dataset train, test;
   int64_t stepsPerEpoch = 0, totalSteps = 0;
   /// The position the run starts at: 0, or the resumed checkpoint's.

@@ -256,6 +256,20 @@ static void checkClosedFormStep(mpt_session_t session, const float *x,
   EXPECT(fabs(metrics.loss - log(10.0)) < 1.8e-5);
   EXPECT(metrics.loss_scale == 1.0f && metrics.skipped == 0 &&
          metrics.grad_zero == -1 && metrics.grad_nonfinite == -1);
+  /* The session's buffers exactly (235,146 f32 parameters and as many
+     momentum values; the batch, labels and loss), then the step's own. */
+  const mpt_memory_bytes_t *peak = &metrics.peak_memory;
+  printf("peak memory %lld bytes, activations %lld, gradients %lld\n",
+         (long long)peak->total, (long long)peak->activations,
+         (long long)peak->gradients);
+  EXPECT(peak->parameters == 940584 && peak->masters == 0 &&
+         peak->optimizer_state == 940584 && peak->other_state == 0 &&
+         peak->data == 128 * 784 * 4 + 128 * 4 + 4 &&
+         peak->working_copies == 0);
+  EXPECT(peak->activations > 0 && peak->gradients > 0 &&
+         peak->total == peak->parameters + peak->optimizer_state + peak->data +
+                            peak->activations + peak->gradients +
+                            peak->workspace);
   EXPECT_OK(mpt_session_read_output(session, MPT_FUNCTION_TRAIN, "loss",
                                     MPT_DTYPE_F32, &loss, sizeof loss));
   EXPECT(loss == metrics.loss);
@@ -452,6 +466,81 @@ static void checkStateDomains(const char *examples) {
   mpt_session_free(session);
 }
 
+/* A loss weighted by 2 (a compile warning) that also reports the
+   cross-entropy as "ce" and its gradient norm: mpt_session_step_metric reads
+   both of the step whose metrics were taken last, also of queued steps, so
+   ce is exactly half that step's loss. */
+static void checkStepMetric(const char *scratch) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/weighted.mlir", scratch);
+  FILE *file = fopen(path, "w");
+  EXPECT(file != NULL);
+  if (!file)
+    return;
+  fputs("func.func @train_step(%w: tensor<784x10xf32> {mpt.param},\n"
+        "    %x: tensor<128x784xf32> {mpt.data}, %y: tensor<128xi32> "
+        "{mpt.data})\n"
+        "    -> (tensor<f32> {mpt.metric = \"loss\"}, tensor<f32> "
+        "{mpt.metric = \"ce\"})\n"
+        "    attributes {mpt.train_step, mpt.clip_grad_norm = 1.0e+30 : f32,\n"
+        "                mpt.optimizer = {kind = \"sgd\", lr = 0.1 : f32}} {\n"
+        "  %l = mpt.matmul %x, %w : tensor<128x784xf32>, tensor<784x10xf32> "
+        "-> tensor<128x10xf32>\n"
+        "  %ce = mpt.softmax_cross_entropy %l, %y : tensor<128x10xf32>, "
+        "tensor<128xi32>\n"
+        "  %two = arith.constant dense<2.0> : tensor<f32>\n"
+        "  %loss = arith.mulf %two, %ce : tensor<f32>\n"
+        "  return %loss, %ce : tensor<f32>, tensor<f32>\n"
+        "}\n",
+        file);
+  fclose(file);
+  mpt_compile_options_t options;
+  mpt_compile_options_init(&options);
+  mpt_program_t program = NULL;
+  EXPECT_OK(mpt_program_compile(path, &options, &program));
+  if (!program)
+    return;
+  EXPECT(strcmp(mpt_program_warnings(NULL), "") == 0);
+  printf("compile warnings: %s", mpt_program_warnings(program));
+  mpt_session_t session = NULL;
+  EXPECT_OK(mpt_session_create(program, 0, &session));
+  mpt_program_free(program);
+  double value = 0.0;
+  EXPECT_ERROR(mpt_session_step_metric(session, "ce", &value),
+               MPT_STATUS_FAILED_PRECONDITION,
+               "no step's metrics have been returned yet");
+  EXPECT_ERROR(mpt_session_step_metric(session, "loss", &value),
+               MPT_STATUS_NOT_FOUND,
+               "mpt_session_step_metric: the training step has no extra "
+               "metric named 'loss'; its extra metrics are 'ce', 'grad_norm'");
+  EXPECT_ERROR(mpt_session_step_metric(session, "ce", NULL),
+               MPT_STATUS_INVALID_ARGUMENT, "value is NULL");
+  static float x[kBatch * kPixels];
+  static int32_t y[kBatch];
+  for (int i = 0; i < kBatch * kPixels; ++i)
+    x[i] = (float)((i * 7919) % 101) / 101.0f;
+  for (int i = 0; i < kBatch; ++i)
+    y[i] = i % kClasses;
+  EXPECT_OK(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "x",
+                                   MPT_DTYPE_F32, x, sizeof x));
+  EXPECT_OK(mpt_session_bind_input(session, MPT_FUNCTION_TRAIN, "y",
+                                   MPT_DTYPE_I32, y, sizeof y));
+  enum { kSteps = 3 };
+  for (int step = 0; step < kSteps; ++step)
+    EXPECT_OK(mpt_session_step_async(session));
+  for (int step = 0; step < kSteps; ++step) {
+    mpt_step_metrics_t metrics;
+    double ce = 0.0, norm = 0.0;
+    EXPECT_OK(mpt_session_step_metrics(session, &metrics));
+    EXPECT_OK(mpt_session_step_metric(session, "ce", &ce));
+    EXPECT_OK(mpt_session_step_metric(session, "grad_norm", &norm));
+    printf("step %d: loss %.6f ce %.6f grad_norm %.6f\n", step, metrics.loss,
+           ce, norm);
+    EXPECT((float)(2.0 * ce) == metrics.loss && norm > 0.0);
+  }
+  mpt_session_free(session);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: %s <examples dir> <scratch dir>\n", argv[0]);
@@ -466,6 +555,7 @@ int main(int argc, char **argv) {
   checkProgramQueries(program);
   checkSession(program, argv[2]);
   checkStateDomains(argv[1]);
+  checkStepMetric(argv[2]);
   printf("%d checks, %d failed\n", checks, failures);
   return failures ? 1 : 0;
 }

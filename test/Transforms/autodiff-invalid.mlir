@@ -66,7 +66,7 @@ func.func @no_loss(%w: tensor<4xf32> {mpt.param})
 
 // -----
 
-// expected-error @below {{'func.func' op parameter argument #1 ('tensor<3xf32>') does not reach the loss, so it would never be trained; mark it 'mpt.state' to keep it fixed}}
+// expected-error @below {{parameter argument #1 of 'unused_param' does not reach the loss, so it would never be trained; mark it 'mpt.frozen' (beside 'mpt.param') to keep it fixed, or remove it}}
 func.func @unused_param(%w: tensor<4xf32> {mpt.param}, %unused: tensor<3xf32> {mpt.param})
     -> (tensor<f32> {mpt.metric = "loss"})
     attributes {mpt.train_step, mpt.optimizer = {kind = "sgd", lr = 0.1 : f32}} {

@@ -178,3 +178,23 @@ func.func @adadelta(%w: tensor<3xf32> {mpt.param})
   %loss = mpt.reduce_sum %w [0] : tensor<3xf32> -> tensor<f32>
   return %loss : tensor<f32>
 }
+
+// -----
+
+// A frozen parameter takes no gradient, no optimizer and no state, and no
+// result carries it; the trained one does.
+// CHECK-LABEL: func.func @frozen_parameter
+// CHECK-SAME:    (%[[W:[^:]*]]: tensor<4x3xf32> {mpt.param}, %[[F:[^:]*]]: tensor<4x3xf32> {mpt.frozen, mpt.param},
+// CHECK-SAME:    %{{[^:]*}}: tensor<2x4xf32> {mpt.data}, %{{[^:]*}}: tensor<2xi32> {mpt.data})
+// CHECK-SAME:    -> (tensor<f32> {mpt.metric = "loss"}, tensor<4x3xf32> {mpt.next = 0 : i64})
+// CHECK:         mpt.sgd %[[W]]
+// CHECK-NOT:     mpt.sgd
+func.func @frozen_parameter(%w: tensor<4x3xf32> {mpt.param}, %frozen: tensor<4x3xf32> {mpt.param, mpt.frozen},
+                            %x: tensor<2x4xf32> {mpt.data}, %y: tensor<2xi32> {mpt.data})
+    -> (tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step, mpt.optimizer = {kind = "sgd", lr = 1.0e-01 : f32}} {
+  %sum = arith.addf %w, %frozen : tensor<4x3xf32>
+  %z = mpt.matmul %x, %sum : tensor<2x4xf32>, tensor<4x3xf32> -> tensor<2x3xf32>
+  %loss = mpt.softmax_cross_entropy %z, %y : tensor<2x3xf32>, tensor<2xi32>
+  return %loss : tensor<f32>
+}

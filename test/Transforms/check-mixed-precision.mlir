@@ -415,6 +415,29 @@ func.func @hand_scaled_seed(%w: tensor<4xf32>, %x: tensor<2x4xf32>, %y: tensor<2
 
 // -----
 
+// The chain rule of a weighted loss multiplies the seed by the loss's own
+// weight: accepted. A factor the loss does not have is still scaling by hand.
+
+func.func @weighted_loss_seed(%w: tensor<4xf32>, %x: tensor<2x4xf32>, %y: tensor<2xi32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %ce = mpt.softmax_cross_entropy %x, %y : tensor<2x4xf32>, tensor<2xi32>
+  %half = arith.constant dense<0.5> : tensor<f32>
+  %loss = arith.mulf %half, %ce : tensor<f32>
+  %seed = mpt.loss_grad %loss
+  %weighted = arith.mulf %seed, %half : tensor<f32>
+  %dx = mpt.softmax_cross_entropy_grad %weighted, %x, %y : tensor<2x4xf32>, tensor<2xi32>
+  %db = mpt.reduce_sum %dx [0] : tensor<2x4xf32> -> tensor<4xf32>
+  %w2 = mpt.sgd %w, %db {lr = 1.0e-01 : f32} : tensor<4xf32>
+  %big = arith.constant dense<1024.0> : tensor<f32>
+  // expected-error @+1 {{scales the backward seed by hand}}
+  %scaled = arith.mulf %seed, %big : tensor<f32>
+  %dx2 = mpt.softmax_cross_entropy_grad %scaled, %x, %y : tensor<2x4xf32>, tensor<2xi32>
+  %db2 = mpt.reduce_sum %dx2 [0] : tensor<2x4xf32> -> tensor<4xf32>
+  %w3 = mpt.sgd %w, %db2 {lr = 1.0e-01 : f32} : tensor<4xf32>
+  return %w2, %w3 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // The loss multiplied by a constant above 1 right before the seed may be loss
 // scaling by hand or a weighted loss: a warning. Averaging (0.5) is not.
 

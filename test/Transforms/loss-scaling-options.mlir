@@ -5,6 +5,9 @@
 // RUN: not mpt-opt %s --mpt-loss-scaling=growth-factor=0.5 2>&1 | FileCheck %s --check-prefix=GROWTH
 // RUN: not mpt-opt %s --mpt-loss-scaling=growth-interval=0 2>&1 | FileCheck %s --check-prefix=INTERVAL
 // RUN: not mpt-opt %s "--mpt-loss-scaling=min-scale=8 max-scale=4" 2>&1 | FileCheck %s --check-prefix=BOUNDS
+// RUN: not mpt-opt %s --mpt-loss-scaling=min-scale=0 2>&1 | FileCheck %s --check-prefix=MIN-ZERO
+// RUN: not mpt-opt %s --mpt-loss-scaling=min-scale=inf 2>&1 | FileCheck %s --check-prefix=MIN-INF
+// RUN: not mpt-opt %s --mpt-loss-scaling=max-scale=nan 2>&1 | FileCheck %s --check-prefix=MAX-NAN
 // RUN: not mpt-opt %s --mpt-loss-scaling=max-scale=1e39 2>&1 | FileCheck %s --check-prefix=MAX-F32
 // The initial scale is within the bounds, and an f32 (1e300 is inf as one).
 // RUN: not mpt-opt %s --mpt-loss-scaling=init-scale=1e300 2>&1 | FileCheck %s --check-prefix=INIT-INF
@@ -21,7 +24,10 @@
 // BACKOFF: error: mpt-loss-scaling: backoff-factor must be in (0, 1], got 2
 // GROWTH: error: mpt-loss-scaling: growth-factor must be at least 1, got 5.000000e-01
 // INTERVAL: error: mpt-loss-scaling: growth-interval must be at least 1, got 0{{$}}
-// BOUNDS: error: mpt-loss-scaling: min-scale and max-scale must satisfy 0 < min-scale <= max-scale < inf; max-scale, got 4
+// BOUNDS: error: mpt-loss-scaling: min-scale 8 is above max-scale 4{{$}}
+// MIN-ZERO: error: mpt-loss-scaling: min-scale must be positive and finite, got 0{{$}}
+// MIN-INF: error: mpt-loss-scaling: min-scale must be positive and finite, got inf{{$}}
+// MAX-NAN: error: mpt-loss-scaling: max-scale must be positive and finite, got nan{{$}}
 // MAX-F32: error: mpt-loss-scaling: max-scale must be at most the largest f32, 3.40282e+38, got 1e+39
 // INIT-INF: error: mpt-loss-scaling: init-scale 1e+300 is outside [min-scale, max-scale] = [1, 1.67772e+07]
 // INIT-LOW: error: mpt-loss-scaling: init-scale 0.5 is outside [min-scale, max-scale] = [1, 1.67772e+07]

@@ -75,6 +75,16 @@ static cl::opt<double> initScale("init-scale", cl::desc("Initial loss scale"),
 static cl::opt<int64_t> growthInterval(
     "growth-interval", cl::desc("Finite steps before the loss scale grows"),
     cl::init(kCompileDefaults.growth_interval), cl::cat(category));
+static cl::opt<double>
+    minScale("min-scale",
+             cl::desc("Lower bound of the dynamic loss scale (below 1 lets "
+                      "gradients that overflow at 1 train on)"),
+             cl::init(kCompileDefaults.min_scale), cl::cat(category));
+static cl::opt<double> maxScale("max-scale",
+                                cl::desc("Upper bound of the dynamic loss "
+                                         "scale"),
+                                cl::init(kCompileDefaults.max_scale),
+                                cl::cat(category));
 static cl::list<int64_t> injectNonFinite(
     "inject-nonfinite",
     cl::desc("Global step numbers (from 0) whose examples are scaled by inf, "
@@ -209,6 +219,8 @@ static bool parseCompileOptions(mpt_compile_options_t &options,
   options.loss_scale = lossScale;
   options.init_scale = initScale;
   options.growth_interval = growthInterval;
+  options.min_scale = minScale;
+  options.max_scale = maxScale;
   if (!dumpPrefix.empty())
     options.dump_prefix = dumpPrefix.c_str();
   if (!precisionReport.empty())

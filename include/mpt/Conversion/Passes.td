@@ -16,10 +16,10 @@ def MPTConvertToLinalg : Pass<"mpt-convert-to-linalg", "::mlir::ModuleOp"> {
     Every mpt op becomes linalg (named ops or linalg.generic), tensor, arith and math ops on
     tensors, in the element types the op carries: f32, f16 or bf16. Simple low-precision
     elementwise arithmetic (bias_add, relu) stays in its type and rounds once per op; composite
-    ops (gelu and its gradient, the norms, losses and optimizers) compute in f32 and round their
-    result once, as PyTorch's kernels do; `lower`-class ops (matmul, convolutions) multiply in
-    the operand type's exact f32 products and accumulate in f32, then round once; reductions
-    and statistics accumulate in f32.
+    ops (gelu, sigmoid, tanh, silu and their gradients, the norms, losses and optimizers)
+    compute in f32 and round their result once, as PyTorch's kernels do; `lower`-class ops
+    (matmul, convolutions) multiply in the operand type's exact f32 products and accumulate in
+    f32, then round once; reductions and statistics accumulate in f32.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -239,9 +239,12 @@ def MPTCheckMixedPrecision : Pass<"mpt-check-mixed-precision", "::mlir::func::Fu
       through the whole function, across `scf.if` results and loop-carried values, through
       the ops that are scale-equivariant in it (`ScaleEquivariantOpInterface`);
     - the unscaled seed multiplied or divided by hand (loss scaling without the `scale`
-      operand of `mpt.loss_grad`);
-    - optimizer state or running statistics in f16/bf16, including carried f16/bf16 state
-      that the step updates from its previous value by hand;
+      operand of `mpt.loss_grad`), unless by a factor (divisor) of a product (quotient) the
+      loss is computed through: the chain rule of a weighted loss such as `0.5 * CE` or
+      `CE + 0.3 * CE_aux`, as `mpt-autodiff` builds it;
+    - optimizer state or running statistics in f16/bf16, including carried state that the
+      step updates from its previous value by hand in f16/bf16 (also f32 state, as
+      `mpt-norm-stats-fp32` promotes a running statistic, whose update is computed in f16/bf16);
     - an optimizer updating a non-f32 parameter (no f32 master).
     Warnings: loss scaling in a bf16 graph; a `lower` op left in f32 in a low-precision graph
     without a pin; the loss multiplied by a constant above 1 right before an unscaled
@@ -321,6 +324,44 @@ def MPTDropCarriedResults : Pass<"mpt-drop-carried-results", "::mlir::ModuleOp">
     public function, drops exactly the marked results, and fails where one of them was not
     bufferized into its argument.
   }];
+}
+
+def MPTFreeAfterLastUse : Pass<"mpt-free-after-last-use", "::mlir::func::FuncOp"> {
+  let summary = "Moves each buffer's memref.dealloc to right after its last use";
+  let description = [{
+    Run after the buffer-deallocation pipeline, which frees each buffer at the end of the
+    block that allocated it: a `memref.dealloc` of a `memref.alloc` of its own block moves to
+    right after the last op of that block that uses the buffer or any of its aliases
+    (`BufferViewFlowAnalysis`: views, casts, values a region carries), counting uses inside the
+    op's regions. A training step then frees each activation after the backward op that reads
+    it last instead of after the optimizer, and its peak memory is that of the buffers live at
+    once (`test/Runtime/step-memory.test`).
+  }];
+}
+
+def MPTMarkBufferContents : Pass<"mpt-mark-buffer-contents", "::mlir::func::FuncOp"> {
+  let summary = "Records in each op's location what its results hold";
+  let description = [{
+    In a function marked `mpt.train_step`, still in the mpt dialect: each op's location becomes
+    a `FusedLoc` with the metadata `"mpt.holds.<kind>"`: `gradients` for the ops that produce
+    the gradients optimizers read and the casts, unscaling and clipping on their way,
+    `working_copies` for the rounding of a parameter, `activations` for every other op but
+    the update side (optimizers, the finite check, the loss scale's update, the skipped-step
+    selects). Conversions and bufferization give the ops and buffers they make the location of
+    the op they come from, so `mpt-tag-step-allocations` finds the kind on the allocation.
+  }];
+}
+
+def MPTTagStepAllocations : Pass<"mpt-tag-step-allocations", "::mlir::ModuleOp"> {
+  let summary = "Calls the runtime's allocation function for what each buffer holds";
+  let description = [{
+    On the LLVM dialect, after `finalize-memref-to-llvm` with `use-aligned-alloc`: each call
+    of `aligned_alloc` whose location carries `"mpt.holds.<kind>"` (`mpt-mark-buffer-contents`)
+    calls `mpt_cpu_step_alloc_<kind>` instead, declared with the same type and a `noalias`
+    result. The runtime binds those to its step allocator, which counts the bytes live by
+    kind; other allocations stay `aligned_alloc`, counted as workspace.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def MPTRoundDataInCaller : Pass<"mpt-round-data-in-caller", "::mlir::ModuleOp"> {
@@ -429,23 +470,22 @@ def MPTAutodiff : Pass<"mpt-autodiff", "::mlir::func::FuncOp"> {
     - the backward pass, seeded by `mpt.loss_grad`, walking the ops in reverse and emitting
       each op's rule (DifferentiableOpInterface); the gradients of a value used more than once
       are summed with `arith.addf`, and no gradient flows into data, labels, running
-      statistics or constants;
+      statistics, frozen parameters (`{mpt.param, mpt.frozen}`) or constants;
     - with `mpt.clip_grad_norm = <max norm>` on the function, one `mpt.clip_grad_norm` over
       every parameter gradient, whose norm becomes the metric `grad_norm`;
-    - one optimizer op per parameter, in argument order. The spec's entries other than `kind`
-      (`sgd`, `adam`, `adamw`, `rmsprop`, `adagrad`, `adadelta`) are the op's attributes, but
-      for Adagrad's `initial_accumulator_value`; a parameter argument's own `mpt.optimizer`
-      dictionary overrides them (e.g. no weight decay on biases). The optimizer state becomes
-      new `mpt.state` arguments with `mpt.init` zeros (Adagrad's sum: its
-      `initial_accumulator_value`), appended after
-      the existing arguments (per parameter, in the op's operand order), and the updated
-      parameters and state become new results after the existing ones (per parameter: the
-      parameter, then its state).
+    - one optimizer op per parameter that is not frozen, in argument order. The spec's
+      entries other than `kind` (`sgd`, `adam`, `adamw`, `rmsprop`, `adagrad`, `adadelta`) are
+      the op's attributes, but for Adagrad's `initial_accumulator_value`; a parameter
+      argument's own `mpt.optimizer` dictionary overrides them (e.g. no weight decay on
+      biases). The optimizer state becomes new `mpt.state` arguments with `mpt.init` zeros
+      (Adagrad's sum: its `initial_accumulator_value`), appended after the existing arguments
+      (per parameter, in the op's operand order), and the updated parameters and state become
+      new results after the existing ones (per parameter: the parameter, then its state).
 
     Errors: an op that receives a gradient on its way to a parameter but has no rule; a loss
     that is not an f32 scalar; no loss; a parameter that does not reach the loss (an error,
     not a warning: every parameter needs an optimizer, and one whose gradient is always zero
-    is a wiring mistake; mark it `mpt.state` to keep it fixed); a parameter already carried by
+    is a wiring mistake; mark it `mpt.frozen` to keep it fixed); a parameter already carried by
     a result; a function that already has a backward pass. Functions without
     `mpt.optimizer`, such as hand-written training steps, are left unchanged, so pipelines
     can always run this pass first.

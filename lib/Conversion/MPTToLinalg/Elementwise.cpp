@@ -1,8 +1,8 @@
 //===- Elementwise.cpp - activations, shapes and reduce_sum ---------------===//
 //
-// Each op rounds its result to its element type once. Activations built from
-// several scalar ops (gelu and its gradient) compute them in f32 and round at
-// the end, as PyTorch's f16/bf16 kernels do (opmath); one-op activations and
+// Each op rounds its result to its element type once. Activations other than
+// relu (gelu, sigmoid, tanh, silu and their gradients) compute in f32 and
+// round at the end, as PyTorch's f16/bf16 kernels do (opmath); relu and
 // bias_add are that op in the element type. Shape ops only move data.
 // reduce_sum accumulates in f32.
 //
@@ -194,6 +194,80 @@ struct GeluGradLowering : OpConversionPattern<GeluGradOp> {
   }
 };
 
+/// An activation or its gradient whose formula reads every operand in f32 and
+/// whose result is rounded once to the element type, as PyTorch's f16/bf16
+/// kernels compute (opmath).
+template <typename OpTy> struct F32FormulaLowering : OpConversionPattern<OpTy> {
+  using Formula = Value (*)(const FloatMath &, ValueRange);
+
+  F32FormulaLowering(MLIRContext *context, Formula formula)
+      : OpConversionPattern<OpTy>(context), formula(formula) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    return replaceWithElementwise(
+        rewriter, op, adaptor.getOperands(),
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          FloatMath m{b, l, b.getF32Type()};
+          SmallVector<Value> operands = llvm::map_to_vector(
+              args.drop_back(), [&](Value arg) { return m.cast(arg); });
+          return {castScalar(b, l, formula(m, operands), args[0].getType())};
+        });
+  }
+
+  Formula formula;
+};
+
+// The formulas of PyTorch's kernels, on the f32 operands in the op's order;
+// the gradients of sigmoid and tanh read the forward output y. Ops are built
+// one statement at a time so that their order does not depend on the
+// compiler's argument evaluation order.
+
+/// 1 / (1 + exp(-x)).
+Value sigmoid(const FloatMath &m, Value x) {
+  Value one = m.constant(1.0);
+  Value negated = arith::NegFOp::create(m.b, m.loc, x);
+  Value onePlusExp = m.add(one, m.exp(negated));
+  return m.div(one, onePlusExp);
+}
+Value sigmoidFormula(const FloatMath &m, ValueRange operands) {
+  return sigmoid(m, operands[0]);
+}
+/// grad * (1 - y) * y.
+Value sigmoidGradFormula(const FloatMath &m, ValueRange operands) {
+  Value grad = operands[0], y = operands[1];
+  Value complement = m.sub(m.constant(1.0), y);
+  return m.mul(m.mul(grad, complement), y);
+}
+Value tanhFormula(const FloatMath &m, ValueRange operands) {
+  return math::TanhOp::create(m.b, m.loc, operands[0]);
+}
+/// grad * (1 - y^2).
+Value tanhGradFormula(const FloatMath &m, ValueRange operands) {
+  Value grad = operands[0], y = operands[1];
+  Value one = m.constant(1.0);
+  Value complement = m.sub(one, m.mul(y, y));
+  return m.mul(grad, complement);
+}
+/// x / (1 + exp(-x)).
+Value siluFormula(const FloatMath &m, ValueRange operands) {
+  Value x = operands[0];
+  Value one = m.constant(1.0);
+  Value negated = arith::NegFOp::create(m.b, m.loc, x);
+  Value onePlusExp = m.add(one, m.exp(negated));
+  return m.div(x, onePlusExp);
+}
+/// grad * s * (1 + x * (1 - s)) with s = sigmoid(x).
+Value siluGradFormula(const FloatMath &m, ValueRange operands) {
+  Value grad = operands[0], x = operands[1];
+  Value s = sigmoid(m, x);
+  Value one = m.constant(1.0);
+  Value complement = m.sub(one, s);
+  Value slope = m.add(one, m.mul(x, complement));
+  return m.mul(m.mul(grad, s), slope);
+}
+
 //===----------------------------------------------------------------------===//
 // Shapes
 //===----------------------------------------------------------------------===//
@@ -307,4 +381,11 @@ void mpt::detail::populateElementwisePatterns(RewritePatternSet &patterns) {
                GeluGradLowering, ReshapeLowering, TransposeLowering,
                ReduceSumLowering>(patterns.getContext());
   patterns.add<BroadcastLowering>(patterns.getContext());
+  MLIRContext *context = patterns.getContext();
+  patterns.add<F32FormulaLowering<SigmoidOp>>(context, sigmoidFormula);
+  patterns.add<F32FormulaLowering<SigmoidGradOp>>(context, sigmoidGradFormula);
+  patterns.add<F32FormulaLowering<TanhOp>>(context, tanhFormula);
+  patterns.add<F32FormulaLowering<TanhGradOp>>(context, tanhGradFormula);
+  patterns.add<F32FormulaLowering<SiluOp>>(context, siluFormula);
+  patterns.add<F32FormulaLowering<SiluGradOp>>(context, siluGradFormula);
 }

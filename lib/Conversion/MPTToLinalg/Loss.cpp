@@ -1,8 +1,9 @@
-//===- Loss.cpp - softmax, cross-entropy and the backward seed ------------===//
+//===- Loss.cpp - softmax, the losses and the backward seed ---------------===//
 //
 // Softmax-based ops run in f32 whatever their input type (fp32 class): the
 // row maximum, the sum of exponentials and the loss accumulate in f32, and
-// exponentials are taken of x - max so that they never overflow.
+// exponentials are taken of x - max so that they never overflow. The mean
+// squared error sums its squares in f32 too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -232,6 +233,70 @@ struct SoftmaxCrossEntropyGradLowering
   }
 };
 
+/// sum((x - t)^2) / N, the squares summed in f32 by `reduceByDims`.
+struct MseLossLowering : OpConversionPattern<MseLossOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MseLossOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = tensorType(adaptor.getInput());
+    AffineMap identity = rewriter.getMultiDimIdentityMap(type.getRank());
+    SmallVector<int64_t> allDims =
+        llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+    Value sum = reduceByDims(
+        rewriter, loc, ValueRange{adaptor.getInput(), adaptor.getTarget()},
+        {identity, identity}, type.getShape(), allDims, /*numResults=*/1,
+        [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          FloatMath m{b, l, b.getF32Type()};
+          Value input = m.cast(args[0]);
+          Value difference = m.sub(input, m.cast(args[1]));
+          return {m.mul(difference, difference)};
+        })[0];
+    int64_t count = type.getNumElements();
+    rewriter.replaceOp(
+        op, buildElementwise(rewriter, loc, {}, sum, {}, rewriter.getF32Type(),
+                             [&](OpBuilder &b, Location l,
+                                 ValueRange args) -> SmallVector<Value> {
+                               FloatMath m{b, l, b.getF32Type()};
+                               return {m.div(args[0], m.constant(count))};
+                             }));
+    return success();
+  }
+};
+
+/// 2 / N * (x - t) * seed, as PyTorch's mse_loss_backward.
+struct MseLossGradLowering : OpConversionPattern<MseLossGradOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MseLossGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    AffineMap identity = rewriter.getMultiDimIdentityMap(type.getRank());
+    double norm = 2.0 / type.getNumElements();
+    rewriter.replaceOp(
+        op,
+        buildElementwise(rewriter, op.getLoc(), type.getShape(),
+                         ValueRange{adaptor.getInput(), adaptor.getTarget(),
+                                    adaptor.getSeed()},
+                         {identity, identity,
+                          AffineMap::get(type.getRank(), 0, {}, getContext())},
+                         type.getElementType(),
+                         [&](OpBuilder &b, Location l,
+                             ValueRange args) -> SmallVector<Value> {
+                           FloatMath m{b, l, b.getF32Type()};
+                           Value input = m.cast(args[0]);
+                           Value difference = m.sub(input, m.cast(args[1]));
+                           Value dx = m.mul(m.mul(m.constant(norm), difference),
+                                            args[2]);
+                           return {castScalar(b, l, dx, type.getElementType())};
+                         }));
+    return success();
+  }
+};
+
 /// The seed is 1.0, or the loss scale when there is one, divided by the world
 /// size and the micro-batches when there are. The 1.0 is a filled tensor
 /// rather than a constant, so that it bufferizes to a fresh buffer instead of
@@ -263,8 +328,8 @@ struct LossGradLowering : OpConversionPattern<LossGradOp> {
 } // namespace
 
 void mpt::detail::populateLossPatterns(RewritePatternSet &patterns) {
-  patterns
-      .add<SoftmaxLowering, SoftmaxGradLowering, SoftmaxCrossEntropyLowering,
-           SoftmaxCrossEntropyGradLowering, LossGradLowering>(
-          patterns.getContext());
+  patterns.add<SoftmaxLowering, SoftmaxGradLowering,
+               SoftmaxCrossEntropyLowering, SoftmaxCrossEntropyGradLowering,
+               MseLossLowering, MseLossGradLowering, LossGradLowering>(
+      patterns.getContext());
 }

@@ -82,6 +82,10 @@ struct StepRecord {
   bool skipped;
   int64_t gradZero, gradNonFinite;
   int64_t bytesAllReduced; // by this rank: 0 in one process
+  int64_t peakMemoryBytes; // the step's memory at its highest
+  /// The step's other scalar metrics (grad_norm, the step's own), one per
+  /// TrainResult::metricNames.
+  std::vector<double> metrics;
 };
 
 struct Evaluation {
@@ -121,6 +125,8 @@ public:
 /// What a run did.
 struct TrainResult {
   std::vector<StepRecord> records;
+  /// The names of StepRecord::metrics.
+  std::vector<std::string> metricNames;
   std::vector<double> epochAccuracies;
   std::vector<Evaluation> evaluations; // every one, epoch ends included
   int64_t firstStep = 0;               // where the run started (a resume)
@@ -131,6 +137,8 @@ struct TrainResult {
   double msPerStepAfterFirst = 0; // the first also pays one-time costs
   double msPerStepQueueing = 0;   // host time preparing and queueing a step
   double msPerStepWaiting = 0;    // host time waiting for its metrics
+  /// The memory of the step that needed the most, by what it held.
+  mpt_memory_bytes_t peakMemory{};
   /// Set when the policy stopped the run at this step's non-finite metrics.
   std::optional<int64_t> stoppedAt;
   /// The run ended early because requestStop was called.
@@ -171,6 +179,9 @@ public:
   bool hasEval() const;
   /// Borrowed: valid while the trainer lives.
   mpt_session_t session() const;
+  /// The compiler's warnings on the model, one per line; "" when none.
+  /// Borrowed: valid while the trainer lives.
+  const char *compileWarnings() const;
 
   struct State;
 
@@ -195,7 +206,8 @@ const char *precisionName(mpt_precision_t precision);
 std::string checkWritable(const std::string &path, const std::string &what);
 
 /// Per-step metrics, one row per step:
-/// step,epoch,loss,loss_scale,skipped,grad_zero,grad_nonfinite
+/// step,epoch,loss,loss_scale,skipped,grad_zero,grad_nonfinite, then the
+/// step's other scalar metrics (TrainResult::metricNames)
 std::string writeMetricsCsv(const std::string &path, const TrainResult &result);
 
 /// The per-step metrics, every evaluation and the run's summary (model,

@@ -32,10 +32,13 @@ struct InputStaging {
   int lent = -1;
 };
 
-/// Where a step's metrics land, at fixed offsets, once its fence is reached.
+/// Where a step's metrics land, at fixed offsets, once its fence is reached;
+/// the program's other scalar metrics (ProgramData::extraMetrics) follow, one
+/// slot each.
 struct StepMetricsLayout {
   static constexpr size_t loss = 0, lossScale = 4, skipped = 8, gradZero = 16,
-                          gradNonFinite = 24, bytes = 32;
+                          gradNonFinite = 24, bytes = 32, extraSlot = 8;
+  static size_t extra(size_t index) { return bytes + index * extraSlot; }
 };
 
 /// A step that ran or was queued and whose metrics were not read yet.
@@ -43,6 +46,7 @@ struct QueuedStep {
   StagingMemory metrics;
   uint64_t done = 0;
   int64_t bytesAllReduced = 0;
+  StepMemory memory;
 };
 
 /// More than this many queued steps with unread metrics is a caller that
@@ -61,6 +65,12 @@ struct ProgramData {
       state;
   int64_t lossResult = -1, scaleResult = -1, skippedResult = -1;
   int64_t gradZeroResult = -1, gradNonFiniteResult = -1;
+  /// The training step's scalar metrics that mpt_step_metrics_t does not hold
+  /// (grad_norm, the step's own), read with mpt_session_step_metric.
+  std::vector<PublicTensor> extraMetrics;
+  /// The bytes of a session's buffers for the training step, by what they
+  /// hold; `total` is their sum.
+  mpt_memory_bytes_t sessionMemory{};
 
   const Signature &signature() const { return program->signature; }
   const std::vector<PublicTensor> &inputs(mpt_function_t function) const {
@@ -93,6 +103,9 @@ struct mpt_session_s {
   /// to reuse (page-locked memory is slow to allocate).
   std::deque<mpt::runtime::api::QueuedStep> queuedSteps;
   std::vector<StagingMemory> spareMetrics;
+  /// The extra metrics of the step whose metrics were returned last, one per
+  /// ProgramData::extraMetrics; empty before any.
+  std::vector<double> lastExtraMetrics;
   bool evalRan = false, trainRan = false;
   /// Set once a step's collective failed: the step then applied this rank's
   /// own gradients, so the state is no longer the other ranks', and it is

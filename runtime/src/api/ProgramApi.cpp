@@ -44,9 +44,37 @@ const char *functionName(mpt_function_t function) {
 
 namespace {
 
+/// What each of the training step's session buffers holds; the f32
+/// parameters of a `mixed` step are its masters.
+mpt_memory_bytes_t sessionMemory(const Signature &signature, bool mixed) {
+  mpt_memory_bytes_t memory{};
+  for (const ArgInfo &arg : signature.trainArgs) {
+    int64_t bytes = arg.shape.bytes();
+    if (arg.role == Role::Data)
+      memory.data += bytes;
+    else if (arg.role == Role::Param)
+      (mixed && arg.shape.kind == ElementKind::F32 ? memory.masters
+                                                   : memory.parameters) +=
+          bytes;
+    else if (arg.workingCopyOf >= 0)
+      memory.working_copies += bytes;
+    else if (arg.optimizerStateOf >= 0)
+      memory.optimizer_state += bytes;
+    else
+      memory.other_state += bytes;
+  }
+  for (const ResultInfo &result : signature.trainResults)
+    if (result.next < 0)
+      memory.data += result.shape.bytes();
+  memory.total = memory.parameters + memory.masters + memory.working_copies +
+                 memory.optimizer_state + memory.other_state + memory.data;
+  return memory;
+}
+
 /// Builds the public views of a freshly compiled program.
-mpt_status_t describe(ProgramData &data, const std::string &path) {
+mpt_status_t describe(ProgramData &data, const std::string &path, bool mixed) {
   const Signature &signature = data.signature();
+  data.sessionMemory = sessionMemory(signature, mixed);
   for (size_t i = 0; i < signature.trainArgs.size(); ++i) {
     const ArgInfo &arg = signature.trainArgs[i];
     PublicTensor tensor{arg.name, arg.shape, arg.classes, int64_t(i),
@@ -62,9 +90,13 @@ mpt_status_t describe(ProgramData &data, const std::string &path) {
       continue;
     data.trainOutputs.push_back({result.metric, result.shape, 0, int64_t(r)});
     bool scalar = result.shape.numElements() == 1;
+    // Whether mpt_step_metrics_t holds this metric.
+    bool held = false;
     auto expect = [&](const char *name, ElementKind kind, int64_t &slot) {
-      if (result.metric == name && scalar && result.shape.kind == kind)
+      if (result.metric == name && scalar && result.shape.kind == kind) {
         slot = int64_t(r);
+        held = true;
+      }
     };
     namespace metric = mpt::contract::metric;
     expect(metric::Loss, ElementKind::F32, data.lossResult);
@@ -72,6 +104,8 @@ mpt_status_t describe(ProgramData &data, const std::string &path) {
     expect(metric::Skipped, ElementKind::I1, data.skippedResult);
     expect(metric::GradZero, ElementKind::I64, data.gradZeroResult);
     expect(metric::GradNonfinite, ElementKind::I64, data.gradNonFiniteResult);
+    if (scalar && !held)
+      data.extraMetrics.push_back(data.trainOutputs.back());
   }
   for (size_t i = 0; i < signature.evalArgs.size(); ++i) {
     const EvalArgInfo &arg = signature.evalArgs[i];
@@ -279,7 +313,8 @@ mpt_status_t mpt_program_compile(const char *mlir_path,
     data->program = Program::compile(mlir_path, compile, error, failure);
     if (!data->program)
       return compileFailure(failure, std::move(error));
-    MPT_RETURN_IF_ERROR(describe(*data, mlir_path));
+    MPT_RETURN_IF_ERROR(describe(*data, mlir_path,
+                                 compile.computeType != mpt::ComputeType::F32));
     if (compile.dataParallelWorldSize) {
       // A rank that compiled another step or other options would sum
       // gradients of other shapes, or none.
@@ -296,6 +331,10 @@ mpt_status_t mpt_program_compile(const char *mlir_path,
 }
 
 void mpt_program_free(mpt_program_t program) { delete program; }
+
+const char *mpt_program_warnings(mpt_program_t program) {
+  return program ? program->data->program->warnings.c_str() : "";
+}
 
 int mpt_program_has_eval(mpt_program_t program) {
   return program && program->data->signature().hasEval();

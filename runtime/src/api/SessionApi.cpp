@@ -256,12 +256,12 @@ mpt_status_t queueStep(mpt_session_t session, const char *caller) {
     const Signature &signature = program.signature();
     Backend &backend = *session->backend;
     QueuedStep queued;
+    size_t metricBytes = StepMetricsLayout::extra(program.extraMetrics.size());
     if (!session->spareMetrics.empty()) {
       queued.metrics = std::move(session->spareMetrics.back());
       session->spareMetrics.pop_back();
     } else if (queued.metrics = StagingMemory(
-                   &backend, backend.allocateHost(StepMetricsLayout::bytes),
-                   StepMetricsLayout::bytes);
+                   &backend, backend.allocateHost(metricBytes), metricBytes);
                !queued.metrics.get()) {
       return makeStatus(MPT_STATUS_OUT_OF_MEMORY,
                         std::string(caller) +
@@ -283,6 +283,7 @@ mpt_status_t queueStep(mpt_session_t session, const char *caller) {
                             collectives.error());
     }
     queued.bytesAllReduced = collectives.bytes();
+    queued.memory = backend.lastRunMemory();
     session->trainRan = true;
     // The copies are queued before the next step can overwrite the results.
     auto copyOut = [&](int64_t result, size_t offset, size_t bytes) {
@@ -298,10 +299,40 @@ mpt_status_t queueStep(mpt_session_t session, const char *caller) {
             sizeof(int64_t));
     copyOut(program.gradNonFiniteResult, StepMetricsLayout::gradNonFinite,
             sizeof(int64_t));
+    for (size_t i = 0; i < program.extraMetrics.size(); ++i)
+      copyOut(program.extraMetrics[i].index, StepMetricsLayout::extra(i),
+              program.extraMetrics[i].shape.bytes());
     queued.done = backend.fence();
     session->queuedSteps.push_back(std::move(queued));
     return nullptr;
   });
+}
+
+/// A scalar of `kind` at `bytes` as a double.
+double scalarAsDouble(const uint8_t *bytes, ElementKind kind) {
+  if (isFloatKind(kind)) {
+    float value;
+    (void)convert(bytes, kind, reinterpret_cast<uint8_t *>(&value),
+                  ElementKind::F32, 1);
+    return value;
+  }
+  int64_t value;
+  (void)convert(bytes, kind, reinterpret_cast<uint8_t *>(&value),
+                ElementKind::I64, 1);
+  return double(value);
+}
+
+/// The session's buffers plus the step's own at their peak.
+mpt_memory_bytes_t peakMemory(const ProgramData &program,
+                              const StepMemory &step) {
+  mpt_memory_bytes_t memory = program.sessionMemory;
+  auto atPeak = [&](StepBufferKind kind) { return step.atPeak[size_t(kind)]; };
+  memory.workspace += atPeak(StepBufferKind::Workspace);
+  memory.activations += atPeak(StepBufferKind::Activations);
+  memory.gradients += atPeak(StepBufferKind::Gradients);
+  memory.working_copies += atPeak(StepBufferKind::WorkingCopies);
+  memory.total += step.peak;
+  return memory;
 }
 
 /// Waits for the oldest queued step and takes its metrics.
@@ -338,7 +369,13 @@ mpt_status_t takeStepMetrics(mpt_session_t session, const char *caller,
         scalar(program.gradNonFiniteResult, StepMetricsLayout::gradNonFinite,
                int64_t(-1));
     metrics->bytes_all_reduced = queued.bytesAllReduced;
+    metrics->peak_memory = peakMemory(program, queued.memory);
   }
+  session->lastExtraMetrics.clear();
+  for (size_t i = 0; i < program.extraMetrics.size(); ++i)
+    session->lastExtraMetrics.push_back(
+        scalarAsDouble(block + StepMetricsLayout::extra(i),
+                       program.extraMetrics[i].shape.kind));
   session->spareMetrics.push_back(std::move(queued.metrics));
   if (!ok)
     return makeStatus(MPT_STATUS_INTERNAL,
@@ -489,6 +526,23 @@ mpt_status_t mpt_session_step_metrics(mpt_session_t session,
   MPT_RETURN_IF_ERROR(
       checkNotNull(kCaller, {{"session", session}, {"metrics", metrics}}));
   return takeStepMetrics(session, kCaller, metrics);
+}
+
+mpt_status_t mpt_session_step_metric(mpt_session_t session, const char *name,
+                                     double *value) {
+  static const char *kCaller = "mpt_session_step_metric";
+  MPT_RETURN_IF_ERROR(checkNotNull(
+      kCaller, {{"session", session}, {"name", name}, {"value", value}}));
+  const std::vector<PublicTensor> &metrics = session->program->extraMetrics;
+  const PublicTensor *metric = nullptr;
+  MPT_RETURN_IF_ERROR(findTensor(metrics, MPT_FUNCTION_TRAIN, name,
+                                 "extra metric", kCaller, metric));
+  if (session->lastExtraMetrics.empty())
+    return makeStatus(MPT_STATUS_FAILED_PRECONDITION,
+                      std::string(kCaller) +
+                          ": no step's metrics have been returned yet");
+  *value = session->lastExtraMetrics[metric - metrics.data()];
+  return nullptr;
 }
 
 int64_t mpt_session_steps_in_flight(mpt_session_t session) {

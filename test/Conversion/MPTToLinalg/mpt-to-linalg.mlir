@@ -162,6 +162,84 @@ func.func @gelu_grad_tanh(%g: tensor<4xf32>, %x: tensor<4xf32>) -> tensor<4xf32>
 
 // -----
 
+// sigmoid, tanh and silu on f16 and bf16 compute in f32 and round once; the
+// gradients of sigmoid and tanh read the forward output.
+// CHECK-LABEL: func.func @sigmoid_f16
+// CHECK: ^bb0(%[[IN:[a-zA-Z0-9_]+]]: f16, %{{.*}}: f16):
+// CHECK-NEXT: %[[X:.*]] = arith.extf %[[IN]] : f16 to f32
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[NEG:.*]] = arith.negf %[[X]] : f32
+// CHECK-NEXT: %[[EXP:.*]] = math.exp %[[NEG]] : f32
+// CHECK-NEXT: %[[ONE_PLUS:.*]] = arith.addf %[[ONE]], %[[EXP]] : f32
+// CHECK-NEXT: %[[Y:.*]] = arith.divf %[[ONE]], %[[ONE_PLUS]] : f32
+// CHECK-NEXT: %[[ROUNDED:.*]] = arith.truncf %[[Y]] : f32 to f16
+// CHECK-NEXT: linalg.yield %[[ROUNDED]] : f16
+// CHECK-LABEL: func.func @sigmoid_grad_bf16
+// CHECK: ^bb0(%[[G:[a-zA-Z0-9_]+]]: bf16, %[[Y:[a-zA-Z0-9_]+]]: bf16, %{{.*}}: bf16):
+// CHECK-NEXT: %[[G32:.*]] = arith.extf %[[G]] : bf16 to f32
+// CHECK-NEXT: %[[Y32:.*]] = arith.extf %[[Y]] : bf16 to f32
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[COMPLEMENT:.*]] = arith.subf %[[ONE]], %[[Y32]] : f32
+// CHECK-NEXT: %[[SCALED:.*]] = arith.mulf %[[G32]], %[[COMPLEMENT]] : f32
+// CHECK-NEXT: %[[DX:.*]] = arith.mulf %[[SCALED]], %[[Y32]] : f32
+// CHECK-NEXT: %[[ROUNDED:.*]] = arith.truncf %[[DX]] : f32 to bf16
+// CHECK-NEXT: linalg.yield %[[ROUNDED]] : bf16
+// CHECK-LABEL: func.func @tanh_f16
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK-NEXT: %[[T:.*]] = math.tanh %{{.*}} : f32
+// CHECK-NEXT: arith.truncf %[[T]] : f32 to f16
+// CHECK-LABEL: func.func @tanh_grad_f16
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK-NEXT: %[[Y32:.*]] = arith.extf %{{.*}} : f16 to f32
+// CHECK: %[[SQUARE:.*]] = arith.mulf %[[Y32]], %[[Y32]] : f32
+// CHECK-NEXT: %[[COMPLEMENT:.*]] = arith.subf %{{.*}}, %[[SQUARE]] : f32
+// CHECK-NEXT: %[[DX:.*]] = arith.mulf %{{.*}}, %[[COMPLEMENT]] : f32
+// CHECK-NEXT: arith.truncf %[[DX]] : f32 to f16
+// CHECK-LABEL: func.func @silu_f16
+// CHECK: %[[X:.*]] = arith.extf %{{.*}} : f16 to f32
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[NEG:.*]] = arith.negf %[[X]] : f32
+// CHECK-NEXT: %[[EXP:.*]] = math.exp %[[NEG]] : f32
+// CHECK-NEXT: %[[ONE_PLUS:.*]] = arith.addf %[[ONE]], %[[EXP]] : f32
+// CHECK-NEXT: %[[Y:.*]] = arith.divf %[[X]], %[[ONE_PLUS]] : f32
+// CHECK-NEXT: arith.truncf %[[Y]] : f32 to f16
+// CHECK-LABEL: func.func @silu_grad_f16
+// CHECK: %[[G32:.*]] = arith.extf %{{.*}} : f16 to f32
+// CHECK-NEXT: %[[X32:.*]] = arith.extf %{{.*}} : f16 to f32
+// CHECK: %[[S:.*]] = arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK: %[[COMPLEMENT:.*]] = arith.subf %{{.*}}, %[[S]] : f32
+// CHECK-NEXT: %[[XC:.*]] = arith.mulf %[[X32]], %[[COMPLEMENT]] : f32
+// CHECK-NEXT: %[[SLOPE:.*]] = arith.addf %{{.*}}, %[[XC]] : f32
+// CHECK-NEXT: %[[GS:.*]] = arith.mulf %[[G32]], %[[S]] : f32
+// CHECK-NEXT: %[[DX:.*]] = arith.mulf %[[GS]], %[[SLOPE]] : f32
+// CHECK-NEXT: arith.truncf %[[DX]] : f32 to f16
+func.func @sigmoid_f16(%x: tensor<4xf16>) -> tensor<4xf16> {
+  %y = mpt.sigmoid %x : tensor<4xf16>
+  return %y : tensor<4xf16>
+}
+func.func @sigmoid_grad_bf16(%g: tensor<4xbf16>, %y: tensor<4xbf16>) -> tensor<4xbf16> {
+  %dx = mpt.sigmoid_grad %g, %y : tensor<4xbf16>
+  return %dx : tensor<4xbf16>
+}
+func.func @tanh_f16(%x: tensor<4xf16>) -> tensor<4xf16> {
+  %y = mpt.tanh %x : tensor<4xf16>
+  return %y : tensor<4xf16>
+}
+func.func @tanh_grad_f16(%g: tensor<4xf16>, %y: tensor<4xf16>) -> tensor<4xf16> {
+  %dx = mpt.tanh_grad %g, %y : tensor<4xf16>
+  return %dx : tensor<4xf16>
+}
+func.func @silu_f16(%x: tensor<4xf16>) -> tensor<4xf16> {
+  %y = mpt.silu %x : tensor<4xf16>
+  return %y : tensor<4xf16>
+}
+func.func @silu_grad_f16(%g: tensor<4xf16>, %x: tensor<4xf16>) -> tensor<4xf16> {
+  %dx = mpt.silu_grad %g, %x : tensor<4xf16>
+  return %dx : tensor<4xf16>
+}
+
+// -----
+
 // conv2d: zero padding, the named convolution into f32, one rounding.
 
 // CHECK-LABEL: func.func @conv2d_f16
@@ -554,6 +632,38 @@ func.func @softmax_cross_entropy(%x: tensor<4x10xf32>, %l: tensor<4xi32>) -> ten
 func.func @softmax_cross_entropy_grad(%seed: tensor<f32>, %x: tensor<4x10xf16>, %l: tensor<4xi64>) -> tensor<4x10xf16> {
   %dx = mpt.softmax_cross_entropy_grad %seed, %x, %l : tensor<4x10xf16>, tensor<4xi64>
   return %dx : tensor<4x10xf16>
+}
+
+// -----
+
+// mse_loss sums the f32 squares of the f16 differences one dimension at a
+// time, then divides by the 12 elements; its gradient is 2/12 (x - t) seed in
+// f32, rounded once.
+// CHECK-LABEL: func.func @mse_loss_f16
+// CHECK: %[[ROWS:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<4x3xf16>, tensor<4x3xf16>) outs(%{{.*}} : tensor<3xf32>)
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: %[[D:.*]] = arith.subf
+// CHECK: arith.mulf %[[D]], %[[D]] : f32
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%[[ROWS]] : tensor<3xf32>) outs(%{{.*}} : tensor<f32>)
+// CHECK: linalg.generic {{.*}} ins(%[[SUM]] : tensor<f32>) outs(%{{.*}} : tensor<f32>)
+// CHECK: arith.constant 1.200000e+01 : f32
+// CHECK: arith.divf
+// CHECK-LABEL: func.func @mse_loss_grad_f16
+// CHECK-SAME: (%[[SEED:.*]]: tensor<f32>,
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %[[SEED]] : tensor<4x3xf16>, tensor<4x3xf16>, tensor<f32>) outs(%{{.*}} : tensor<4x3xf16>)
+// CHECK: %[[D:.*]] = arith.subf %{{.*}}, %{{.*}} : f32
+// CHECK: %[[NORM:.*]] = arith.constant 0.166666672 : f32
+// CHECK: %[[SCALED:.*]] = arith.mulf %[[NORM]], %[[D]] : f32
+// CHECK: %[[DX:.*]] = arith.mulf %[[SCALED]], %{{.*}} : f32
+// CHECK: arith.truncf %[[DX]] : f32 to f16
+func.func @mse_loss_f16(%x: tensor<4x3xf16>, %t: tensor<4x3xf16>) -> tensor<f32> {
+  %loss = mpt.mse_loss %x, %t : tensor<4x3xf16>
+  return %loss : tensor<f32>
+}
+func.func @mse_loss_grad_f16(%seed: tensor<f32>, %x: tensor<4x3xf16>, %t: tensor<4x3xf16>) -> tensor<4x3xf16> {
+  %dx = mpt.mse_loss_grad %seed, %x, %t : tensor<4x3xf16>
+  return %dx : tensor<4x3xf16>
 }
 
 // -----

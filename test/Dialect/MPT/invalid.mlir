@@ -908,6 +908,118 @@ func.func @sce_grad_batch(%s: tensor<f32>, %l: tensor<8x10xf32>, %y: tensor<4xi6
 // -----
 
 //===----------------------------------------------------------------------===//
+// sigmoid, tanh, silu and their gradients
+//===----------------------------------------------------------------------===//
+
+func.func @sigmoid_integer(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'mpt.sigmoid' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float values, but got 'tensor<4xi32>'}}
+  %0 = mpt.sigmoid %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @tanh_result_type(%a: tensor<4xf16>) {
+  // expected-error @+1 {{'mpt.tanh' op requires the same type for all operands and results}}
+  %0 = "mpt.tanh"(%a) : (tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @silu_shape(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'mpt.silu' op requires the same type for all operands and results}}
+  %0 = "mpt.silu"(%a) : (tensor<4xf32>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @sigmoid_grad_type_mismatch(%g: tensor<4xf32>, %y: tensor<4xbf16>) {
+  // expected-error @+1 {{'mpt.sigmoid_grad' op requires the same type for all operands and results}}
+  %0 = "mpt.sigmoid_grad"(%g, %y) : (tensor<4xf32>, tensor<4xbf16>) -> tensor<4xbf16>
+  return
+}
+
+// -----
+
+func.func @tanh_grad_shape_mismatch(%g: tensor<8xf32>, %y: tensor<4xf32>) {
+  // expected-error @+1 {{'mpt.tanh_grad' op requires the same type for all operands and results}}
+  %0 = "mpt.tanh_grad"(%g, %y) : (tensor<8xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @silu_grad_type_mismatch(%g: tensor<4xf16>, %x: tensor<4xf32>) {
+  // expected-error @+1 {{'mpt.silu_grad' op requires the same type for all operands and results}}
+  %0 = "mpt.silu_grad"(%g, %x) : (tensor<4xf16>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// mse_loss, mse_loss_grad
+//===----------------------------------------------------------------------===//
+
+func.func @mse_target_type(%x: tensor<8x3xf16>, %y: tensor<8x3xf32>) {
+  // expected-error @+1 {{'mpt.mse_loss' op failed to verify that all of {input, target} have same type}}
+  %0 = "mpt.mse_loss"(%x, %y) : (tensor<8x3xf16>, tensor<8x3xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @mse_target_shape(%x: tensor<8x3xf32>, %y: tensor<8xf32>) {
+  // expected-error @+1 {{'mpt.mse_loss' op failed to verify that all of {input, target} have same type}}
+  %0 = "mpt.mse_loss"(%x, %y) : (tensor<8x3xf32>, tensor<8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @mse_result(%x: tensor<8x3xf32>) {
+  // expected-error @+1 {{'mpt.mse_loss' op result #0 must be 0D tensor of 32-bit float values, but got 'tensor<8x3xf32>'}}
+  %0 = "mpt.mse_loss"(%x, %x) : (tensor<8x3xf32>, tensor<8x3xf32>) -> tensor<8x3xf32>
+  return
+}
+
+// -----
+
+func.func @mse_empty(%x: tensor<0x3xf32>) {
+  // expected-error @+1 {{'mpt.mse_loss' op expected input with at least one element, got 0x3}}
+  %0 = mpt.mse_loss %x, %x : tensor<0x3xf32>
+  return
+}
+
+// -----
+
+func.func @mse_grad_empty(%s: tensor<f32>, %x: tensor<8x0xbf16>) {
+  // expected-error @+1 {{'mpt.mse_loss_grad' op expected input with at least one element, got 8x0}}
+  %0 = mpt.mse_loss_grad %s, %x, %x : tensor<8x0xbf16>
+  return
+}
+
+// -----
+
+func.func @mse_grad_result_type(%s: tensor<f32>, %x: tensor<8x3xf16>) {
+  // expected-error @+1 {{'mpt.mse_loss_grad' op failed to verify that all of {input, target, result} have same type}}
+  %0 = "mpt.mse_loss_grad"(%s, %x, %x) : (tensor<f32>, tensor<8x3xf16>, tensor<8x3xf16>) -> tensor<8x3xf32>
+  return
+}
+
+// -----
+
+func.func @mse_grad_seed(%s: tensor<f16>, %x: tensor<8x3xf16>) {
+  // expected-error @+1 {{'mpt.mse_loss_grad' op operand #0 must be 0D tensor of 32-bit float values, but got 'tensor<f16>'}}
+  %0 = "mpt.mse_loss_grad"(%s, %x, %x) : (tensor<f16>, tensor<8x3xf16>, tensor<8x3xf16>) -> tensor<8x3xf16>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // reshape, transpose, reduce_sum
 //===----------------------------------------------------------------------===//
 

@@ -85,6 +85,28 @@ func.func @activations(%x: tensor<128x256xf16>, %g: tensor<128x256xf16>)
                                      tensor<128x256xf16>, tensor<128x256xf16>, tensor<128x256xf16>
 }
 
+// CHECK-LABEL: func @sigmoid_tanh_silu
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xbf16>, %[[G:.*]]: tensor<4x8xbf16>)
+func.func @sigmoid_tanh_silu(%x: tensor<4x8xbf16>, %g: tensor<4x8xbf16>)
+    -> (tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>,
+        tensor<4x8xbf16>) {
+  // CHECK: %[[S:.*]] = mpt.sigmoid %[[X]] : tensor<4x8xbf16>
+  %s = mpt.sigmoid %x : tensor<4x8xbf16>
+  // CHECK: %[[DS:.*]] = mpt.sigmoid_grad %[[G]], %[[S]] : tensor<4x8xbf16>
+  %ds = mpt.sigmoid_grad %g, %s : tensor<4x8xbf16>
+  // CHECK: %[[T:.*]] = mpt.tanh %[[X]] : tensor<4x8xbf16>
+  %t = mpt.tanh %x : tensor<4x8xbf16>
+  // CHECK: %[[DT:.*]] = mpt.tanh_grad %[[G]], %[[T]] : tensor<4x8xbf16>
+  %dt = mpt.tanh_grad %g, %t : tensor<4x8xbf16>
+  // CHECK: %[[U:.*]] = mpt.silu %[[X]] : tensor<4x8xbf16>
+  %u = mpt.silu %x : tensor<4x8xbf16>
+  // CHECK: %[[DU:.*]] = mpt.silu_grad %[[G]], %[[X]] : tensor<4x8xbf16>
+  %du = mpt.silu_grad %g, %x : tensor<4x8xbf16>
+  // CHECK: return %[[S]], %[[DS]], %[[T]], %[[DT]], %[[U]], %[[DU]]
+  return %s, %ds, %t, %dt, %u, %du : tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>,
+                                     tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>
+}
+
 //===----------------------------------------------------------------------===//
 // Convolution and pooling
 //===----------------------------------------------------------------------===//
@@ -239,6 +261,19 @@ func.func @softmax_cross_entropy(%logits: tensor<128x10xf32>, %y32: tensor<128xi
   %d64 = mpt.softmax_cross_entropy_grad %scaled, %logits16, %y64 : tensor<128x10xf16>, tensor<128xi64>
   // CHECK: return %[[L32]], %[[L64]], %[[D32]], %[[D64]] : tensor<f32>, tensor<f32>, tensor<128x10xf32>, tensor<128x10xf16>
   return %loss32, %loss64, %d32, %d64 : tensor<f32>, tensor<f32>, tensor<128x10xf32>, tensor<128x10xf16>
+}
+
+// CHECK-LABEL: func @mse_loss
+// CHECK-SAME: (%[[X:.*]]: tensor<32x3xf16>, %[[Y:.*]]: tensor<32x3xf16>)
+func.func @mse_loss(%x: tensor<32x3xf16>, %y: tensor<32x3xf16>) -> (tensor<f32>, tensor<32x3xf16>) {
+  // CHECK: %[[L:.*]] = mpt.mse_loss %[[X]], %[[Y]] : tensor<32x3xf16>
+  %loss = mpt.mse_loss %x, %y : tensor<32x3xf16>
+  // CHECK: %[[SEED:.*]] = mpt.loss_grad %[[L]]
+  %seed = mpt.loss_grad %loss
+  // CHECK: %[[DX:.*]] = mpt.mse_loss_grad %[[SEED]], %[[X]], %[[Y]] : tensor<32x3xf16>
+  %dx = mpt.mse_loss_grad %seed, %x, %y : tensor<32x3xf16>
+  // CHECK: return %[[L]], %[[DX]]
+  return %loss, %dx : tensor<f32>, tensor<32x3xf16>
 }
 
 //===----------------------------------------------------------------------===//

@@ -398,8 +398,8 @@ func.func @data_not_unit(%x: tensor<4xf32> {mpt.data = "x"}) attributes {mpt.tra
 
 // -----
 
-// expected-error @+1 {{unknown mpt argument attribute 'mpt.frozen' on argument #0}}
-func.func @unknown_argument_attr(%x: tensor<4xf32> {mpt.data, mpt.frozen}) attributes {mpt.train_step} {
+// expected-error @+1 {{unknown mpt argument attribute 'mpt.trainable' on argument #0}}
+func.func @unknown_argument_attr(%x: tensor<4xf32> {mpt.data, mpt.trainable}) attributes {mpt.train_step} {
   return
 }
 
@@ -620,4 +620,33 @@ func.func @carried_count(%w: memref<4xf32>) -> memref<4xf32>
 func.func @carried_out_of_range(%w: memref<4xf32>) -> memref<4xf32>
     attributes {mpt.carried_in_place = array<i64: 1>} {
   return %w : memref<4xf32>
+}
+
+// -----
+
+// A frozen parameter (`mpt.frozen` beside `mpt.param`) is neither carried nor
+// updated.
+
+// expected-error @+1 {{'mpt.frozen' on argument #0 must be a unit attribute on an 'mpt.param' argument}}
+func.func @frozen_state(%s: tensor<4xf32> {mpt.state, mpt.frozen})
+    -> (tensor<4xf32> {mpt.next = 0}) attributes {mpt.train_step} {
+  return %s : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op result #0 carries argument #0, which is 'mpt.frozen': a frozen parameter keeps its value}}
+func.func @frozen_carried(%w: tensor<4xf32> {mpt.param, mpt.frozen})
+    -> (tensor<4xf32> {mpt.next = 0}) attributes {mpt.train_step} {
+  return %w : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0 is 'mpt.frozen' but an optimizer updates it}}
+func.func @frozen_updated(%w: tensor<4xf32> {mpt.param, mpt.frozen}, %g: tensor<4xf32> {mpt.data})
+    -> (tensor<f32> {mpt.metric = "w"}) attributes {mpt.train_step} {
+  %w2 = mpt.sgd %w, %g {lr = 1.0e-01 : f32} : tensor<4xf32>
+  %s = mpt.reduce_sum %w2 [0] : tensor<4xf32> -> tensor<f32>
+  return %s : tensor<f32>
 }

@@ -191,3 +191,22 @@ func.func @working_copy(%w: tensor<4xf32> {mpt.param}, %g: tensor<4xf32> {mpt.da
   %c = arith.truncf %w2 : tensor<4xf32> to tensor<4xf16>
   return %w2, %c : tensor<4xf32>, tensor<4xf16>
 }
+
+// -----
+
+// A frozen parameter: read, never carried or updated.
+// CHECK-LABEL: func.func @frozen_parameter
+// CHECK-SAME: tensor<4x3xf32> {mpt.frozen, mpt.param}
+func.func @frozen_parameter(%w: tensor<4x3xf32> {mpt.param}, %frozen: tensor<4x3xf32> {mpt.param, mpt.frozen},
+                            %x: tensor<2x4xf32> {mpt.data}, %y: tensor<2xi32> {mpt.data})
+    -> (tensor<4x3xf32> {mpt.next = 0}, tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step} {
+  %sum = arith.addf %w, %frozen : tensor<4x3xf32>
+  %z = mpt.matmul %x, %sum : tensor<2x4xf32>, tensor<4x3xf32> -> tensor<2x3xf32>
+  %loss = mpt.softmax_cross_entropy %z, %y : tensor<2x3xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss
+  %dz = mpt.softmax_cross_entropy_grad %seed, %z, %y : tensor<2x3xf32>, tensor<2xi32>
+  %dw = mpt.matmul %x, %dz {transpose_a} : tensor<2x4xf32>, tensor<2x3xf32> -> tensor<4x3xf32>
+  %w2 = mpt.sgd %w, %dw {lr = 1.0e-01 : f32} : tensor<4x3xf32>
+  return %w2, %loss : tensor<4x3xf32>, tensor<f32>
+}

@@ -184,6 +184,31 @@ GeluOp::buildOperandGradients(OpBuilder &builder, ArrayRef<Value> resultGrads,
 }
 
 LogicalResult
+SigmoidOp::buildOperandGradients(OpBuilder &builder,
+                                 ArrayRef<Value> resultGrads,
+                                 SmallVectorImpl<Value> &operandGrads) {
+  operandGrads.assign(
+      {SigmoidGradOp::create(builder, getLoc(), resultGrads[0], getResult())});
+  return success();
+}
+
+LogicalResult
+TanhOp::buildOperandGradients(OpBuilder &builder, ArrayRef<Value> resultGrads,
+                              SmallVectorImpl<Value> &operandGrads) {
+  operandGrads.assign(
+      {TanhGradOp::create(builder, getLoc(), resultGrads[0], getResult())});
+  return success();
+}
+
+LogicalResult
+SiluOp::buildOperandGradients(OpBuilder &builder, ArrayRef<Value> resultGrads,
+                              SmallVectorImpl<Value> &operandGrads) {
+  operandGrads.assign(
+      {SiluGradOp::create(builder, getLoc(), resultGrads[0], getInput())});
+  return success();
+}
+
+LogicalResult
 SoftmaxOp::buildOperandGradients(OpBuilder &builder,
                                  ArrayRef<Value> resultGrads,
                                  SmallVectorImpl<Value> &operandGrads) {
@@ -199,6 +224,21 @@ LogicalResult SoftmaxCrossEntropyOp::buildOperandGradients(
       builder, getLoc(), getLogits().getType(), resultGrads[0], getLogits(),
       getLabels());
   operandGrads.assign({logitsGrad, Value()});
+  return success();
+}
+
+/// The target's gradient is the input's negated: the loss depends on their
+/// difference only.
+LogicalResult
+MseLossOp::buildOperandGradients(OpBuilder &builder,
+                                 ArrayRef<Value> resultGrads,
+                                 SmallVectorImpl<Value> &operandGrads) {
+  Location loc = getLoc();
+  Value inputGrad =
+      MseLossGradOp::create(builder, loc, getInput().getType(), resultGrads[0],
+                            getInput(), getTarget());
+  operandGrads.assign(
+      {inputGrad, arith::NegFOp::create(builder, loc, inputGrad)});
   return success();
 }
 

@@ -521,6 +521,22 @@ LogicalResult SoftmaxCrossEntropyGradOp::verify() {
   return verifyLogitsAndLabels(*this, getLogits(), getLabels());
 }
 
+/// The mean squared error divides by the number of elements, so there must be
+/// one.
+static LogicalResult verifyMseInput(Operation *op, Value input) {
+  RankedTensorType type = tensorType(input);
+  if (type.getNumElements() > 0)
+    return success();
+  return op->emitOpError("expected input with at least one element, got ")
+         << formatShape(type.getShape());
+}
+
+LogicalResult MseLossOp::verify() { return verifyMseInput(*this, getInput()); }
+
+LogicalResult MseLossGradOp::verify() {
+  return verifyMseInput(*this, getInput());
+}
+
 //===----------------------------------------------------------------------===//
 // Shape ops
 //===----------------------------------------------------------------------===//

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
+#include "mpt/Dialect/MPT/IR/TrainStep.h"
 
 using namespace mlir;
 using namespace mpt;
@@ -119,6 +120,13 @@ static LogicalResult verifyArgAttr(Operation *op, unsigned argIndex,
     if (!isa<UnitAttr>(attribute.getValue()))
       return op->emitError("'")
              << name << "' on " << position << " must be a unit attribute";
+  } else if (name == kFrozenAttrName) {
+    if (!isa<UnitAttr>(attribute.getValue()) ||
+        !cast<FunctionOpInterface>(op).getArgAttr(argIndex,
+                                                  MPTDialect::kParamAttrName))
+      return op->emitError("'")
+             << name << "' on " << position
+             << " must be a unit attribute on an 'mpt.param' argument";
   } else {
     return op->emitError("unknown mpt argument attribute '")
            << name << "' on " << position;
@@ -258,6 +266,10 @@ static LogicalResult verifyCarriedResult(FunctionOpInterface function,
     return function.emitOpError("result #")
            << r << " has type " << resultType << " but replaces argument #"
            << index << " of type " << argTypes[index];
+  if (isFrozenParameter(function, index))
+    return function.emitOpError("result #")
+           << r << " carries argument #" << index << ", which is '"
+           << kFrozenAttrName << "': a frozen parameter keeps its value";
   if (carriedBy[index] >= 0)
     return function.emitOpError("argument #")
            << index << " is carried by both result #" << carriedBy[index]
@@ -373,13 +385,20 @@ static LogicalResult verifyCarriedUpdates(
 
 /// Every parameter and state argument is carried, and every parameter is
 /// updated by exactly one optimizer (a forward-only step gets its parameter
-/// updates from mpt-autodiff).
+/// updates from mpt-autodiff), but frozen parameters, which neither are.
 static LogicalResult verifyEveryStateCarried(
     FunctionOpInterface function, ArrayRef<StringRef> roles,
     ArrayRef<int64_t> carriedBy,
     const llvm::SmallDenseMap<Value, unsigned> &optimizerCount) {
   bool forwardOnly = function->hasAttr(MPTDialect::kOptimizerAttrName);
   for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i) {
+    if (isFrozenParameter(function, i)) {
+      if (optimizerCount.lookup(function.getArgument(i)))
+        return function.emitOpError("argument #")
+               << i << " is '" << kFrozenAttrName
+               << "' but an optimizer updates it";
+      continue;
+    }
     if (roles[i] == MPTDialect::kDataAttrName ||
         (forwardOnly && roles[i] == MPTDialect::kParamAttrName))
       continue;

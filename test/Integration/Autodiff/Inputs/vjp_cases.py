@@ -139,6 +139,12 @@ CASES = [
     ("select", [([4], "normal"), ([4], "normal")],
      "%cond = arith.constant dense<[true, false, false, true]> : tensor<4xi1>\n"
      "  %s = arith.select %cond, %p0, %p1 : tensor<4xi1>, tensor<4xf32>\n  %out = arith.mulf %s, %s : tensor<4xf32>", [4]),
+    ("sigmoid", [([3, 4], "normal")], "%out = mpt.sigmoid %p0 : tensor<3x4xf32>", [3, 4]),
+    ("mpt_tanh", [([3, 4], "normal")], "%out = mpt.tanh %p0 : tensor<3x4xf32>", [3, 4]),
+    ("silu", [([3, 4], "normal")], "%out = mpt.silu %p0 : tensor<3x4xf32>", [3, 4]),
+    # Both operands take a gradient: the target's is the input's negated.
+    ("mse_loss", [([3, 4], "normal"), ([3, 4], "normal")],
+     "%out = mpt.mse_loss %p0, %p1 : tensor<3x4xf32>", []),
 ]
 
 

@@ -147,6 +147,64 @@ def MPT_GeluGradOp : MPT_ComputeOp<"gelu_grad", MPT_FollowClass,
   let assemblyFormat = "$grad `,` $input attr-dict `:` type($input)";
 }
 
+// Activations whose gradient reads the forward output (sigmoid, tanh), as
+// PyTorch's sigmoid_backward and tanh_backward do. Both compute in f32 and round
+// once on f16 and bf16.
+class MPT_OutputGradActivation<string mnemonic, string summaryText, string formula>
+    : MPT_ComputeOp<mnemonic, MPT_FollowClass, [SameOperandsAndResultType, MPT_Differentiable]> {
+  let summary = summaryText;
+  let description = "`" # formula # "`; on f16 and bf16 computed in f32 and rounded once, as "
+                    # "PyTorch's kernels do.";
+  let arguments = (ins MPT_FloatTensor:$input);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+class MPT_OutputGradActivationGrad<string mnemonic, string summaryText>
+    : MPT_ComputeOp<mnemonic, MPT_FollowClass,
+                    [SameOperandsAndResultType, ScaleEquivariantOpInterface]> {
+  let summary = summaryText;
+  let description = [{
+    Reads the forward op's result (`output`), not its input; computed in f32 and rounded once
+    on f16 and bf16.
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$output);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$grad `,` $output attr-dict `:` type($output)";
+}
+
+def MPT_SigmoidOp : MPT_OutputGradActivation<"sigmoid", "logistic sigmoid",
+                                             "1 / (1 + exp(-x))">;
+def MPT_SigmoidGradOp : MPT_OutputGradActivationGrad<"sigmoid_grad",
+    "gradient of sigmoid from its output: grad * y * (1 - y)">;
+
+def MPT_TanhOp : MPT_OutputGradActivation<"tanh", "hyperbolic tangent", "tanh(x)">;
+def MPT_TanhGradOp : MPT_OutputGradActivationGrad<"tanh_grad",
+    "gradient of tanh from its output: grad * (1 - y^2)">;
+
+def MPT_SiluOp : MPT_ComputeOp<"silu", MPT_FollowClass,
+    [SameOperandsAndResultType, MPT_Differentiable]> {
+  let summary = "sigmoid linear unit (swish), x * sigmoid(x)";
+  let description = [{
+    On f16 and bf16 it computes in f32 and rounds the result once, as PyTorch's kernels do.
+  }];
+  let arguments = (ins MPT_FloatTensor:$input);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def MPT_SiluGradOp : MPT_ComputeOp<"silu_grad", MPT_FollowClass,
+    [SameOperandsAndResultType, ScaleEquivariantOpInterface]> {
+  let summary = "gradient of silu: grad * s * (1 + x * (1 - s)) with s = sigmoid(x)";
+  let description = [{
+    As PyTorch's silu_backward, from the forward input; on f16 and bf16 computed in f32 and
+    rounded once, like `silu`.
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$input);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$grad `,` $input attr-dict `:` type($input)";
+}
+
 //===----------------------------------------------------------------------===//
 // Convolution and pooling (NCHW activations, FCHW filters)
 //===----------------------------------------------------------------------===//
@@ -394,6 +452,36 @@ def MPT_SoftmaxCrossEntropyGradOp
   let assemblyFormat = [{
     $seed `,` $logits `,` $labels attr-dict `:` type($logits) `,` type($labels)
   }];
+  let hasVerifier = 1;
+}
+
+def MPT_MseLossOp : MPT_ComputeOp<"mse_loss", MPT_FP32Class,
+    [AllTypesMatch<["input", "target"]>, MPT_Differentiable]> {
+  let summary = "mean squared error between two tensors";
+  let description = [{
+    The mean over all elements of `(input - target)^2`, an f32 scalar: PyTorch's `mse_loss`
+    with `reduction='mean'`. Both operands have the same type and at least one element; the
+    sum accumulates in f32.
+
+    ```mlir
+    %loss = mpt.mse_loss %prediction, %y : tensor<128x1xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, MPT_FloatTensor:$target);
+  let results = (outs MPT_F32Scalar:$loss);
+  let assemblyFormat = "$input `,` $target attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def MPT_MseLossGradOp : MPT_ComputeOp<"mse_loss_grad", MPT_FP32Class,
+    [AllTypesMatch<["input", "target", "result"]>, ScaleEquivariantOpInterface]> {
+  let summary = "gradient of mse_loss with respect to its input: seed * 2 * (input - target) / N";
+  let description = [{
+    N is the number of elements; the gradient with respect to `target` is its negation.
+  }];
+  let arguments = (ins MPT_F32Scalar:$seed, MPT_FloatTensor:$input, MPT_FloatTensor:$target);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$seed `,` $input `,` $target attr-dict `:` type($input)";
   let hasVerifier = 1;
 }
 
