@@ -1039,12 +1039,11 @@ def _tuple(inputs):
 def import_module(model, example_inputs, target, loss=F.cross_entropy,
                   optimizer=None, eval_inputs=None):
     """Imports `model` (a torch.nn.Module) trained on `loss(model(*inputs),
-    target)` by `optimizer` (a torch.optim SGD, Adam, AdamW, RMSprop,
-    Adagrad or Adadelta over its parameters;
-    default SGD with lr 0.01) into an ImportedStep. `example_inputs` (a tensor
-    or a tuple) and `target` fix the shapes: the batch of the training step;
-    `eval_inputs`, if given, the eval step's (another batch size, for the
-    last partial batch or inference)."""
+    target)` by `optimizer` (a torch.optim SGD, Adam, AdamW, RMSprop, Adagrad
+    or Adadelta over its parameters; default SGD with lr 0.01) into an
+    ImportedStep. `example_inputs` (a tensor or a tuple) and `target` fix the
+    shapes: the batch of the training step; `eval_inputs`, if given, the eval
+    step's (another batch size, for the last partial batch or inference)."""
     if optimizer is None:
         optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
     example_inputs = _tuple(example_inputs)
