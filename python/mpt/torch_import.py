@@ -37,15 +37,25 @@ class ImportError(Exception):  # noqa: A001 - the importer's own error type
 
 def _source_line(node):
     """The user's source line behind an fx node: the innermost frame of its
-    recorded stack (fx lists it first) outside the importer's own wrapper."""
+    recorded stack below fx's tracer that is neither torch's nor the
+    importer's own wrapper. torch 1.13 records the stack innermost first,
+    torch 2.x outermost first (starting at `<module>`) and with torch's own
+    frames after the user's."""
     lines = (node.meta.get("stack_trace") or "").strip().splitlines()
-    for index, line in enumerate(lines):
-        line = line.strip()
-        if line.startswith("File ") and '"<string>"' not in line:
-            code = lines[index + 1].strip() if index + 1 < len(lines) else ""
-            where = line.replace("File ", "", 1)
-            return f"{where}: {code}" if code else where
-    return None
+    frames = [(line.strip().replace("File ", "", 1),
+               lines[i + 1].strip() if i + 1 < len(lines) else "")
+              for i, line in enumerate(lines) if line.strip().startswith("File ")]
+    if frames and not frames[0][0].endswith("in <module>"):
+        frames.reverse()
+    tracer = [i for i, (where, _) in enumerate(frames)
+              if "torch/fx/_symbolic_trace.py" in where]
+    inner = frames[tracer[0] + 1:] if tracer else frames
+    user = [(where, code) for where, code in inner
+            if "/torch/" not in where and '"<string>"' not in where]
+    if not user:
+        return None
+    where, code = user[-1]
+    return f"{where}: {code}" if code else where
 
 
 def _fail(node, message):

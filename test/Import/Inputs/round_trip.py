@@ -48,8 +48,9 @@ with torch.no_grad():
 fp32 = mpt.compile(model, x, batches[0][1], optimizer=description["optimizer"],
                    eval_inputs=x[:5])
 error = np.abs(fp32.evaluate(x[:5]) - expected[:5])
+within = (error <= 1e-5 * (1 + np.abs(expected[:5]))).all()
 print(f"fp32 evaluate of 5 rows vs torch: max |diff| {error.max():.2e}, within f32 "
-      f"rounding: {bool((error <= 1e-5 * (1 + np.abs(expected))).all())}")
+      f"rounding: {bool(within)}")
 error = np.abs(step.evaluate(x) - expected)
 print(f"f16 evaluate vs torch: max |diff| {error.max():.2e}, within f16 "
       f"rounding: {bool((error <= 2.0 ** -8 * (1 + np.abs(expected))).all())}")
