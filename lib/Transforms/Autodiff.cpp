@@ -139,11 +139,13 @@ static LogicalResult buildBackward(Block &body, Value loss,
 }
 
 namespace {
-/// What one optimizer op needs: its name, attributes and state types.
+/// What one optimizer op needs: its name, attributes and state types, and
+/// the value its float state starts from.
 struct OptimizerSpec {
   OperationName name;
   SmallVector<NamedAttribute> attributes;
   SmallVector<Type> stateTypes;
+  double floatStateInit = 0.0;
 };
 } // namespace
 
@@ -162,22 +164,31 @@ static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
   auto kind = dyn_cast_or_null<StringAttr>(entries.get("kind"));
   std::string where =
       "parameter argument #" + std::to_string(param.getArgNumber());
-  if (!kind || !llvm::is_contained({"sgd", "adam", "adamw"}, kind.getValue()))
+  if (!kind || !llvm::is_contained(
+                   {"sgd", "adam", "adamw", "rmsprop", "adagrad", "adadelta"},
+                   kind.getValue()))
     return function.emitOpError("optimizer of ")
            << where << " has kind " << entries.get("kind")
-           << "; expected \"sgd\", \"adam\" or \"adamw\"";
+           << "; expected \"sgd\", \"adam\", \"adamw\", \"rmsprop\", "
+              "\"adagrad\" or \"adadelta\"";
   std::optional<RegisteredOperationName> name =
       RegisteredOperationName::lookup("mpt." + kind.getValue().str(), context);
   assert(name && "the mpt optimizers are registered");
 
   OptimizerSpec spec{*name, {}, {}};
   Builder builder(context);
-  bool hasMomentum = false;
+  bool hasMomentum = false, centered = false;
+  // Adagrad's initial_accumulator_value is not an attribute of the op but the
+  // value its sum starts from.
+  StringRef initKey = kind.getValue() == "adagrad"
+                          ? StringRef("initial_accumulator_value")
+                          : StringRef();
   for (NamedAttribute entry : entries) {
     StringRef key = entry.getName().getValue();
     if (key == "kind")
       continue;
-    if (!llvm::is_contained(name->getAttributeNames(), entry.getName()))
+    if (key != initKey &&
+        !llvm::is_contained(name->getAttributeNames(), entry.getName()))
       return function.emitOpError("optimizer of ")
              << where << ": '" << name->getStringRef() << "' has no option '"
              << key << "'";
@@ -196,17 +207,37 @@ static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
              << entry.getValue();
     if (!value)
       continue;
+    if (key == initKey) {
+      spec.floatStateInit = cast<FloatAttr>(value).getValueAsDouble();
+      if (!(spec.floatStateInit >= 0.0))
+        return function.emitOpError("optimizer of ")
+               << where << ": option '" << key << "' must be non-negative, got "
+               << spec.floatStateInit;
+      continue;
+    }
     if (key == "momentum")
       hasMomentum = cast<FloatAttr>(value).getValueAsDouble() != 0.0;
+    if (key == "centered")
+      centered = true;
     spec.attributes.emplace_back(entry.getName(), value);
   }
   Type paramType = param.getType();
-  if (kind.getValue() == "sgd") {
+  Type stepType = RankedTensorType::get({}, builder.getI64Type());
+  StringRef kindName = kind.getValue();
+  if (kindName == "sgd") {
     if (hasMomentum)
       spec.stateTypes.push_back(paramType);
+  } else if (kindName == "rmsprop") {
+    spec.stateTypes.append(1 + hasMomentum + centered, paramType);
+    spec.attributes.push_back(builder.getNamedAttr(
+        RMSpropOp::getOperandSegmentSizesAttrName(*name),
+        builder.getDenseI32ArrayAttr({1, 1, 1, hasMomentum, centered})));
+  } else if (kindName == "adagrad") {
+    spec.stateTypes = {paramType, stepType};
+  } else if (kindName == "adadelta") {
+    spec.stateTypes = {paramType, paramType};
   } else {
-    spec.stateTypes = {paramType, paramType,
-                       RankedTensorType::get({}, builder.getI64Type())};
+    spec.stateTypes = {paramType, paramType, stepType};
   }
   return spec;
 }
@@ -274,9 +305,10 @@ collectParamGradients(func::FuncOp function, ArrayRef<BlockArgument> params,
   return paramGrads;
 }
 
-/// The attributes of a new optimizer state argument: state, and zeros to
-/// start from for a float one.
-static DictionaryAttr optimizerStateAttrs(Builder &builder, Type stateType) {
+/// The attributes of a new optimizer state argument: state, and `floatInit`
+/// to start from for a float one.
+static DictionaryAttr optimizerStateAttrs(Builder &builder, Type stateType,
+                                          double floatInit) {
   NamedAttrList attrs;
   attrs.append(MPTDialect::kStateAttrName, builder.getUnitAttr());
   // Step counters start at zero by default: the runtime takes an i64
@@ -286,7 +318,8 @@ static DictionaryAttr optimizerStateAttrs(Builder &builder, Type stateType) {
     attrs.append(
         MPTDialect::kInitAttrName,
         DenseElementsAttr::get(
-            stateTensor, builder.getZeroAttr(stateTensor.getElementType())));
+            stateTensor,
+            builder.getFloatAttr(stateTensor.getElementType(), floatInit)));
   }
   return attrs.getDictionary(builder.getContext());
 }
@@ -313,7 +346,8 @@ addOptimizerStateArguments(func::FuncOp function,
       if (auto name = dyn_cast<NameLoc>(stateLoc))
         stateLoc = name.getChildLoc();
       stateTypes.push_back(stateType);
-      stateAttrs.push_back(optimizerStateAttrs(builder, stateType));
+      stateAttrs.push_back(
+          optimizerStateAttrs(builder, stateType, spec->floatStateInit));
       stateLocs.push_back(stateLoc);
     }
     specs.push_back(std::move(*spec));

@@ -210,8 +210,8 @@ def compile(module, example_inputs, target, loss=None, optimizer=None,  # noqa: 
     from the module's current parameters and buffers.
 
     `example_inputs` (a tensor or tuple) and `target` give the batch shapes;
-    `loss` defaults to cross-entropy; `optimizer` is a torch.optim SGD, Adam
-    or AdamW over the module's parameters (default SGD, lr 0.01);
+    `loss` defaults to cross-entropy; `optimizer` is a torch.optim SGD, Adam,
+    AdamW, RMSprop, Adagrad or Adadelta over the module's parameters (default SGD, lr 0.01);
     `precision` is "fp32", "f16" or "bf16"; `loss_scale` "auto", "dynamic",
     "static", "none" or a number (a static scale); `eval_inputs` gives
     step.evaluate another batch size than training's."""

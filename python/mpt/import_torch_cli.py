@@ -5,7 +5,8 @@
 `function` (default `mpt_model`) takes no arguments and returns a dict:
 `model` (a torch.nn.Module), `inputs` (an example batch: a tensor or a tuple),
 `target` (its labels), and optionally `loss` (default cross-entropy) and
-`optimizer` (torch.optim SGD, Adam or AdamW over the model's parameters).
+`optimizer` (torch.optim SGD, Adam, AdamW, RMSprop, Adagrad or Adadelta over
+the model's parameters).
 The step is written to -o; the model's current parameters and buffers go to
 --weights (default: the step's path with .safetensors), which
 `mpt-run --init-state` loads.

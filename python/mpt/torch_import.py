@@ -767,6 +767,16 @@ _OPTIMIZER_KEYS = {
                                 "weight_decay": "weight_decay"}),
     torch.optim.AdamW: ("adamw", {"lr": "lr", "eps": "epsilon",
                                   "weight_decay": "weight_decay"}),
+    torch.optim.RMSprop: ("rmsprop", {"lr": "lr", "alpha": "alpha",
+                                      "eps": "epsilon",
+                                      "weight_decay": "weight_decay",
+                                      "momentum": "momentum"}),
+    torch.optim.Adagrad: ("adagrad", {"lr": "lr", "lr_decay": "lr_decay",
+                                      "weight_decay": "weight_decay",
+                                      "eps": "epsilon"}),
+    torch.optim.Adadelta: ("adadelta", {"lr": "lr", "rho": "rho",
+                                        "eps": "epsilon",
+                                        "weight_decay": "weight_decay"}),
 }
 
 
@@ -777,7 +787,15 @@ def _optimizer_entries(optimizer, group):
     if kind == "sgd":
         if group.get("nesterov"):
             entries["nesterov"] = True
-    else:
+    elif kind == "rmsprop":
+        # Always given, so that a group without centering overrides one with.
+        entries["centered"] = bool(group["centered"])
+    elif kind == "adagrad":
+        # Adagrad fills every parameter's sum from its constructor's value,
+        # whatever the parameter group says.
+        entries["initial_accumulator_value"] = float(
+            optimizer.defaults["initial_accumulator_value"])
+    elif kind in ("adam", "adamw"):
         entries["beta1"], entries["beta2"] = (float(b) for b in group["betas"])
     return kind, entries
 
@@ -785,7 +803,8 @@ def _optimizer_entries(optimizer, group):
 def _check_optimizer(optimizer):
     if type(optimizer) not in _OPTIMIZER_KEYS:
         raise ImportError(f"unsupported optimizer {type(optimizer).__name__} "
-                          "(SGD, Adam and AdamW are)")
+                          "(SGD, Adam, AdamW, RMSprop, Adagrad and "
+                          "Adadelta are)")
     for group in optimizer.param_groups:
         for flag in ("amsgrad", "maximize", "foreach", "capturable",
                      "differentiable", "fused"):
@@ -799,6 +818,8 @@ def _attribute_dict(entries):
     for key, value in entries.items():
         if value is True:
             parts.append(key)
+        elif value is False:
+            parts.append(f"{key} = false")
         elif isinstance(value, str):
             parts.append(f'{key} = "{value}"')
         else:
@@ -1028,11 +1049,11 @@ def _tuple(inputs):
 def import_module(model, example_inputs, target, loss=F.cross_entropy,
                   optimizer=None, eval_inputs=None):
     """Imports `model` (a torch.nn.Module) trained on `loss(model(*inputs),
-    target)` by `optimizer` (a torch.optim.SGD/Adam/AdamW over its parameters;
-    default SGD with lr 0.01) into an ImportedStep. `example_inputs` (a tensor
-    or a tuple) and `target` fix the shapes: the batch of the training step;
-    `eval_inputs`, if given, the eval step's (another batch size, for the
-    last partial batch or inference)."""
+    target)` by `optimizer` (a torch.optim SGD, Adam, AdamW, RMSprop, Adagrad
+    or Adadelta over its parameters; default SGD with lr 0.01) into an
+    ImportedStep. `example_inputs` (a tensor or a tuple) and `target` fix the
+    shapes: the batch of the training step; `eval_inputs`, if given, the eval
+    step's (another batch size, for the last partial batch or inference)."""
     if optimizer is None:
         optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
     example_inputs = _tuple(example_inputs)

@@ -114,7 +114,7 @@ func.func @carried_param(%w: tensor<4xf32> {mpt.param})
 
 // -----
 
-// expected-error @below {{'func.func' op optimizer of parameter argument #0 has kind "lamb"; expected "sgd", "adam" or "adamw"}}
+// expected-error @below {{'func.func' op optimizer of parameter argument #0 has kind "lamb"; expected "sgd", "adam", "adamw", "rmsprop", "adagrad" or "adadelta"}}
 func.func @unknown_kind(%w: tensor<4xf32> {mpt.param})
     -> (tensor<f32> {mpt.metric = "loss"})
     attributes {mpt.train_step, mpt.optimizer = {kind = "lamb", lr = 0.1 : f32}} {
@@ -211,4 +211,24 @@ func.func @override_without_spec(%w: tensor<4xf32> {mpt.param, mpt.optimizer = {
   %g = mpt.broadcast %seed [0] : tensor<f32> -> tensor<4xf32>
   %w2, %m2 = mpt.sgd %w, %g, %m {lr = 0.1 : f32, momentum = 0.9 : f32} : tensor<4xf32>
   return %w2, %m2, %loss : tensor<4xf32>, tensor<4xf32>, tensor<f32>
+}
+
+// -----
+
+// expected-error @below {{'func.func' op optimizer of parameter argument #0: option 'initial_accumulator_value' must be non-negative, got -1.000000e-01}}
+func.func @negative_initial_accumulator(%w: tensor<4xf32> {mpt.param})
+    -> (tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step, mpt.optimizer = {kind = "adagrad", initial_accumulator_value = -0.1}} {
+  %loss = mpt.reduce_sum %w [0] : tensor<4xf32> -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// -----
+
+// expected-error @below {{'func.func' op optimizer of parameter argument #0: 'mpt.rmsprop' has no option 'initial_accumulator_value'}}
+func.func @accumulator_outside_adagrad(%w: tensor<4xf32> {mpt.param})
+    -> (tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step, mpt.optimizer = {kind = "rmsprop", initial_accumulator_value = 0.1}} {
+  %loss = mpt.reduce_sum %w [0] : tensor<4xf32> -> tensor<f32>
+  return %loss : tensor<f32>
 }

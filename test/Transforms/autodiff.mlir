@@ -119,6 +119,68 @@ func.func @broadcasts(%pos: tensor<3x4xf32> {mpt.param}, %b: tensor<3xf32> {mpt.
 
 // -----
 
+// RMSprop keeps a momentum buffer where momentum is non-zero and a gradient
+// average where centered is set: the weight gets both, the bias (whose
+// override turns both off) its square average only. Adagrad's sum starts at
+// initial_accumulator_value, which is not an attribute of mpt.adagrad;
+// Adadelta keeps two averages.
+
+// CHECK-LABEL: func.func @rmsprop(
+// CHECK-SAME:    %[[W:[^:]*]]: tensor<2x3xf32> {mpt.param}, %[[B:[^:]*]]: tensor<3xf32> {mpt.param}, %[[X:[^:]*]]: tensor<4x2xf32> {mpt.data},
+// CHECK-SAME:    %[[WV:[^:]*]]: tensor<2x3xf32> {mpt.init = dense<0.000000e+00> : tensor<2x3xf32>, mpt.state}, %[[WB:[^:]*]]: tensor<2x3xf32> {mpt.init = dense<0.000000e+00> : tensor<2x3xf32>, mpt.state}, %[[WA:[^:]*]]: tensor<2x3xf32> {mpt.init = dense<0.000000e+00> : tensor<2x3xf32>, mpt.state},
+// CHECK-SAME:    %[[BV:[^:]*]]: tensor<3xf32> {mpt.init = dense<0.000000e+00> : tensor<3xf32>, mpt.state})
+// CHECK-SAME:    -> (tensor<f32> {mpt.metric = "loss"}, tensor<2x3xf32> {mpt.next = 0 : i64}, tensor<2x3xf32> {mpt.next = 3 : i64}, tensor<2x3xf32> {mpt.next = 4 : i64}, tensor<2x3xf32> {mpt.next = 5 : i64},
+// CHECK-SAME:        tensor<3xf32> {mpt.next = 1 : i64}, tensor<3xf32> {mpt.next = 6 : i64})
+// CHECK:         %[[W2:[^,]*]], %[[WS2:[^:]*]]:3 = mpt.rmsprop %[[W]], %{{[^,]*}}, %[[WV]] momentum_buffer(%[[WB]]) grad_avg(%[[WA]]) {centered, lr = 1.000000e-03 : f32, momentum = 0.899999976 : f32} : tensor<2x3xf32>
+// CHECK:         %[[B2:[^,]*]], %[[BV2:[^ ]*]] = mpt.rmsprop %[[B]], %{{[^,]*}}, %[[BV]] {lr = 1.000000e-03 : f32} : tensor<3xf32>
+// CHECK:         return %{{[^,]*}}, %[[W2]], %[[WS2]]#0, %[[WS2]]#1, %[[WS2]]#2, %[[B2]], %[[BV2]] :
+func.func @rmsprop(%w: tensor<2x3xf32> {mpt.param},
+                   %b: tensor<3xf32> {mpt.param, mpt.optimizer = {momentum = 0, centered = false}},
+                   %x: tensor<4x2xf32> {mpt.data})
+    -> (tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step, mpt.optimizer = {kind = "rmsprop", lr = 1.0e-3, momentum = 0.9, centered}} {
+  %h = mpt.matmul %x, %w : tensor<4x2xf32>, tensor<2x3xf32> -> tensor<4x3xf32>
+  %hb = mpt.bias_add %h, %b {axis = 1} : tensor<4x3xf32>, tensor<3xf32>
+  %loss = mpt.reduce_sum %hb [0, 1] : tensor<4x3xf32> -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @adagrad(
+// CHECK-SAME:    %[[W:[^:]*]]: tensor<3xf32> {mpt.param}, %[[B:[^:]*]]: tensor<3xf32> {mpt.param},
+// CHECK-SAME:    %[[WS:[^:]*]]: tensor<3xf32> {mpt.init = dense<1.000000e-01> : tensor<3xf32>, mpt.state}, %[[WT:[^:]*]]: tensor<i64> {mpt.state},
+// CHECK-SAME:    %[[BS:[^:]*]]: tensor<3xf32> {mpt.init = dense<0.000000e+00> : tensor<3xf32>, mpt.state}, %[[BT:[^:]*]]: tensor<i64> {mpt.state})
+// CHECK-SAME:    -> (tensor<f32> {mpt.metric = "loss"}, tensor<3xf32> {mpt.next = 0 : i64}, tensor<3xf32> {mpt.next = 2 : i64}, tensor<i64> {mpt.next = 3 : i64},
+// CHECK-SAME:        tensor<3xf32> {mpt.next = 1 : i64}, tensor<3xf32> {mpt.next = 4 : i64}, tensor<i64> {mpt.next = 5 : i64})
+// CHECK:         mpt.adagrad %[[W]], %{{[^,]*}}, %[[WS]], %[[WT]] {lr_decay = 0.00999999977 : f32, weight_decay = 5.000000e-02 : f32} : tensor<3xf32>, tensor<i64>
+// CHECK:         mpt.adagrad %[[B]], %{{[^,]*}}, %[[BS]], %[[BT]] {lr_decay = 0.00999999977 : f32} : tensor<3xf32>, tensor<i64>
+func.func @adagrad(%w: tensor<3xf32> {mpt.param},
+                   %b: tensor<3xf32> {mpt.param, mpt.optimizer = {weight_decay = 0.0, initial_accumulator_value = 0.0}})
+    -> (tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step, mpt.optimizer = {kind = "adagrad", lr_decay = 0.01, weight_decay = 0.05,
+                                                 initial_accumulator_value = 0.1}} {
+  %s = arith.mulf %w, %b : tensor<3xf32>
+  %loss = mpt.reduce_sum %s [0] : tensor<3xf32> -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @adadelta(
+// CHECK-SAME:    %[[W:[^:]*]]: tensor<3xf32> {mpt.param},
+// CHECK-SAME:    %[[WV:[^:]*]]: tensor<3xf32> {mpt.init = dense<0.000000e+00> : tensor<3xf32>, mpt.state}, %[[WU:[^:]*]]: tensor<3xf32> {mpt.init = dense<0.000000e+00> : tensor<3xf32>, mpt.state})
+// CHECK-SAME:    -> (tensor<f32> {mpt.metric = "loss"}, tensor<3xf32> {mpt.next = 0 : i64}, tensor<3xf32> {mpt.next = 1 : i64}, tensor<3xf32> {mpt.next = 2 : i64})
+// CHECK:         mpt.adadelta %[[W]], %{{[^,]*}}, %[[WV]], %[[WU]] {rho = 0.949999988 : f32} : tensor<3xf32>
+func.func @adadelta(%w: tensor<3xf32> {mpt.param})
+    -> (tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step, mpt.optimizer = {kind = "adadelta", rho = 0.95}} {
+  %loss = mpt.reduce_sum %w [0] : tensor<3xf32> -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// -----
+
 // A frozen parameter takes no gradient, no optimizer and no state, and no
 // result carries it; the trained one does.
 // CHECK-LABEL: func.func @frozen_parameter

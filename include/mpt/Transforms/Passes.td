@@ -473,13 +473,14 @@ def MPTAutodiff : Pass<"mpt-autodiff", "::mlir::func::FuncOp"> {
       statistics, frozen parameters (`{mpt.param, mpt.frozen}`) or constants;
     - with `mpt.clip_grad_norm = <max norm>` on the function, one `mpt.clip_grad_norm` over
       every parameter gradient, whose norm becomes the metric `grad_norm`;
-    - one optimizer op per parameter that is not frozen, in argument order. The spec's entries other than `kind`
-      (`sgd`, `adam`, `adamw`) are the op's attributes; a parameter argument's own
-      `mpt.optimizer` dictionary overrides them (e.g. no weight decay on biases). The
-      optimizer state becomes new `mpt.state` arguments with `mpt.init` zeros, appended after
-      the existing arguments (per parameter, in the op's operand order), and the updated
-      parameters and state become new results after the existing ones (per parameter: the
-      parameter, then its state).
+    - one optimizer op per parameter that is not frozen, in argument order. The spec's
+      entries other than `kind` (`sgd`, `adam`, `adamw`, `rmsprop`, `adagrad`, `adadelta`) are
+      the op's attributes, but for Adagrad's `initial_accumulator_value`; a parameter
+      argument's own `mpt.optimizer` dictionary overrides them (e.g. no weight decay on
+      biases). The optimizer state becomes new `mpt.state` arguments with `mpt.init` zeros
+      (Adagrad's sum: its `initial_accumulator_value`), appended after the existing arguments
+      (per parameter, in the op's operand order), and the updated parameters and state become
+      new results after the existing ones (per parameter: the parameter, then its state).
 
     Errors: an op that receives a gradient on its way to a parameter but has no rule; a loss
     that is not an f32 scalar; no loss; a parameter that does not reach the loss (an error,

@@ -44,6 +44,62 @@ SmallVector<Type> elementTypes(ValueRange values) {
   return llvm::map_to_vector(values, [](Value v) { return elementType(v); });
 }
 
+// RMSprop, Adagrad and Adadelta are written in the tensor ops of torch.optim's
+// single-tensor code, each rounded as PyTorch's CPU kernels round it (an add
+// with alpha and an addcmul are one fused multiply-add there), so that mpt
+// and PyTorch agree to the last bit on the same gradients.
+
+/// self + alpha * other, rounded once: torch.add(self, other, alpha=alpha).
+Value addScaled(const FloatMath &m, Value self, Value alpha, Value other) {
+  return math::FmaOp::create(m.b, m.loc, alpha, other, self);
+}
+
+/// self + value * t1 * t2, the last product and the sum rounded once:
+/// torch.addcmul(self, t1, t2, value=value).
+Value addcmul(const FloatMath &m, Value self, float value, Value t1, Value t2) {
+  Value scaled = m.mul(m.constant(value), t1);
+  return math::FmaOp::create(m.b, m.loc, scaled, t2, self);
+}
+
+/// self + value * t1 / t2: torch.addcdiv(self, t1, t2, value=value).
+Value addcdiv(const FloatMath &m, Value self, Value value, Value t1, Value t2) {
+  Value scaled = m.mul(value, t1);
+  return m.add(self, m.div(scaled, t2));
+}
+
+/// g + weight_decay * param, or g alone for a zero weight decay, as PyTorch
+/// does (which also keeps 0 * inf from turning into NaN). `fused` rounds it
+/// once, as torch.optim's grad.add(param, alpha=weight_decay) on the CPU;
+/// SGD and Adam round the product first.
+Value addWeightDecay(const FloatMath &m, Value g, Value param,
+                     float weightDecay, bool fused = false) {
+  if (weightDecay == 0.0f)
+    return g;
+  if (fused)
+    return addScaled(m, g, m.constant(weightDecay), param);
+  return m.add(g, m.mul(m.constant(weightDecay), param));
+}
+
+/// step + 1, in a 0-d tensor.
+Value buildNextStep(OpBuilder &builder, Location loc, Value step) {
+  return buildElementwise(
+      builder, loc, {}, step, {}, elementType(step),
+      [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+        return {arith::AddIOp::create(b, l, args[0],
+                                      intConstant(b, l, args[0].getType(), 1))};
+      })[0];
+}
+
+/// The maps of an update over a tensor of `rank` that reads `tensors` tensors
+/// of its shape, then `scalars` 0-d tensors.
+SmallVector<AffineMap> updateMaps(MLIRContext *context, int64_t rank,
+                                  unsigned tensors, unsigned scalars) {
+  SmallVector<AffineMap> maps(tensors,
+                              AffineMap::getMultiDimIdentityMap(rank, context));
+  maps.append(scalars, scalarMap(context, rank));
+  return maps;
+}
+
 //===----------------------------------------------------------------------===//
 // SGD
 //===----------------------------------------------------------------------===//
@@ -53,8 +109,7 @@ SmallVector<Type> elementTypes(ValueRange values) {
 ///   buf' = momentum * buf + (1 - dampening) * g
 ///   d = nesterov ? g + momentum * buf' : buf'   (d = g without momentum)
 ///   param' = param - lr * d
-/// A zero weight decay is left out, as PyTorch does (which also keeps 0 * inf
-/// from turning into NaN), and so is the factor 1 - dampening when it is 1.
+/// The factor 1 - dampening is left out when it is 1.
 struct SGDLowering : OpConversionPattern<SGDOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -79,9 +134,8 @@ struct SGDLowering : OpConversionPattern<SGDOp> {
             [&](OpBuilder &b, Location l,
                 ValueRange args) -> SmallVector<Value> {
               FloatMath m{b, l, b.getF32Type()};
-              Value param = m.cast(args[0]), g = m.cast(args[1]);
-              if (weightDecay != 0.0f)
-                g = m.add(g, m.mul(m.constant(weightDecay), param));
+              Value param = m.cast(args[0]);
+              Value g = addWeightDecay(m, m.cast(args[1]), param, weightDecay);
               Value direction = g, buffer;
               if (hasMomentum) {
                 Value dampened =
@@ -124,7 +178,6 @@ struct AdamLowering : OpConversionPattern<AdamLikeOp> {
   matchAndRewrite(AdamLikeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *context = rewriter.getContext();
     Type f32 = rewriter.getF32Type();
     float lr = op.getLr().convertToFloat();
     float beta1 = op.getBeta1().convertToFloat();
@@ -132,13 +185,7 @@ struct AdamLowering : OpConversionPattern<AdamLikeOp> {
     float epsilon = op.getEpsilon().convertToFloat();
     float weightDecay = op.getWeightDecay().convertToFloat();
 
-    Value step = adaptor.getStep();
-    Value nextStep = buildElementwise(
-        rewriter, loc, {}, step, {}, elementType(step),
-        [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-          return {arith::AddIOp::create(
-              b, l, args[0], intConstant(b, l, args[0].getType(), 1))};
-        })[0];
+    Value nextStep = buildNextStep(rewriter, loc, adaptor.getStep());
     SmallVector<Value> corrections = buildElementwise(
         rewriter, loc, {}, nextStep, {}, TypeRange{f32, f32},
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
@@ -153,25 +200,20 @@ struct AdamLowering : OpConversionPattern<AdamLikeOp> {
 
     Value param = adaptor.getParam();
     RankedTensorType type = tensorType(param);
-    int64_t rank = type.getRank();
-    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
     SmallVector<Value> updated = buildElementwise(
         rewriter, loc, type.getShape(),
         ValueRange{param, adaptor.getGrad(), adaptor.getExpAvg(),
                    adaptor.getExpAvgSq(), corrections[0], corrections[1]},
-        {identity, identity, identity, identity, scalarMap(context, rank),
-         scalarMap(context, rank)},
+        updateMaps(rewriter.getContext(), type.getRank(), 4, 2),
         TypeRange{type.getElementType(), type.getElementType(),
                   type.getElementType()},
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF32Type()};
           Value p = m.cast(args[0]), g = m.cast(args[1]);
-          if (weightDecay != 0.0f) {
-            if (decoupledWeightDecay)
-              p = m.mul(p, m.constant(1.0f - lr * weightDecay));
-            else
-              g = m.add(g, m.mul(m.constant(weightDecay), p));
-          }
+          if (!decoupledWeightDecay)
+            g = addWeightDecay(m, g, p, weightDecay);
+          else if (weightDecay != 0.0f)
+            p = m.mul(p, m.constant(1.0f - lr * weightDecay));
           // One op per statement: their order must not depend on the
           // compiler's argument evaluation order.
           Value oldExpAvg = m.cast(args[2]), oldExpAvgSq = m.cast(args[3]);
@@ -193,6 +235,183 @@ struct AdamLowering : OpConversionPattern<AdamLikeOp> {
         });
     updated.push_back(nextStep);
     rewriter.replaceOp(op, updated);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// RMSprop
+//===----------------------------------------------------------------------===//
+
+/// PyTorch's RMSprop step, in f32, one generic over the parameter and its
+/// state (see mpt.rmsprop): v' = alpha * v + (1 - alpha) * g^2, with
+/// centering a' = alpha * a + (1 - alpha) * g and d = sqrt(v' - a'^2) + eps
+/// (else sqrt(v') + eps), then param' = param - lr * g / d, or with momentum
+/// buf' = momentum * buf + g / d and param' = param - lr * buf'.
+struct RMSpropLowering : OpConversionPattern<RMSpropOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RMSpropOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    float lr = op.getLr().convertToFloat();
+    float alpha = op.getAlpha().convertToFloat();
+    float epsilon = op.getEpsilon().convertToFloat();
+    float weightDecay = op.getWeightDecay().convertToFloat();
+    float momentum = op.getMomentum().convertToFloat();
+    Value buffer = adaptor.getMomentumBuffer();
+    Value gradAvg = adaptor.getGradAvg();
+    SmallVector<Value> operands = {adaptor.getParam(), adaptor.getGrad(),
+                                   adaptor.getSquareAvg()};
+    if (buffer)
+      operands.push_back(buffer);
+    if (gradAvg)
+      operands.push_back(gradAvg);
+
+    rewriter.replaceOp(
+        op,
+        buildElementwise(
+            rewriter, op.getLoc(), tensorType(op.getParam()).getShape(),
+            operands, {}, elementTypes(op->getResults()),
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
+              FloatMath m{b, l, b.getF32Type()};
+              // The output block arguments carry the result element types.
+              ValueRange outs = args.drop_front(operands.size());
+              ValueRange state = args.take_front(operands.size());
+              Value param = m.cast(state[0]);
+              Value g = addWeightDecay(m, m.cast(state[1]), param, weightDecay,
+                                       /*fused=*/true);
+              Value keptSquares = m.mul(m.constant(alpha), m.cast(state[2]));
+              Value squareAvg = addcmul(m, keptSquares, 1.0f - alpha, g, g);
+              Value variance = squareAvg, average;
+              if (gradAvg) {
+                Value kept = m.mul(m.constant(alpha), m.cast(state.back()));
+                average = addScaled(m, kept, m.constant(1.0f - alpha), g);
+                variance = addcmul(m, squareAvg, -1.0f, average, average);
+              }
+              Value denominator = m.add(m.sqrt(variance), m.constant(epsilon));
+              Value next, nextBuffer;
+              if (buffer) {
+                Value kept = m.mul(m.constant(momentum), m.cast(state[3]));
+                nextBuffer = addcdiv(m, kept, m.constant(1.0f), g, denominator);
+                next = addScaled(m, param, m.constant(-lr), nextBuffer);
+              } else {
+                next = addcdiv(m, param, m.constant(-lr), g, denominator);
+              }
+              SmallVector<Value> results;
+              for (Value value : {next, squareAvg, nextBuffer, average})
+                if (value)
+                  results.push_back(
+                      castScalar(b, l, value, outs[results.size()].getType()));
+              return results;
+            }));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Adagrad
+//===----------------------------------------------------------------------===//
+
+/// PyTorch's Adagrad step: the learning rate of the update numbered
+/// step + 1, clr = lr / (1 + step * lr_decay), negated in a 0-d tensor; then,
+/// elementwise, sum' = sum + g^2 and
+/// param' = param - clr * g / (sqrt(sum') + epsilon).
+struct AdagradLowering : OpConversionPattern<AdagradOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AdagradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    float lr = op.getLr().convertToFloat();
+    float lrDecay = op.getLrDecay().convertToFloat();
+    float weightDecay = op.getWeightDecay().convertToFloat();
+    float epsilon = op.getEpsilon().convertToFloat();
+
+    // In f64 and rounded once, as PyTorch computes it in Python floats.
+    Value step = adaptor.getStep();
+    Value negatedStepLr = buildElementwise(
+        rewriter, loc, {}, step, {}, rewriter.getF32Type(),
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          FloatMath m{b, l, b.getF64Type()};
+          Value done = arith::SIToFPOp::create(b, l, b.getF64Type(), args[0]);
+          Value decay =
+              m.add(m.constant(1.0), m.mul(done, m.constant(lrDecay)));
+          Value stepLr = m.div(m.constant(lr), decay);
+          return {castScalar(b, l, arith::NegFOp::create(b, l, stepLr),
+                             b.getF32Type())};
+        })[0];
+
+    Value param = adaptor.getParam();
+    RankedTensorType type = tensorType(param);
+    SmallVector<Value> updated = buildElementwise(
+        rewriter, loc, type.getShape(),
+        ValueRange{param, adaptor.getGrad(), adaptor.getSum(), negatedStepLr},
+        updateMaps(rewriter.getContext(), type.getRank(), 3, 1),
+        TypeRange{type.getElementType(), type.getElementType()},
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          FloatMath m{b, l, b.getF32Type()};
+          Value p = m.cast(args[0]);
+          Value g = addWeightDecay(m, m.cast(args[1]), p, weightDecay,
+                                   /*fused=*/true);
+          Value sum = addcmul(m, m.cast(args[2]), 1.0f, g, g);
+          Value std = m.add(m.sqrt(sum), m.constant(epsilon));
+          Value next = addcdiv(m, p, args[3], g, std);
+          return {castScalar(b, l, next, type.getElementType()),
+                  castScalar(b, l, sum, type.getElementType())};
+        });
+    updated.push_back(buildNextStep(rewriter, loc, step));
+    rewriter.replaceOp(op, updated);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Adadelta
+//===----------------------------------------------------------------------===//
+
+/// PyTorch's Adadelta step, in f32: v' = rho * v + (1 - rho) * g^2,
+/// delta = sqrt(u + eps) / sqrt(v' + eps) * g,
+/// u' = rho * u + (1 - rho) * delta^2, param' = param - lr * delta.
+struct AdadeltaLowering : OpConversionPattern<AdadeltaOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AdadeltaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    float lr = op.getLr().convertToFloat();
+    float rho = op.getRho().convertToFloat();
+    float epsilon = op.getEpsilon().convertToFloat();
+    float weightDecay = op.getWeightDecay().convertToFloat();
+    Type type = elementType(op.getParam());
+    rewriter.replaceOp(
+        op, buildElementwise(
+                rewriter, op.getLoc(), tensorType(op.getParam()).getShape(),
+                ValueRange{adaptor.getParam(), adaptor.getGrad(),
+                           adaptor.getSquareAvg(), adaptor.getAccDelta()},
+                {}, TypeRange{type, type, type},
+                [&](OpBuilder &b, Location l,
+                    ValueRange args) -> SmallVector<Value> {
+                  FloatMath m{b, l, b.getF32Type()};
+                  Value p = m.cast(args[0]);
+                  Value g = addWeightDecay(m, m.cast(args[1]), p, weightDecay,
+                                           /*fused=*/true);
+                  Value keptSquares = m.mul(m.constant(rho), m.cast(args[2]));
+                  Value squareAvg = addcmul(m, keptSquares, 1.0f - rho, g, g);
+                  Value accDelta = m.cast(args[3]);
+                  Value std = m.sqrt(m.add(squareAvg, m.constant(epsilon)));
+                  Value rms = m.sqrt(m.add(accDelta, m.constant(epsilon)));
+                  Value delta = m.mul(m.div(rms, std), g);
+                  Value keptDeltas = m.mul(m.constant(rho), accDelta);
+                  Value nextAccDelta =
+                      addcmul(m, keptDeltas, 1.0f - rho, delta, delta);
+                  Value next = addScaled(m, p, m.constant(-lr), delta);
+                  return {castScalar(b, l, next, type),
+                          castScalar(b, l, squareAvg, type),
+                          castScalar(b, l, nextAccDelta, type)};
+                }));
     return success();
   }
 };
@@ -455,7 +674,8 @@ struct UpdateLossScaleLowering : OpConversionPattern<UpdateLossScaleOp> {
 
 void mpt::detail::populateOptimizerPatterns(RewritePatternSet &patterns) {
   patterns.add<SGDLowering, AdamLowering<AdamOp, /*decoupled=*/false>,
-               AdamLowering<AdamWOp, /*decoupled=*/true>, ClipGradNormLowering,
+               AdamLowering<AdamWOp, /*decoupled=*/true>, RMSpropLowering,
+               AdagradLowering, AdadeltaLowering, ClipGradNormLowering,
                UnscaleLowering, AllFiniteLowering, GradientStatsLowering,
                UpdateLossScaleLowering>(patterns.getContext());
 }

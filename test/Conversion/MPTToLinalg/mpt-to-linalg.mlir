@@ -984,3 +984,59 @@ func.func @finite_check_other_inputs(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (t
   %z, %n = mpt.gradient_stats %b : tensor<4xf32>
   return %ok, %z, %n : tensor<i1>, tensor<i64>, tensor<i64>
 }
+
+// -----
+
+// RMSprop, centered with momentum and weight decay: one generic over the
+// parameter and its three states, in the ops of torch.optim's code, with its
+// adds-with-alpha and addcmuls as fused multiply-adds as PyTorch's CPU kernels
+// compute them.
+
+// CHECK-LABEL: func.func @rmsprop
+// CHECK: %[[R:[a-zA-Z0-9_]+]]:4 = linalg.generic {{.*}} iterator_types = ["parallel"]} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) outs(
+// CHECK: ^bb0(%[[P:[a-zA-Z0-9_]+]]: f32, %[[G:[a-zA-Z0-9_]+]]: f32, %[[V:[a-zA-Z0-9_]+]]: f32, %[[BUF:[a-zA-Z0-9_]+]]: f32, %[[A:[a-zA-Z0-9_]+]]: f32,
+// CHECK: %[[GRAD:.*]] = math.fma %{{.*}}, %[[P]], %[[G]] : f32
+// CHECK: %[[KEPTV:.*]] = arith.mulf %{{.*}}, %[[V]] : f32
+// CHECK: %[[SCALED:.*]] = arith.mulf %{{.*}}, %[[GRAD]] : f32
+// CHECK: %[[NEWV:.*]] = math.fma %[[SCALED]], %[[GRAD]], %[[KEPTV]] : f32
+// CHECK: %[[KEPTA:.*]] = arith.mulf %{{.*}}, %[[A]] : f32
+// CHECK: %[[NEWA:.*]] = math.fma %{{.*}}, %[[GRAD]], %[[KEPTA]] : f32
+// CHECK: %[[NEGA:.*]] = arith.mulf %{{.*}}, %[[NEWA]] : f32
+// CHECK: %[[VAR:.*]] = math.fma %[[NEGA]], %[[NEWA]], %[[NEWV]] : f32
+// CHECK: %[[ROOT:.*]] = math.sqrt %[[VAR]] : f32
+// CHECK: %[[DEN:.*]] = arith.addf %[[ROOT]], %{{.*}} : f32
+// CHECK: %[[KEPTB:.*]] = arith.mulf %{{.*}}, %[[BUF]] : f32
+// CHECK: %[[STEP:.*]] = arith.divf %{{.*}}, %[[DEN]] : f32
+// CHECK: %[[NEWB:.*]] = arith.addf %[[KEPTB]], %[[STEP]] : f32
+// CHECK: %[[NEWP:.*]] = math.fma %{{.*}}, %[[NEWB]], %[[P]] : f32
+// CHECK: linalg.yield %[[NEWP]], %[[NEWV]], %[[NEWB]], %[[NEWA]] : f32, f32, f32, f32
+// CHECK: return %[[R]]#0, %[[R]]#1, %[[R]]#2, %[[R]]#3
+func.func @rmsprop(%p: tensor<4xf32>, %g: tensor<4xf32>, %v: tensor<4xf32>, %b: tensor<4xf32>, %a: tensor<4xf32>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %r:4 = mpt.rmsprop %p, %g, %v momentum_buffer(%b) grad_avg(%a) {momentum = 0.9 : f32, weight_decay = 0.01 : f32, centered} : tensor<4xf32>
+  return %r#0, %r#1, %r#2, %r#3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Adagrad: the update's negated learning rate, -lr / (1 + step * lr_decay),
+// in f64 rounded once (PyTorch computes it in Python floats), in a 0-d
+// tensor the update reads; the step count in another.
+
+// CHECK-LABEL: func.func @adagrad
+// CHECK-SAME: %[[STEP:[a-zA-Z0-9_]+]]: tensor<i64>
+// CHECK: %[[LR:.*]] = linalg.generic {{.*}} ins(%[[STEP]] : tensor<i64>) outs(%{{.*}} : tensor<f32>)
+// CHECK: arith.sitofp %{{.*}} : i64 to f64
+// CHECK: arith.divf %{{.*}} : f64
+// CHECK: arith.negf %{{.*}} : f64
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+// CHECK: %[[UPD:[a-zA-Z0-9_]+]]:2 = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %[[LR]] : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>)
+// CHECK: math.fma
+// CHECK: math.sqrt
+// CHECK: %[[NEXT:.*]] = linalg.generic {{.*}} ins(%[[STEP]] : tensor<i64>) outs(%{{.*}} : tensor<i64>)
+// CHECK: arith.addi
+// CHECK: return %[[UPD]]#0, %[[UPD]]#1, %[[NEXT]]
+func.func @adagrad(%p: tensor<4xf32>, %g: tensor<4xf32>, %s: tensor<4xf32>, %t: tensor<i64>) -> (tensor<4xf32>, tensor<4xf32>, tensor<i64>) {
+  %r:3 = mpt.adagrad %p, %g, %s, %t {lr_decay = 0.5 : f32} : tensor<4xf32>, tensor<i64>
+  return %r#0, %r#1, %r#2 : tensor<4xf32>, tensor<4xf32>, tensor<i64>
+}

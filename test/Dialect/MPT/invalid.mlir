@@ -1329,6 +1329,178 @@ func.func @adamw_weight_decay(%w: tensor<4xf32>, %t: tensor<i64>) {
 // -----
 
 //===----------------------------------------------------------------------===//
+// rmsprop, adagrad, adadelta
+//===----------------------------------------------------------------------===//
+
+func.func @rmsprop_lr(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.rmsprop' op expected lr to be non-negative and finite, got -1.000000e-02}}
+  %0:2 = mpt.rmsprop %w, %w, %w {lr = -1.0e-2 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @rmsprop_alpha(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.rmsprop' op expected alpha in [0.000000e+00, 1.000000e+00], got 1.500000e+00}}
+  %0:2 = mpt.rmsprop %w, %w, %w {alpha = 1.5 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @rmsprop_epsilon(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.rmsprop' op expected epsilon to be non-negative and finite, got -1.000000e+00}}
+  %0:2 = mpt.rmsprop %w, %w, %w {epsilon = -1.0 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @rmsprop_weight_decay(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.rmsprop' op expected weight_decay to be non-negative and finite, got -1.000000e-04}}
+  %0:2 = mpt.rmsprop %w, %w, %w {weight_decay = -1.0e-4 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @rmsprop_momentum(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.rmsprop' op expected momentum to be non-negative and finite, got -9.000000e-01}}
+  %0:3 = mpt.rmsprop %w, %w, %w momentum_buffer(%w) {momentum = -0.9 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @rmsprop_missing_buffer(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.rmsprop' op expected a momentum buffer operand exactly when momentum is non-zero; momentum is 9.000000e-01}}
+  %0:2 = mpt.rmsprop %w, %w, %w {momentum = 0.9 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @rmsprop_unexpected_buffer(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.rmsprop' op expected a momentum buffer operand exactly when momentum is non-zero; momentum is 0.000000e+00}}
+  %0:3 = mpt.rmsprop %w, %w, %w momentum_buffer(%w) : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @rmsprop_missing_grad_avg(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.rmsprop' op expected a grad_avg operand exactly when centered is set; centered is set}}
+  %0:2 = mpt.rmsprop %w, %w, %w {centered} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @rmsprop_unexpected_grad_avg(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.rmsprop' op expected a grad_avg operand exactly when centered is set; centered is not set}}
+  %0:3 = mpt.rmsprop %w, %w, %w grad_avg(%w) : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @rmsprop_square_avg_type(%w: tensor<4xf32>, %v: tensor<4xf16>) {
+  // expected-error @+1 {{'mpt.rmsprop' op failed to verify that square_avg has the type of param}}
+  %0:2 = "mpt.rmsprop"(%w, %w, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (tensor<4xf32>, tensor<4xf32>, tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @adagrad_lr(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.adagrad' op expected lr to be non-negative and finite, got -1.000000e-02}}
+  %0:3 = mpt.adagrad %w, %w, %w, %t {lr = -1.0e-2 : f32} : tensor<4xf32>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @adagrad_lr_decay(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.adagrad' op expected lr_decay to be non-negative and finite, got -1.000000e-03}}
+  %0:3 = mpt.adagrad %w, %w, %w, %t {lr_decay = -1.0e-3 : f32} : tensor<4xf32>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @adagrad_weight_decay(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.adagrad' op expected weight_decay to be non-negative and finite, got -1.000000e-04}}
+  %0:3 = mpt.adagrad %w, %w, %w, %t {weight_decay = -1.0e-4 : f32} : tensor<4xf32>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @adagrad_epsilon(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.adagrad' op expected epsilon to be non-negative and finite, got nan}}
+  %0:3 = mpt.adagrad %w, %w, %w, %t {epsilon = 0x7FC00000 : f32} : tensor<4xf32>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @adagrad_float_step(%w: tensor<4xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'mpt.adagrad' op operand #3 must be 0D tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<f32>'}}
+  %0:3 = mpt.adagrad %w, %w, %w, %t : tensor<4xf32>, tensor<f32>
+  return
+}
+
+// -----
+
+func.func @adadelta_lr(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.adadelta' op expected lr to be non-negative and finite, got -1.000000e+00}}
+  %0:3 = mpt.adadelta %w, %w, %w, %w {lr = -1.0 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @adadelta_rho_high(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.adadelta' op expected rho in [0.000000e+00, 1.000000e+00], got 1.100000e+00}}
+  %0:3 = mpt.adadelta %w, %w, %w, %w {rho = 1.1 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @adadelta_rho_negative(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.adadelta' op expected rho in [0.000000e+00, 1.000000e+00], got -1.000000e-01}}
+  %0:3 = mpt.adadelta %w, %w, %w, %w {rho = -0.1 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @adadelta_epsilon(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.adadelta' op expected epsilon to be non-negative and finite, got -1.000000e-06}}
+  %0:3 = mpt.adadelta %w, %w, %w, %w {epsilon = -1.0e-6 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @adadelta_weight_decay(%w: tensor<4xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{'mpt.adadelta' op expected weight_decay to be non-negative and finite, got -1.000000e-04}}
+  %0:3 = mpt.adadelta %w, %w, %w, %w {weight_decay = -1.0e-4 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @adadelta_state_type(%w: tensor<4xf32>, %u: tensor<4xf16>) {
+  // expected-error @+1 {{'mpt.adadelta' op failed to verify that all of {param, grad, square_avg, acc_delta, updated_param, updated_square_avg, updated_acc_delta} have same type}}
+  %0:3 = "mpt.adadelta"(%w, %w, %w, %u) : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // clip_grad_norm
 //===----------------------------------------------------------------------===//
 

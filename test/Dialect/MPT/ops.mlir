@@ -368,6 +368,27 @@ func.func @adamw(%w: tensor<256xf32>, %dw: tensor<256xf32>, %m: tensor<256xf32>,
   return %w1, %m1, %v1, %t1, %b#0 : tensor<256xf32>, tensor<256xf32>, tensor<256xf32>, tensor<i64>, tensor<256xf32>
 }
 
+// The state operands follow the parameter in operand order, the updated state the updated
+// parameter; RMSprop's optional state is named.
+// CHECK-LABEL: func @rmsprop_adagrad_adadelta
+// CHECK-SAME: (%[[W:[^:]*]]: tensor<8xf32>, %[[DW:[^:]*]]: tensor<8xf32>, %[[V:[^:]*]]: tensor<8xf32>, %[[B:[^:]*]]: tensor<8xf32>, %[[A:[^:]*]]: tensor<8xf32>, %[[T:[^:]*]]: tensor<i64>)
+func.func @rmsprop_adagrad_adadelta(%w: tensor<8xf32>, %dw: tensor<8xf32>, %v: tensor<8xf32>, %b: tensor<8xf32>,
+                                    %a: tensor<8xf32>, %t: tensor<i64>)
+    -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<i64>, tensor<8xf32>) {
+  // CHECK: %{{[^,]*}}, %{{[^ ]*}} = mpt.rmsprop %[[W]], %[[DW]], %[[V]] : tensor<8xf32>
+  %r0:2 = mpt.rmsprop %w, %dw, %v : tensor<8xf32>
+  // CHECK: %[[R:[^,]*]], %[[RS:[^:]*]]:3 = mpt.rmsprop %[[W]], %[[DW]], %[[V]] momentum_buffer(%[[B]]) grad_avg(%[[A]]) {alpha = 0.949999988 : f32, centered, momentum = 5.000000e-01 : f32} : tensor<8xf32>
+  %r1:4 = mpt.rmsprop %w, %dw, %v momentum_buffer(%b) grad_avg(%a) {alpha = 0.95 : f32, momentum = 0.5 : f32, centered} : tensor<8xf32>
+  // CHECK: %{{[^,]*}}, %{{[^ ]*}}:2 = mpt.rmsprop %[[W]], %[[DW]], %[[V]] grad_avg(%[[A]]) {centered} : tensor<8xf32>
+  %r2:3 = mpt.rmsprop %w, %dw, %v grad_avg(%a) {centered} : tensor<8xf32>
+  // CHECK: %{{[^,]*}}, %[[GS:[^,]*]], %[[GT:[^ ]*]] = mpt.adagrad %[[W]], %[[DW]], %[[V]], %[[T]] {epsilon = 9.99999997E-7 : f32, lr_decay = 9.99999974E-5 : f32} : tensor<8xf32>, tensor<i64>
+  %g:3 = mpt.adagrad %w, %dw, %v, %t {lr_decay = 1.0e-4 : f32, epsilon = 1.0e-6 : f32} : tensor<8xf32>, tensor<i64>
+  // CHECK: %{{[^,]*}}, %{{[^,]*}}, %[[DU:[^ ]*]] = mpt.adadelta %[[W]], %[[DW]], %[[V]], %[[B]] {lr = 5.000000e-01 : f32, rho = 0.949999988 : f32} : tensor<8xf32>
+  %d:3 = mpt.adadelta %w, %dw, %v, %b {lr = 0.5 : f32, rho = 0.95 : f32} : tensor<8xf32>
+  // CHECK: return %[[R]], %[[RS]]#1, %[[RS]]#2, %[[GS]], %[[GT]], %[[DU]] :
+  return %r1#0, %r1#2, %r1#3, %g#1, %g#2, %d#2 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<i64>, tensor<8xf32>
+}
+
 // CHECK-LABEL: func @clip_grad_norm
 // CHECK-SAME: (%[[G1:.*]]: tensor<784x256xf32>, %[[G2:.*]]: tensor<256xf16>)
 func.func @clip_grad_norm(%g1: tensor<784x256xf32>, %g2: tensor<256xf16>)

@@ -84,6 +84,83 @@ SmallVector<StringRef> AdamWOp::getOptimizerStateNames() {
   return {"exp_avg", "exp_avg_sq", "step"};
 }
 
+LogicalResult RMSpropOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
+    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferredReturnTypes) {
+  if (operands.empty())
+    return failure();
+  // The updated parameter and state: every operand but the gradient.
+  inferredReturnTypes.assign(operands.size() - 1, operands.front().getType());
+  return success();
+}
+
+LogicalResult RMSpropOp::verify() {
+  float momentum = getMomentum().convertToFloat();
+  if (failed(verifyNonNegative(*this, "lr", getLr().convertToFloat())) ||
+      failed(verifyInRange(*this, "alpha", getAlpha().convertToFloat(), 0.0f,
+                           1.0f, /*highInclusive=*/true)) ||
+      failed(
+          verifyNonNegative(*this, "epsilon", getEpsilon().convertToFloat())) ||
+      failed(verifyNonNegative(*this, "weight_decay",
+                               getWeightDecay().convertToFloat())) ||
+      failed(verifyNonNegative(*this, "momentum", momentum)))
+    return failure();
+  if ((momentum != 0.0f) != static_cast<bool>(getMomentumBuffer()))
+    return emitOpError("expected a momentum buffer operand exactly when "
+                       "momentum is non-zero; momentum is ")
+           << momentum;
+  if (getCentered() != static_cast<bool>(getGradAvg()))
+    return emitOpError("expected a grad_avg operand exactly when centered is "
+                       "set; centered is ")
+           << (getCentered() ? "set" : "not set");
+  return success();
+}
+
+// torch.optim.RMSprop's state_dict keys.
+SmallVector<StringRef> RMSpropOp::getOptimizerStateNames() {
+  SmallVector<StringRef> names = {"square_avg"};
+  if (getMomentumBuffer())
+    names.push_back("momentum_buffer");
+  if (getGradAvg())
+    names.push_back("grad_avg");
+  return names;
+}
+
+LogicalResult AdagradOp::verify() {
+  if (failed(verifyNonNegative(*this, "lr", getLr().convertToFloat())) ||
+      failed(verifyNonNegative(*this, "lr_decay",
+                               getLrDecay().convertToFloat())) ||
+      failed(verifyNonNegative(*this, "weight_decay",
+                               getWeightDecay().convertToFloat())) ||
+      failed(
+          verifyNonNegative(*this, "epsilon", getEpsilon().convertToFloat())))
+    return failure();
+  return success();
+}
+
+// torch.optim.Adagrad's state_dict keys.
+SmallVector<StringRef> AdagradOp::getOptimizerStateNames() {
+  return {"sum", "step"};
+}
+
+LogicalResult AdadeltaOp::verify() {
+  if (failed(verifyNonNegative(*this, "lr", getLr().convertToFloat())) ||
+      failed(verifyInRange(*this, "rho", getRho().convertToFloat(), 0.0f, 1.0f,
+                           /*highInclusive=*/true)) ||
+      failed(
+          verifyNonNegative(*this, "epsilon", getEpsilon().convertToFloat())) ||
+      failed(verifyNonNegative(*this, "weight_decay",
+                               getWeightDecay().convertToFloat())))
+    return failure();
+  return success();
+}
+
+// torch.optim.Adadelta's state_dict keys (its step count is not used by the
+// update, so it is not kept).
+SmallVector<StringRef> AdadeltaOp::getOptimizerStateNames() {
+  return {"square_avg", "acc_delta"};
+}
+
 LogicalResult
 ClipGradNormOp::inferReturnTypes(MLIRContext *context, std::optional<Location>,
                                  ValueRange operands, DictionaryAttr,

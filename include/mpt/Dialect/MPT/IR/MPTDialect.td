@@ -60,8 +60,9 @@ def MPT_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kWorkingCopyOfAttrName =
         "mpt.working_copy_of";
     // A forward-only training step: the optimizer mpt-autodiff appends, as a
-    // dictionary {kind = "sgd" | "adam" | "adamw", <op attributes>}; on a
-    // parameter argument, the entries that override the function's for it.
+    // dictionary {kind = "sgd" | "adam" | "adamw" | "rmsprop" | "adagrad" |
+    // "adadelta", <op attributes>}; on a parameter argument, the entries that
+    // override the function's for it.
     static constexpr ::llvm::StringLiteral kOptimizerAttrName = "mpt.optimizer";
     // On a forward-only training step: clip the global gradient norm to this.
     static constexpr ::llvm::StringLiteral kClipGradNormAttrName =

@@ -671,6 +671,122 @@ def MPT_AdamWOp : MPT_AdamBase<"adamw", "0.01f", "AdamW: Adam with decoupled wei
     to the gradient. The default weight decay is 0.01.
   }]>;
 
+def MPT_RMSpropOp : MPT_ComputeOp<"rmsprop", MPT_FP32Class, [
+    DeclareOpInterfaceMethods<OptimizerOpInterface, ["getOptimizerStateNames"]>,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>, AttrSizedOperandSegments,
+    TypesMatchWith<"grad has the type of param", "param", "grad", "$_self">,
+    TypesMatchWith<"square_avg has the type of param", "param", "square_avg", "$_self">,
+    OptionalTypesMatchWith<"momentum_buffer has the type of param", "param",
+                           "momentum_buffer", "$_self">,
+    OptionalTypesMatchWith<"grad_avg has the type of param", "param", "grad_avg",
+                           "$_self">]> {
+  let summary = "RMSprop with momentum, centering and weight decay";
+  let description = [{
+    PyTorch's `torch.optim.RMSprop` for one parameter:
+    ```
+    g = grad + weight_decay * param
+    v' = alpha * v + (1 - alpha) * g^2                  (v: square_avg)
+    a' = alpha * a + (1 - alpha) * g                    (a: grad_avg, when centered)
+    d = (centered ? sqrt(v' - a'^2) : sqrt(v')) + epsilon
+    buf' = momentum * buf + g / d                       (when momentum != 0)
+    param' = param - lr * (momentum != 0 ? buf' : g / d)
+    ```
+    The momentum buffer is an operand exactly when `momentum` is non-zero and the gradient
+    average exactly when `centered` is set; the updated state follows the updated parameter in
+    operand order. All state starts as the zero tensor.
+
+    ```mlir
+    %w2, %v2, %b2 = mpt.rmsprop %w, %dw, %v momentum_buffer(%b) {momentum = 9.0e-1 : f32}
+        : tensor<784x256xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$param, MPT_FloatTensor:$grad,
+                       MPT_FloatTensor:$square_avg,
+                       Optional<MPT_FloatTensor>:$momentum_buffer,
+                       Optional<MPT_FloatTensor>:$grad_avg,
+                       DefaultValuedAttr<F32Attr, "0.01f">:$lr,
+                       DefaultValuedAttr<F32Attr, "0.99f">:$alpha,
+                       DefaultValuedAttr<F32Attr, "1.0e-8f">:$epsilon,
+                       DefaultValuedAttr<F32Attr, "0.0f">:$weight_decay,
+                       DefaultValuedAttr<F32Attr, "0.0f">:$momentum,
+                       UnitAttr:$centered);
+  let results = (outs MPT_FloatTensor:$updated_param,
+                      Variadic<MPT_FloatTensor>:$updated_state);
+  let assemblyFormat = [{
+    $param `,` $grad `,` $square_avg (`momentum_buffer` `(` $momentum_buffer^ `)`)?
+    (`grad_avg` `(` $grad_avg^ `)`)? attr-dict `:` type($param)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_AdagradOp : MPT_ComputeOp<"adagrad", MPT_FP32Class, [
+    DeclareOpInterfaceMethods<OptimizerOpInterface, ["getOptimizerStateNames"]>,
+    AllTypesMatch<["param", "grad", "sum", "updated_param", "updated_sum"]>,
+    AllTypesMatch<["step", "updated_step"]>]> {
+  let summary = "Adagrad with learning-rate decay and weight decay";
+  let description = [{
+    PyTorch's `torch.optim.Adagrad` for one parameter. `step` counts completed updates; the
+    update uses `t = step + 1` and returns it:
+    ```
+    g = grad + weight_decay * param
+    sum' = sum + g^2
+    param' = param - lr / (1 + (t - 1) * lr_decay) * g / (sqrt(sum') + epsilon)
+    ```
+    `sum` starts at PyTorch's `initial_accumulator_value` (the `mpt.init` of its state).
+
+    ```mlir
+    %w2, %s2, %t2 = mpt.adagrad %w, %dw, %s, %t {lr_decay = 1.0e-2 : f32}
+        : tensor<128x128xf32>, tensor<i64>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$param, MPT_FloatTensor:$grad,
+                       MPT_FloatTensor:$sum, MPT_StepScalar:$step,
+                       DefaultValuedAttr<F32Attr, "0.01f">:$lr,
+                       DefaultValuedAttr<F32Attr, "0.0f">:$lr_decay,
+                       DefaultValuedAttr<F32Attr, "0.0f">:$weight_decay,
+                       DefaultValuedAttr<F32Attr, "1.0e-10f">:$epsilon);
+  let results = (outs MPT_FloatTensor:$updated_param, MPT_FloatTensor:$updated_sum,
+                      MPT_StepScalar:$updated_step);
+  let assemblyFormat = [{
+    $param `,` $grad `,` $sum `,` $step attr-dict `:` type($param) `,` type($step)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_AdadeltaOp : MPT_ComputeOp<"adadelta", MPT_FP32Class, [
+    DeclareOpInterfaceMethods<OptimizerOpInterface, ["getOptimizerStateNames"]>,
+    AllTypesMatch<["param", "grad", "square_avg", "acc_delta", "updated_param",
+                   "updated_square_avg", "updated_acc_delta"]>]> {
+  let summary = "Adadelta with weight decay";
+  let description = [{
+    PyTorch's `torch.optim.Adadelta` for one parameter:
+    ```
+    g = grad + weight_decay * param
+    v' = rho * v + (1 - rho) * g^2                                  (v: square_avg)
+    delta = sqrt(u + epsilon) / sqrt(v' + epsilon) * g              (u: acc_delta)
+    u' = rho * u + (1 - rho) * delta^2
+    param' = param - lr * delta
+    ```
+
+    ```mlir
+    %w2, %v2, %u2 = mpt.adadelta %w, %dw, %v, %u {rho = 9.5e-1 : f32} : tensor<128x128xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$param, MPT_FloatTensor:$grad,
+                       MPT_FloatTensor:$square_avg, MPT_FloatTensor:$acc_delta,
+                       DefaultValuedAttr<F32Attr, "1.0f">:$lr,
+                       DefaultValuedAttr<F32Attr, "0.9f">:$rho,
+                       DefaultValuedAttr<F32Attr, "1.0e-6f">:$epsilon,
+                       DefaultValuedAttr<F32Attr, "0.0f">:$weight_decay);
+  let results = (outs MPT_FloatTensor:$updated_param,
+                      MPT_FloatTensor:$updated_square_avg,
+                      MPT_FloatTensor:$updated_acc_delta);
+  let assemblyFormat = [{
+    $param `,` $grad `,` $square_avg `,` $acc_delta attr-dict `:` type($param)
+  }];
+  let hasVerifier = 1;
+}
+
 def MPT_ClipGradNormOp : MPT_ComputeOp<"clip_grad_norm", MPT_FP32Class,
     [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "scales gradients so that their global L2 norm is at most max_norm";
