@@ -56,6 +56,7 @@ struct ArgInfo {
   std::vector<double> initValues;    // Value: all elements, or one (splat)
   int64_t workingCopyOf = -1;        // Copy: the master it rounds
   int64_t classes = 0;               // data read as labels by a loss
+  int64_t tableRows = 0;             // data read as ids by an embedding
   std::optional<ValueDomain> domain; // state the step keeps in a range
 };
 
@@ -68,7 +69,8 @@ struct ResultInfo {
 struct EvalArgInfo {
   std::string name;
   TensorShape shape;
-  int64_t stateOf = -1; // the training-step argument it reads, or data
+  int64_t stateOf = -1;  // the training-step argument it reads, or data
+  int64_t tableRows = 0; // data read as ids by an embedding
 };
 
 struct NamedTensor {
