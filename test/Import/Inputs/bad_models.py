@@ -93,6 +93,24 @@ class Frozen(nn.Module):
         return self.fc(torch.relu(self.frozen(x)))
 
 
+class BagOfWords(nn.Module):
+    """Token embeddings (nn.Embedding, or F.embedding of a parameter with
+    `functional`) averaged over the sequence, then a linear classifier."""
+
+    def __init__(self, functional=False, padding_idx=None):
+        super().__init__()
+        self.functional = functional
+        if functional:
+            self.weight = nn.Parameter(torch.randn(20, 6))
+        else:
+            self.tokens = nn.Embedding(20, 6, padding_idx=padding_idx)
+        self.fc = nn.Linear(6, 3)
+
+    def forward(self, ids):
+        rows = F.embedding(ids, self.weight) if self.functional else self.tokens(ids)
+        return self.fc(rows.mean(dim=1))
+
+
 def compile_model(model, batch=8, loss=None):
     return mpt.compile(model, torch.randn(batch, 4),
                        torch.randint(0, 3, (batch,)), loss=loss,
@@ -157,6 +175,34 @@ elif case == "frozen":
     for key in ("frozen.weight", "unused.weight", "fc.weight"):
         print(f"{key}: unchanged {bool((trained[key] == before[key]).all())}, "
               f"max |mpt - torch| {(trained[key] - reference.state_dict()[key]).abs().max():.1e}")
+elif case == "embedding":
+    # Ids with repeats (40 draws of 20 rows): each table row's gradient sums
+    # the rows of its ids, as PyTorch's does.
+    for functional in (False, True):
+        model = BagOfWords(functional)
+        reference = copy.deepcopy(model)
+        ids, y = torch.randint(0, 20, (8, 5)), torch.randint(0, 3, (8,))
+        step = mpt.compile(model, ids, y,
+                           optimizer=torch.optim.SGD(model.parameters(), lr=0.5))
+        optimizer = torch.optim.SGD(reference.parameters(), lr=0.5)
+        for _ in range(3):
+            step(ids, y)
+            optimizer.zero_grad()
+            F.cross_entropy(reference(ids), y).backward()
+            optimizer.step()
+        trained = step.state_dict()
+        difference = max((trained[k] - v).abs().max().item()
+                         for k, v in reference.state_dict().items())
+        with torch.no_grad():
+            expected = reference(ids)
+        error = (torch.from_numpy(step.evaluate(ids)) - expected).abs().max().item()
+        print(f"functional {functional}: after 3 steps, max |mpt - torch| over "
+              f"the state_dict: {difference:.1e}; logits: {error:.1e}")
+    # An id outside the table is refused where it is bound, in training and
+    # in evaluation, never read out of bounds.
+    report(lambda: step(torch.full((8, 5), 20), y))
+    report(lambda: step.evaluate(torch.full((8, 5), -1)))
+    report(lambda: mpt.compile(BagOfWords(padding_idx=0), ids, y))
 elif case == "tied":
     # One parameter in the step; trained, it equals PyTorch's, whose gradient
     # sums both uses.

@@ -12,9 +12,9 @@ gradient element the float64 sum of the incoming elements of its ids within
 the f32 rounding of each addition (terms * 2^-24 * the sum of their
 magnitudes, at most three terms), and rows no id names exactly zero.
 """
-import re
-import struct
 import sys
+
+from activation_reference import printed_f32, round_to
 
 TYPES = ["f32", "f16", "bf16"]
 V, D = 7, 5
@@ -23,16 +23,6 @@ IDS = [[4, 0, 4, 3], [1, 4, 0, 3]]
 FLAT = [i for row in IDS for i in row]
 TABLE = [0.37 * ((7 * i + 3) % 11) - 1.9 + 0.013 * i for i in range(V * D)]
 GRAD = [0.61 * ((5 * i + 2) % 13) - 3.1 + 0.007 * i for i in range(len(FLAT) * D)]
-
-
-def round_to(value, elt):
-    if elt == "f32":
-        return struct.unpack("f", struct.pack("f", value))[0]
-    if elt == "f16":
-        return struct.unpack("e", struct.pack("e", value))[0]
-    bits = struct.unpack("I", struct.pack("f", value))[0]
-    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000  # nearest even
-    return struct.unpack("f", struct.pack("I", bits))[0]
 
 
 def dense(values, shape):
@@ -88,9 +78,7 @@ def gen():
 
 
 def check():
-    text = sys.stdin.read()
-    bits = [int(v) for v in re.findall(r"-?\d+", re.sub(r"^.*Memref.*$", "", text, flags=re.M))]
-    numbers = [struct.unpack("f", struct.pack("i", b))[0] for b in bits]
+    numbers = printed_f32(sys.stdin.read())
     lookups, grads = len(FLAT) * D, V * D
     if len(numbers) != len(TYPES) * (lookups + grads):
         sys.exit(f"FAILED: expected {len(TYPES) * (lookups + grads)} numbers, got {len(numbers)}")
