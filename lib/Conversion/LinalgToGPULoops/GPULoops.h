@@ -3,10 +3,10 @@
 // mpt-convert-linalg-to-gpu-loops lowers each linalg.generic on memrefs to a
 // mapped scf.parallel nest of one kernel family, each in its own file:
 // one thread per output or per scf.forall iteration (PerThread.cpp), one
-// block per output
-// (RowReductions.cpp), one thread per column (ColumnReductions.cpp), after
-// the sums written one dimension at a time are merged (SumLevels.cpp). The
-// loop builders they share are in LoopBuilders.cpp and Reductions.cpp.
+// block per output (RowReductions.cpp), one thread per column
+// (ColumnReductions.cpp), after the sums written one dimension at a time are
+// merged (SumLevels.cpp). The loop builders they share are in LoopBuilders.cpp
+// and Reductions.cpp.
 //
 //===----------------------------------------------------------------------===//
 
