@@ -200,6 +200,8 @@ private:
       arg.init = InitKind::Zeros;
     } else if (*kind == contract::init::Ones) {
       arg.init = InitKind::Ones;
+    } else if (*kind == contract::init::Normal) {
+      arg.init = InitKind::Normal;
     } else if (*kind == contract::init::Uniform) {
       arg.init = InitKind::Uniform;
       std::optional<double> bound = init.getNumber(key::Bound);

@@ -45,7 +45,7 @@ struct ValueDomain {
 };
 
 /// How a parameter or state tensor starts.
-enum class InitKind { Zeros, Ones, Uniform, Value, Copy };
+enum class InitKind { Zeros, Ones, Uniform, Normal, Value, Copy };
 
 struct ArgInfo {
   std::string name;

@@ -147,12 +147,18 @@ llvm::json::Object constantInit(StringRef kind) {
   return llvm::json::Object{{key::Kind, kind}};
 }
 
-/// PyTorch's initializers by role: Kaiming-uniform weights (bound
-/// 1/sqrt(fan_in)), biases uniform in the bound of their layer's weight,
-/// normalization scales one and shifts zero. `values` is the parameter and
-/// its low-precision working copies, which the compute reads instead.
+/// PyTorch's initializers by role: embedding tables standard normal,
+/// Kaiming-uniform weights (bound 1/sqrt(fan_in)), biases uniform in the bound
+/// of their layer's weight, normalization scales one and shifts zero.
+/// `values` is the parameter and its low-precision working copies, which the
+/// compute reads instead.
 llvm::json::Object paramInit(ArrayRef<Value> values,
                              const llvm::DenseSet<Operation *> &backward) {
+  for (Value value : values)
+    for (OpOperand *use : usesThroughCasts(value))
+      if (isa<EmbeddingOp>(use->getOwner()) &&
+          use->getOperandNumber() == EmbeddingOp::odsIndex_table)
+        return constantInit(contract::init::Normal);
   if (cast<RankedTensorType>(values.front().getType()).getRank() >= 2)
     return uniformInit(weightFanIn(values, backward));
   for (Value value : values) {

@@ -4,6 +4,7 @@
 // RUN: mpt-opt %examples/transformer_block.mlir --mpt-mixed-precision="compute-type=f16" --mpt-export-signature | FileCheck %s --check-prefix=ADAM
 // RUN: mpt-opt %examples/mlp.mlir --mpt-mixed-precision="compute-type=f16 init-scale=512 min-scale=2 max-scale=1024" --mpt-export-signature | FileCheck %s --check-prefix=BOUNDS
 // RUN: mpt-opt %examples/mlp.mlir --mpt-mixed-precision="compute-type=f16 loss-scale=static" --mpt-export-signature | FileCheck %s --check-prefix=STATIC
+// RUN: mpt-opt %S/../../CUDA/Inputs/embedding_step.mlir --mpt-mixed-precision="compute-type=f16" --mpt-export-signature | FileCheck %s --check-prefix=EMBEDDING
 
 // After the rewrite the forward pass reads f16 working copies, not the f32
 // masters: the masters' fan-in comes through their copies (w3: 128 inputs),
@@ -19,6 +20,13 @@
 // f32.
 // BOUNDS: {\22domain\22:{\22max\22:1024,\22min\22:2},\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[512]},\22name\22:\22loss_scale\22
 // STATIC: {\22domain\22:{\22max\22:3.4028234663852886e+38,\22min\22:1.4012984643248171e-45},\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[65536]},\22name\22:\22loss_scale\22
+
+// An embedding table starts standard normal, as nn.Embedding's; the learned
+// position embedding, added through a broadcast, is an ordinary weight
+// (Kaiming-uniform over its 32 columns), and the ids carry the table's rows.
+// EMBEDDING: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22normal\22},\22name\22:\22arg0\22,\22role\22:\22param\22,\22shape\22:[16,32]}
+// EMBEDDING-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22bound\22:0.17677669529663687,\22fan_in\22:32,\22kind\22:\22uniform\22},\22name\22:\22arg1\22,\22role\22:\22param\22,\22shape\22:[12,32]}
+// EMBEDDING-SAME: {\22dtype\22:\22I32\22,\22name\22:\22arg4\22,\22role\22:\22data\22,\22shape\22:[8,12],\22table_rows\22:16}
 
 // The optimizer state mpt-autodiff creates for a forward-only step is named
 // after its parameter as PyTorch's state_dict keys it, also without source
