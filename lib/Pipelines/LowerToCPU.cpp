@@ -25,6 +25,9 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   widen.bf16 = options.cpuKernels && options.widenBF16Matmuls;
   MPTFuseElementwiseOptions fusion;
   fusion.recomputeCheapProducers = true;
+  // The runtime counts the step's buffers by what they hold.
+  if (options.tagAllocations)
+    pm.addNestedPass<func::FuncOp>(createMPTMarkBufferContents());
   addLowerToFusedLinalg(pm, fusion, [&](OpPassManager &unfused) {
     if (widen.f16 || widen.bf16)
       unfused.addNestedPass<func::FuncOp>(createMPTWidenMatmulOperands(widen));
@@ -34,6 +37,7 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
     pm.addPass(createMPTConvertLinalgToCPUKernels());
   bufferization::BufferDeallocationPipelineOptions deallocation;
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
+  pm.addNestedPass<func::FuncOp>(createMPTFreeAfterLastUse());
 
   pm.addNestedPass<func::FuncOp>(createMPTStackScalarAccumulators());
   if (options.cpuKernels && options.parallelMinIterations > 0)
@@ -65,6 +69,8 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   if (options.expandBF16Rounding)
     pm.addNestedPass<func::FuncOp>(createMPTExpandBF16Conversions());
   addHostLowerToLLVM(pm);
+  if (options.tagAllocations)
+    pm.addPass(createMPTTagStepAllocations());
   if (options.expandBF16Rounding)
     pm.addNestedPass<LLVM::LLVMFuncOp>(createMPTStoreBF16AsI16());
 }

@@ -9,7 +9,6 @@
 #include "mpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -49,14 +48,6 @@ template <typename Range> static int64_t totalBytes(const Range &values) {
   for (Value value : values)
     total += bytesOf(value.getType());
   return total;
-}
-
-/// Ops on the gradient and state side of the step: their results are counted
-/// as gradients and state, not as activations.
-static bool isUpdateOp(Operation *op) {
-  return isa<OptimizerOpInterface, UnscaleOp, AllFiniteOp, GradientStatsOp,
-             UpdateLossScaleOp, ClipGradNormOp, arith::SelectOp,
-             tensor::ExtractOp>(op);
 }
 
 /// Bytes of activations and backward intermediates live at once, at the worst

@@ -3,6 +3,7 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
@@ -73,6 +74,12 @@ SmallVector<Value> findGradientRoots(func::FuncOp function) {
     roots.insert(gradient);
   });
   return roots.takeVector();
+}
+
+bool isUpdateOp(Operation *op) {
+  return isa<OptimizerOpInterface, UnscaleOp, AllFiniteOp, GradientStatsOp,
+             UpdateLossScaleOp, ClipGradNormOp, arith::SelectOp,
+             tensor::ExtractOp>(op);
 }
 
 llvm::SmallBitVector getScaledOperands(Operation *op,

@@ -68,6 +68,8 @@ class Step:
                 runtime.mpt_program_num_outputs(program, function))]
             for function in (rt.FUNCTION_TRAIN, rt.FUNCTION_EVAL)}
         self.steps = 0
+        # The compiler's warnings, as mpt-opt prints them.
+        self.warnings = runtime.mpt_program_warnings(program).decode()
 
     def _input_info(self, function, index):
         info = rt.TensorInfo()
@@ -121,11 +123,15 @@ class Step:
         result = {"loss": metrics.loss, "loss_scale": metrics.loss_scale,
                   "skipped": bool(metrics.skipped),
                   "grad_zero": metrics.grad_zero,
-                  "grad_nonfinite": metrics.grad_nonfinite}
+                  "grad_nonfinite": metrics.grad_nonfinite,
+                  "peak_memory": {name: getattr(metrics.peak_memory, name)
+                                  for name in rt.MEMORY_CATEGORIES}}
         for info in self._outputs[rt.FUNCTION_TRAIN]:
             if info["name"] not in result and info["shape"] == ():
-                result[info["name"]] = float(
-                    self._read_output(rt.FUNCTION_TRAIN, info))
+                value = ctypes.c_double()
+                rt.check(rt.lib().mpt_session_step_metric(
+                    self._session, info["name"].encode(), ctypes.byref(value)))
+                result[info["name"]] = value.value
         return result
 
     def evaluate(self, *inputs):
@@ -199,7 +205,7 @@ class Step:
 
 def compile(module, example_inputs, target, loss=None, optimizer=None,  # noqa: A001
             precision="fp32", loss_scale="auto", device="cpu", seed=0,
-            dump_prefix=None):
+            dump_prefix=None, eval_inputs=None):
     """Imports `module` and compiles its training step; the session starts
     from the module's current parameters and buffers.
 
@@ -207,13 +213,14 @@ def compile(module, example_inputs, target, loss=None, optimizer=None,  # noqa: 
     `loss` defaults to cross-entropy; `optimizer` is a torch.optim SGD, Adam
     or AdamW over the module's parameters (default SGD, lr 0.01);
     `precision` is "fp32", "f16" or "bf16"; `loss_scale` "auto", "dynamic",
-    "static", "none" or a number (a static scale)."""
+    "static", "none" or a number (a static scale); `eval_inputs` gives
+    step.evaluate another batch size than training's."""
     from .torch_import import import_module
     import torch.nn.functional as F
 
     imported = import_module(module, example_inputs, target,
                              loss if loss is not None else F.cross_entropy,
-                             optimizer)
+                             optimizer, eval_inputs)
     runtime = rt.lib()
     options = rt.CompileOptions()
     runtime.mpt_compile_options_init(ctypes.byref(options))

@@ -65,6 +65,15 @@ class CompileOptions(ctypes.Structure):
     ]
 
 
+MEMORY_CATEGORIES = ("parameters", "masters", "working_copies", "gradients",
+                     "activations", "optimizer_state", "other_state", "data",
+                     "workspace", "total")
+
+
+class MemoryBytes(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_int64) for name in MEMORY_CATEGORIES]
+
+
 class StepMetrics(ctypes.Structure):
     _fields_ = [
         ("loss", ctypes.c_float),
@@ -73,10 +82,12 @@ class StepMetrics(ctypes.Structure):
         ("grad_zero", ctypes.c_int64),
         ("grad_nonfinite", ctypes.c_int64),
         ("bytes_all_reduced", ctypes.c_int64),
+        ("peak_memory", MemoryBytes),
     ]
 
 
-STRUCTS = {"mpt_tensor_info_t": TensorInfo,
+STRUCTS = {"mpt_memory_bytes_t": MemoryBytes,
+           "mpt_tensor_info_t": TensorInfo,
            "mpt_compile_options_t": CompileOptions,
            "mpt_step_metrics_t": StepMetrics}
 
@@ -118,6 +129,9 @@ def _declare(lib):
                                             ctypes.c_char_p, ctypes.c_int32,
                                             ctypes.c_void_p, ctypes.c_size_t]),
         "mpt_session_step": (status, [handle, p(StepMetrics)]),
+        "mpt_session_step_metric": (status, [handle, ctypes.c_char_p,
+                                             p(ctypes.c_double)]),
+        "mpt_program_warnings": (ctypes.c_char_p, [handle]),
         "mpt_session_eval": (status, [handle]),
         "mpt_session_read_output": (status, [handle, ctypes.c_int32,
                                              ctypes.c_char_p, ctypes.c_int32,

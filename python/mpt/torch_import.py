@@ -37,15 +37,25 @@ class ImportError(Exception):  # noqa: A001 - the importer's own error type
 
 def _source_line(node):
     """The user's source line behind an fx node: the innermost frame of its
-    recorded stack (fx lists it first) outside the importer's own wrapper."""
+    recorded stack below fx's tracer that is neither torch's nor the
+    importer's own wrapper. torch 1.13 records the stack innermost first,
+    torch 2.x outermost first (starting at `<module>`) and with torch's own
+    frames after the user's."""
     lines = (node.meta.get("stack_trace") or "").strip().splitlines()
-    for index, line in enumerate(lines):
-        line = line.strip()
-        if line.startswith("File ") and '"<string>"' not in line:
-            code = lines[index + 1].strip() if index + 1 < len(lines) else ""
-            where = line.replace("File ", "", 1)
-            return f"{where}: {code}" if code else where
-    return None
+    frames = [(line.strip().replace("File ", "", 1),
+               lines[i + 1].strip() if i + 1 < len(lines) else "")
+              for i, line in enumerate(lines) if line.strip().startswith("File ")]
+    if frames and not frames[0][0].endswith("in <module>"):
+        frames.reverse()
+    tracer = [i for i, (where, _) in enumerate(frames)
+              if "torch/fx/_symbolic_trace.py" in where]
+    inner = frames[tracer[0] + 1:] if tracer else frames
+    user = [(where, code) for where, code in inner
+            if "/torch/" not in where and '"<string>"' not in where]
+    if not user:
+        return None
+    where, code = user[-1]
+    return f"{where}: {code}" if code else where
 
 
 def _fail(node, message):
@@ -87,6 +97,17 @@ class _Value:
         return _tensor_type(self.shape, self.element)
 
 
+class _Constant:
+    """A tensor that depends on no input, written into the step only where
+    an op reads it (a mask that only masked_fill reads never is)."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def materialize(self, emit):
+        return emit.tensor_constant(self.tensor)
+
+
 class _Tracer(torch.fx.Tracer):
     """fx's tracer, recording each node's Python stack for error messages."""
 
@@ -95,15 +116,40 @@ class _Tracer(torch.fx.Tracer):
         self.record_stack_traces = True
 
 
+def _is_traced_constant(node):
+    """A tensor fx made while tracing, from no input (torch.tril(torch.ones(
+    n, n)) with a Python n), and stored on the traced module."""
+    return node.op == "get_attr" and node.target.startswith("_tensor_constant")
+
+
+# Ops whose result is fresh randomness: never folded into a constant.
+_RANDOM = {torch.rand, torch.randn, torch.randint, torch.rand_like,
+           torch.randn_like, torch.randint_like, torch.bernoulli,
+           torch.normal, torch.multinomial, torch.randperm}
+
+
 class _ShapeProp(ShapeProp):
-    """fx's ShapeProp, also keeping the values of nodes that are not tensors
-    (sizes, shapes), which the step takes as constants."""
+    """fx's ShapeProp, also keeping the values the step takes as constants:
+    those of nodes that are not tensors (sizes, shapes), and tensors that
+    depend on no input, parameter or module (a causal mask, positions)."""
 
     def run_node(self, node):
         result = super().run_node(node)
         if not isinstance(result, torch.Tensor):
             node.meta["concrete"] = result
+        elif self.is_constant(node):
+            node.meta["constant"] = result.detach().clone()
         return result
+
+    def is_constant(self, node):
+        if node.op == "get_attr":
+            return _is_traced_constant(node)
+        if node.op in ("placeholder", "call_module"):
+            return False
+        if node.target in _RANDOM:
+            return False
+        inputs = node.all_input_nodes
+        return all("concrete" in n.meta or "constant" in n.meta for n in inputs)
 
 
 def _trace(root, example_inputs, training):
@@ -111,7 +157,11 @@ def _trace(root, example_inputs, training):
     every node's shape by running it on the example inputs; `root` itself,
     its running statistics among it, does not change."""
     root = copy.deepcopy(root).train(training)
-    module = torch.fx.GraphModule(root, _Tracer().trace(root))
+    try:
+        graph = _Tracer().trace(root)
+    except Exception as error:  # fx raises TraceError, TypeError, ...
+        raise ImportError(f"torch.fx cannot trace the model: {error}") from None
+    module = torch.fx.GraphModule(root, graph)
     with torch.no_grad():
         _ShapeProp(module).propagate(*example_inputs)
     return module
@@ -139,6 +189,32 @@ class _Emitter:
         type_ = _tensor_type(shape)
         return self.op(f"arith.constant dense<{_float(scalar)}> : {type_}",
                        shape, "c")
+
+    def tensor_constant(self, tensor):
+        """A constant tensor of the step, its bytes in hex: f32 for floats,
+        i32 for integers (positions, ids)."""
+        if tensor.is_floating_point():
+            data, element = tensor.to(torch.float32), "f32"
+        elif tensor.dtype in (torch.int32, torch.int64, torch.bool):
+            data, element = tensor.to(torch.int32), "i32"
+        else:
+            raise ImportError(f"a constant tensor of type {tensor.dtype}")
+        raw = data.contiguous().numpy().tobytes().hex().upper()
+        type_ = _tensor_type(tensor.shape, element)
+        return self.op(f'arith.constant dense<"0x{raw}"> : {type_}',
+                       tensor.shape, "c", element)
+
+    def broadcast(self, x, shape):
+        """`x` broadcast to `shape` by PyTorch's rules: size-1 or missing
+        leading dimensions become the new dimensions of mpt.broadcast."""
+        shape = tuple(shape)
+        if x.shape == shape:
+            return x
+        aligned = (1,) * (len(shape) - len(x.shape)) + x.shape
+        new_dims = [d for d, (a, b) in enumerate(zip(aligned, shape)) if a != b]
+        kept = self.reshape(x, [a for d, a in enumerate(aligned) if d not in new_dims])
+        return self.op(f"mpt.broadcast {kept.name} [{', '.join(map(str, new_dims))}]"
+                       f" : {kept.type} -> {_tensor_type(shape)}", shape)
 
     def reshape(self, x, shape):
         shape = tuple(int(d) for d in shape)
@@ -199,6 +275,8 @@ class _Function:
         for node in self.module.graph.nodes:
             if node.op == "placeholder":
                 self.values[node] = self.importer.data_argument(node)
+            elif "constant" in node.meta:
+                self.values[node] = _Constant(node.meta["constant"])
             elif node.op == "get_attr":
                 self.values[node] = self.importer.tensor_argument(
                     node, self.module, node.target)
@@ -211,7 +289,7 @@ class _Function:
     def values_of(self, argument):
         if isinstance(argument, torch.fx.Node):
             value = self.values[argument]
-            if isinstance(value, _LogSoftmax):
+            if isinstance(value, (_LogSoftmax, _Constant)):
                 value = self.values[argument] = value.materialize(self.emit)
             return value
         if isinstance(argument, (tuple, list)):
@@ -235,6 +313,8 @@ class _Function:
         # example runs: they become constants of the step.
         if "concrete" in node.meta:
             return node.meta["concrete"]
+        if "constant" in node.meta:
+            return _Constant(node.meta["constant"])
         if node.op == "call_module":
             module = self.modules[node.target]
             handler = _MODULES.get(type(module))
@@ -391,6 +471,8 @@ def _dropout(fn, node, p, training):
 
 
 def _gelu(fn, node, x, approximate):
+    if approximate == "tanh":
+        return fn.emit.op(f"mpt.gelu {x.name} {{approximate}} : {x.type}", x.shape)
     if approximate != "none":
         _fail(node, f"GELU with approximate='{approximate}' is not supported")
     return fn.emit.unary("gelu", x)
@@ -452,6 +534,9 @@ _MODULES = {
     nn.Flatten: _flatten,
     nn.Identity: _identity,
     nn.Softmax: lambda fn, node, m: _softmax(fn, node, m.dim),
+    nn.Sigmoid: lambda fn, node, m: fn.emit.unary("sigmoid", fn.values_of(node.args[0])),
+    nn.Tanh: lambda fn, node, m: fn.emit.unary("tanh", fn.values_of(node.args[0])),
+    nn.SiLU: lambda fn, node, m: fn.emit.unary("silu", fn.values_of(node.args[0])),
 }
 
 
@@ -461,17 +546,30 @@ _MODULES = {
 def _binary(name):
     def translate(fn, node):
         lhs, rhs = (fn.values_of(a) for a in node.args[:2])
-        if isinstance(lhs, _Value) and isinstance(rhs, _Value):
-            if lhs.shape != rhs.shape:
-                _fail(node, f"{name} of tensors of shapes {list(lhs.shape)} and "
-                            f"{list(rhs.shape)} (broadcasting) is not supported")
-            return fn.emit.arith(name, lhs, rhs)
-        if isinstance(lhs, _Value):
-            return fn.emit.arith(name, lhs, fn.emit.constant(rhs, lhs.shape))
-        if isinstance(rhs, _Value):
-            return fn.emit.arith(name, fn.emit.constant(lhs, rhs.shape), rhs)
-        _fail(node, f"{name} of two Python numbers in the graph")
+        if not isinstance(lhs, _Value) and not isinstance(rhs, _Value):
+            _fail(node, f"{name} of two Python numbers in the graph")
+        shape = fn.shape(node)
+        emit = fn.emit
+        lhs, rhs = (emit.broadcast(v, shape) if isinstance(v, _Value)
+                    else emit.constant(v, shape) for v in (lhs, rhs))
+        return emit.arith(name, lhs, rhs)
     return translate
+
+
+def _masked_fill(fn, node):
+    """masked_fill(x, mask, -inf), the causal mask of attention, as adding a
+    constant 0/-inf tensor: the same for finite x, and differentiable."""
+    x = fn.values_of(node.args[0])
+    value = fn.argument(node, 2, "value")
+    mask = node.args[1].meta.get("constant") if isinstance(
+        node.args[1], torch.fx.Node) else None
+    if mask is None or value != float("-inf"):
+        _fail(node, "masked_fill other than with -inf under a constant mask is "
+                    "not supported")
+    additive = torch.zeros(mask.shape).masked_fill(mask.bool(), float("-inf"))
+    emit = fn.emit
+    return emit.arith("addf", x, emit.broadcast(emit.tensor_constant(additive),
+                                                x.shape))
 
 
 def _softmax(fn, node, dim):
@@ -552,6 +650,7 @@ def _cross_entropy_module(fn, node, module):
 
 
 _MODULES[nn.CrossEntropyLoss] = _cross_entropy_module
+_MODULES[nn.MSELoss] = lambda fn, node, module: _mse_loss(fn, node, module.reduction)
 
 
 class _LogSoftmax:
@@ -592,9 +691,20 @@ def _relu(fn, node):
     return fn.emit.unary("relu", fn.values_of(node.args[0]))
 
 
-def _tanh(fn, node):
-    x = fn.values_of(node.args[0])
-    return fn.emit.op(f"math.tanh {x.name} : {x.type}", x.shape)
+def _activation(name):
+    return lambda fn, node: fn.emit.unary(name, fn.values_of(node.args[0]))
+
+
+def _mse_loss(fn, node, reduction):
+    prediction, target = (fn.values_of(a) for a in node.args[:2])
+    if reduction != "mean":
+        _fail(node, f"mse_loss with reduction '{reduction}' (only 'mean') is "
+                    "not supported")
+    if not isinstance(target, _Value) or prediction.shape != target.shape:
+        _fail(node, "mse_loss of tensors of different shapes (broadcasting) is "
+                    "not supported")
+    return fn.emit.op(f"mpt.mse_loss {prediction.name}, {target.name} : "
+                      f"{prediction.type}", (), "loss")
 
 
 def _linear_function(fn, node):
@@ -618,11 +728,17 @@ _FUNCTIONS = {
     operator.mul: _binary("mulf"), torch.mul: _binary("mulf"),
     operator.truediv: _binary("divf"), torch.div: _binary("divf"),
     operator.matmul: _matmul, torch.matmul: _matmul, torch.bmm: _matmul,
-    torch.relu: _relu, F.relu: _relu, torch.tanh: _tanh,
+    torch.relu: _relu, F.relu: _relu,
+    torch.tanh: _activation("tanh"), F.tanh: _activation("tanh"),
+    torch.sigmoid: _activation("sigmoid"), F.sigmoid: _activation("sigmoid"),
+    F.silu: _activation("silu"),
+    F.mse_loss: lambda fn, node: _mse_loss(fn, node, node.kwargs.get(
+        "reduction", node.args[4] if len(node.args) > 4 else "mean")),
     F.gelu: lambda fn, node: _gelu(fn, node, fn.values_of(node.args[0]),
                                    node.kwargs.get("approximate", "none")),
     torch.flatten: _reshape_node, torch.reshape: _reshape_node,
     torch.permute: _permute, torch.transpose: _transpose,
+    torch.masked_fill: _masked_fill,
     torch.mean: _mean,
     F.softmax: lambda fn, node: _softmax(fn, node, fn.argument(node, 1, "dim")),
     torch.softmax: lambda fn, node: _softmax(fn, node, fn.argument(node, 1, "dim")),
@@ -646,7 +762,9 @@ _METHODS = {
     "view": _reshape_node, "reshape": _reshape_node, "flatten": _reshape_node,
     "permute": _permute, "transpose": _transpose, "mean": _mean,
     "contiguous": lambda fn, node: fn.values_of(node.args[0]),
-    "relu": _relu, "tanh": _tanh, "log_softmax": _log_softmax,
+    "masked_fill": _masked_fill,
+    "relu": _relu, "tanh": _activation("tanh"), "sigmoid": _activation("sigmoid"),
+    "log_softmax": _log_softmax,
     "softmax": lambda fn, node: _softmax(fn, node, fn.argument(node, 1, "dim")),
 }
 
@@ -722,9 +840,11 @@ def _attribute_dict(entries):
 
 
 class _Importer:
-    def __init__(self, model, example_inputs, target, loss, optimizer):
+    def __init__(self, model, example_inputs, eval_inputs, target, loss,
+                 optimizer):
         self.model = model
-        self.inputs = tuple(example_inputs)
+        self.inputs = example_inputs
+        self.eval_inputs = eval_inputs
         self.target = target
         self.loss = loss
         self.optimizer = optimizer
@@ -854,7 +974,7 @@ class _Importer:
         if not isinstance(loss, _Value) or loss.shape != () or loss.element != "f32":
             raise ImportError("the loss is not one float32 scalar")
         predict_lines, logits, predict_data = self.translate(
-            self.model, self.inputs, False, "")
+            self.model, self.eval_inputs, False, "")
         if not isinstance(logits, _Value):
             raise ImportError("the model's forward must return one tensor (the "
                               "logits) for the eval step")
@@ -934,14 +1054,21 @@ class _Importer:
                             dict(self.aliases), data, keys)
 
 
+def _tuple(inputs):
+    return (inputs,) if isinstance(inputs, torch.Tensor) else tuple(inputs)
+
+
 def import_module(model, example_inputs, target, loss=F.cross_entropy,
-                  optimizer=None):
+                  optimizer=None, eval_inputs=None):
     """Imports `model` (a torch.nn.Module) trained on `loss(model(*inputs),
     target)` by `optimizer` (a torch.optim.SGD/Adam/AdamW over its parameters;
     default SGD with lr 0.01) into an ImportedStep. `example_inputs` (a tensor
-    or a tuple) and `target` fix the shapes: the batch of the step."""
-    if isinstance(example_inputs, torch.Tensor):
-        example_inputs = (example_inputs,)
+    or a tuple) and `target` fix the shapes: the batch of the training step;
+    `eval_inputs`, if given, the eval step's (another batch size, for the
+    last partial batch or inference)."""
     if optimizer is None:
         optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-    return _Importer(model, example_inputs, target, loss, optimizer).run()
+    example_inputs = _tuple(example_inputs)
+    eval_inputs = example_inputs if eval_inputs is None else _tuple(eval_inputs)
+    return _Importer(model, example_inputs, eval_inputs, target, loss,
+                     optimizer).run()

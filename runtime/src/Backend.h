@@ -11,6 +11,7 @@
 #define MPT_RUNTIME_BACKEND_H
 
 #include "Signature.h"
+#include "StepMemory.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -66,6 +67,9 @@ public:
   virtual bool run(const std::string &function,
                    const std::vector<DeviceTensor> &tensors,
                    std::string &error) = 0;
+  /// The buffers the last `run` allocated for itself, with their peak; all
+  /// zero where the device does not count them.
+  virtual StepMemory lastRunMemory() const { return {}; }
 };
 
 } // namespace mpt::runtime

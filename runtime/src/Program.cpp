@@ -199,6 +199,7 @@ void buildLowering(PassManager &pm, const CompileOptions &options) {
   LowerToCPUOptions cpu;
   cpu.cpuKernels = options.cpuKernels;
   cpu.parallelMinIterations = options.parallelMinIterations;
+  cpu.tagAllocations = true; // the step allocator counts them by kind
   tuneForHost(cpu);
   buildLowerToCPUPipeline(pm, cpu);
 }

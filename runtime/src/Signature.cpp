@@ -125,6 +125,8 @@ public:
     arg.classes = object.getInteger(key::Classes).value_or(0);
     arg.tableRows = object.getInteger(key::TableRows).value_or(0);
     arg.workingCopyOf = object.getInteger(key::WorkingCopyOf).value_or(-1);
+    arg.optimizerStateOf =
+        object.getInteger(key::OptimizerStateOf).value_or(-1);
     if (arg.role == Role::Data)
       return true;
     const llvm::json::Object *init = object.getObject(key::Init);
@@ -160,6 +162,11 @@ public:
           (arg.workingCopyOf < 0 ||
            arg.workingCopyOf >= int64_t(signature.trainArgs.size())))
         return fail("'" + arg.name + "' copies no argument");
+    for (const ArgInfo &arg : signature.trainArgs)
+      if (arg.optimizerStateOf >= int64_t(signature.trainArgs.size()))
+        return fail("'" + arg.name + "' is the optimizer state of argument #" +
+                    std::to_string(arg.optimizerStateOf) +
+                    ", which does not exist");
     return true;
   }
 

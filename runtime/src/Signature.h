@@ -55,6 +55,7 @@ struct ArgInfo {
   double bound = 0.0;                // Uniform: values in [-bound, bound)
   std::vector<double> initValues;    // Value: all elements, or one (splat)
   int64_t workingCopyOf = -1;        // Copy: the master it rounds
+  int64_t optimizerStateOf = -1;     // state: the parameter it updates
   int64_t classes = 0;               // data read as labels by a loss
   int64_t tableRows = 0;             // data read as ids by an embedding
   std::optional<ValueDomain> domain; // state the step keeps in a range

@@ -263,6 +263,7 @@ llvm::Expected<StepRecord> Run::recordStep() {
                     metrics.grad_zero,
                     metrics.grad_nonfinite,
                     metrics.bytes_all_reduced,
+                    metrics.peak_memory.total,
                     {}};
   for (const std::string &name : state.metricNames) {
     double value;
@@ -272,6 +273,8 @@ llvm::Expected<StepRecord> Run::recordStep() {
     record.metrics.push_back(value);
   }
   result.skipped += record.skipped;
+  if (metrics.peak_memory.total > result.peakMemory.total)
+    result.peakMemory = metrics.peak_memory;
   result.records.push_back(record);
   if (step == result.firstStep)
     afterFirstStep = Clock::now();

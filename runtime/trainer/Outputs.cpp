@@ -100,6 +100,20 @@ std::string mpt::writeMetricsCsv(const std::string &path,
   return writeOutput(path, text);
 }
 
+/// Bytes by what they hold, as mpt_memory_bytes_t names them.
+static llvm::json::Object memoryJson(const mpt_memory_bytes_t &memory) {
+  return llvm::json::Object{{"parameters", memory.parameters},
+                            {"masters", memory.masters},
+                            {"working_copies", memory.working_copies},
+                            {"gradients", memory.gradients},
+                            {"activations", memory.activations},
+                            {"optimizer_state", memory.optimizer_state},
+                            {"other_state", memory.other_state},
+                            {"data", memory.data},
+                            {"workspace", memory.workspace},
+                            {"total", memory.total}};
+}
+
 std::string mpt::writeMetricsJson(const std::string &path,
                                   const Trainer &trainer,
                                   const TrainResult &result) {
@@ -112,7 +126,8 @@ std::string mpt::writeMetricsJson(const std::string &path,
                             {contract::metric::Skipped, r.skipped},
                             {contract::metric::GradZero, r.gradZero},
                             {contract::metric::GradNonfinite, r.gradNonFinite},
-                            {"bytes_all_reduced", r.bytesAllReduced}};
+                            {"bytes_all_reduced", r.bytesAllReduced},
+                            {"peak_memory_bytes", r.peakMemoryBytes}};
     for (auto [name, value] : llvm::zip(result.metricNames, r.metrics))
       step[name] = value;
     steps.push_back(std::move(step));
@@ -137,6 +152,7 @@ std::string mpt::writeMetricsJson(const std::string &path,
       {"ms_per_step_after_first", result.msPerStepAfterFirst},
       {"ms_per_step_queueing", result.msPerStepQueueing},
       {"ms_per_step_waiting", result.msPerStepWaiting},
+      {"peak_memory", memoryJson(result.peakMemory)},
       {"test_accuracy", std::move(accuracies)},
       {"evaluations", std::move(evaluations)},
       {"metrics", std::move(steps)}};

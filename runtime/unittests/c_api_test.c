@@ -256,6 +256,20 @@ static void checkClosedFormStep(mpt_session_t session, const float *x,
   EXPECT(fabs(metrics.loss - log(10.0)) < 1.8e-5);
   EXPECT(metrics.loss_scale == 1.0f && metrics.skipped == 0 &&
          metrics.grad_zero == -1 && metrics.grad_nonfinite == -1);
+  /* The session's buffers exactly (235,146 f32 parameters and as many
+     momentum values; the batch, labels and loss), then the step's own. */
+  const mpt_memory_bytes_t *peak = &metrics.peak_memory;
+  printf("peak memory %lld bytes, activations %lld, gradients %lld\n",
+         (long long)peak->total, (long long)peak->activations,
+         (long long)peak->gradients);
+  EXPECT(peak->parameters == 940584 && peak->masters == 0 &&
+         peak->optimizer_state == 940584 && peak->other_state == 0 &&
+         peak->data == 128 * 784 * 4 + 128 * 4 + 4 &&
+         peak->working_copies == 0);
+  EXPECT(peak->activations > 0 && peak->gradients > 0 &&
+         peak->total == peak->parameters + peak->optimizer_state + peak->data +
+                            peak->activations + peak->gradients +
+                            peak->workspace);
   EXPECT_OK(mpt_session_read_output(session, MPT_FUNCTION_TRAIN, "loss",
                                     MPT_DTYPE_F32, &loss, sizeof loss));
   EXPECT(loss == metrics.loss);

@@ -176,6 +176,14 @@ void printSummary(const Trainer &trainer, const TrainResult &result) {
         << " bytes per step over "
         << mpt_comm_size(trainer.options().compile.comm) << " ranks";
   out << "\n";
+  if (const mpt_memory_bytes_t &peak = result.peakMemory; peak.total)
+    out << "peak memory " << peak.total << " bytes: parameters "
+        << peak.parameters << ", masters " << peak.masters
+        << ", working copies " << peak.working_copies << ", gradients "
+        << peak.gradients << ", activations " << peak.activations
+        << ", optimizer state " << peak.optimizer_state << ", other state "
+        << peak.other_state << ", data " << peak.data << ", workspace "
+        << peak.workspace << "\n";
   out.flush();
 }
 

@@ -146,6 +146,13 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
                      "(mpt-outline-parallel-linalg); 0 keeps every op on the "
                      "calling thread"),
       llvm::cl::init(65536)};
+  Option<bool> tagAllocations{
+      *this, "tag-allocations",
+      llvm::cl::desc("Allocate the buffers of gradients, activations and "
+                     "working copies through the runtime's counting "
+                     "allocation functions (mpt-tag-step-allocations; the "
+                     "module then runs only inside the mpt runtime)"),
+      llvm::cl::init(false)};
 };
 
 /// mpt -> linalg on tensors -> elementwise fusion -> one-shot bufferization

@@ -326,6 +326,44 @@ def MPTDropCarriedResults : Pass<"mpt-drop-carried-results", "::mlir::ModuleOp">
   }];
 }
 
+def MPTFreeAfterLastUse : Pass<"mpt-free-after-last-use", "::mlir::func::FuncOp"> {
+  let summary = "Moves each buffer's memref.dealloc to right after its last use";
+  let description = [{
+    Run after the buffer-deallocation pipeline, which frees each buffer at the end of the
+    block that allocated it: a `memref.dealloc` of a `memref.alloc` of its own block moves to
+    right after the last op of that block that uses the buffer or any of its aliases
+    (`BufferViewFlowAnalysis`: views, casts, values a region carries), counting uses inside the
+    op's regions. A training step then frees each activation after the backward op that reads
+    it last instead of after the optimizer, and its peak memory is that of the buffers live at
+    once (`test/Runtime/step-memory.test`).
+  }];
+}
+
+def MPTMarkBufferContents : Pass<"mpt-mark-buffer-contents", "::mlir::func::FuncOp"> {
+  let summary = "Records in each op's location what its results hold";
+  let description = [{
+    In a function marked `mpt.train_step`, still in the mpt dialect: each op's location becomes
+    a `FusedLoc` with the metadata `"mpt.holds.<kind>"`: `gradients` for the ops that produce
+    the gradients optimizers read and the casts, unscaling and clipping on their way,
+    `working_copies` for the rounding of a parameter, `activations` for every other op but
+    the update side (optimizers, the finite check, the loss scale's update, the skipped-step
+    selects). Conversions and bufferization give the ops and buffers they make the location of
+    the op they come from, so `mpt-tag-step-allocations` finds the kind on the allocation.
+  }];
+}
+
+def MPTTagStepAllocations : Pass<"mpt-tag-step-allocations", "::mlir::ModuleOp"> {
+  let summary = "Calls the runtime's allocation function for what each buffer holds";
+  let description = [{
+    On the LLVM dialect, after `finalize-memref-to-llvm` with `use-aligned-alloc`: each call
+    of `aligned_alloc` whose location carries `"mpt.holds.<kind>"` (`mpt-mark-buffer-contents`)
+    calls `mpt_cpu_step_alloc_<kind>` instead, declared with the same type and a `noalias`
+    result. The runtime binds those to its step allocator, which counts the bytes live by
+    kind; other allocations stay `aligned_alloc`, counted as workspace.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def MPTRoundDataInCaller : Pass<"mpt-round-data-in-caller", "::mlir::ModuleOp"> {
   let summary = "Gives a step's data inputs the type the step rounds them to";
   let description = [{

@@ -347,6 +347,26 @@ std::optional<int64_t> intArgAttr(func::FuncOp function, unsigned index,
   return std::nullopt;
 }
 
+/// Optimizer state arguments of the training step: the parameter each one
+/// belongs to and its key in the optimizer's state.
+using OptimizerStateOf =
+    llvm::DenseMap<unsigned, std::pair<unsigned, StringRef>>;
+OptimizerStateOf findOptimizerState(func::FuncOp train) {
+  OptimizerStateOf optimizerStateOf;
+  train.walk([&](OptimizerOpInterface optimizer) {
+    auto param = dyn_cast<BlockArgument>(optimizer.getParam());
+    if (!param || param.getOwner() != &train.getBody().front())
+      return;
+    for (auto [state, key] : llvm::zip_equal(
+             optimizer.getOptimizerState(), optimizer.getOptimizerStateNames()))
+      if (auto arg = dyn_cast<BlockArgument>(state);
+          arg && arg.getOwner() == param.getOwner())
+        optimizerStateOf.try_emplace(arg.getArgNumber(), param.getArgNumber(),
+                                     key);
+  });
+  return optimizerStateOf;
+}
+
 /// The name of every argument of the training step: the source's, then what
 /// the rewrite added the argument for; an error if two are the same.
 LogicalResult nameArguments(func::FuncOp train,
@@ -368,18 +388,7 @@ LogicalResult nameArguments(func::FuncOp train,
   }
   // Optimizer state is named after its parameter, as PyTorch's state_dict
   // keys it: `<param>.exp_avg`.
-  llvm::DenseMap<unsigned, std::pair<unsigned, StringRef>> optimizerStateOf;
-  train.walk([&](OptimizerOpInterface optimizer) {
-    auto param = dyn_cast<BlockArgument>(optimizer.getParam());
-    if (!param || param.getOwner() != &train.getBody().front())
-      return;
-    for (auto [state, key] : llvm::zip_equal(
-             optimizer.getOptimizerState(), optimizer.getOptimizerStateNames()))
-      if (auto arg = dyn_cast<BlockArgument>(state);
-          arg && arg.getOwner() == param.getOwner())
-        optimizerStateOf.try_emplace(arg.getArgNumber(), param.getArgNumber(),
-                                     key);
-  });
+  OptimizerStateOf optimizerStateOf = findOptimizerState(train);
   auto workingCopyOf = [&](unsigned i) {
     return intArgAttr(train, i, MPTDialect::kWorkingCopyOfAttrName);
   };
@@ -435,6 +444,7 @@ argumentInit(func::FuncOp train, BlockArgument arg, StringRef name,
 FailureOr<llvm::json::Object>
 describeTrainArgument(func::FuncOp train, BlockArgument arg, StringRef name,
                       const llvm::DenseSet<Operation *> &backward,
+                      const OptimizerStateOf &optimizerStateOf,
                       int64_t &classes) {
   unsigned index = arg.getArgNumber();
   FailureOr<llvm::json::Object> info = describeTensor(
@@ -459,6 +469,9 @@ describeTrainArgument(func::FuncOp train, BlockArgument arg, StringRef name,
   if (std::optional<int64_t> master =
           intArgAttr(train, index, MPTDialect::kWorkingCopyOfAttrName))
     info->insert({key::WorkingCopyOf, *master});
+  if (auto owner = optimizerStateOf.find(index);
+      owner != optimizerStateOf.end())
+    info->insert({key::OptimizerStateOf, owner->second.first});
   if (std::optional<llvm::json::Object> bounds = stateDomain(arg))
     info->insert({key::Domain, std::move(*bounds)});
   FailureOr<llvm::json::Object> init =
@@ -486,11 +499,13 @@ FailureOr<llvm::json::Object> MPTExportSignature::describeTrain(
   if (failed(nameArguments(train, names)))
     return failure();
   llvm::DenseSet<Operation *> backward = backwardOps(train);
+  OptimizerStateOf optimizerStateOf = findOptimizerState(train);
   llvm::json::Array arguments;
   classes = 0;
   for (BlockArgument arg : train.getArguments()) {
-    FailureOr<llvm::json::Object> info = describeTrainArgument(
-        train, arg, names[arg.getArgNumber()], backward, classes);
+    FailureOr<llvm::json::Object> info =
+        describeTrainArgument(train, arg, names[arg.getArgNumber()], backward,
+                              optimizerStateOf, classes);
     if (failed(info))
       return failure();
     arguments.push_back(std::move(*info));

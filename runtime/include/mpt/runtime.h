@@ -327,6 +327,20 @@ MPT_MUST_USE_RESULT MPT_API mpt_status_t
 mpt_session_input_staging(mpt_session_t session, mpt_function_t function,
                           const char *name, void **data, size_t *bytes);
 
+/* Bytes of memory by what they hold. */
+typedef struct mpt_memory_bytes_t {
+  int64_t parameters;     /* parameters of a step that computes in f32 */
+  int64_t masters;        /* the f32 parameters of a mixed-precision step */
+  int64_t working_copies; /* their f16/bf16 copies, as state or per step */
+  int64_t gradients;      /* of the parameters */
+  int64_t activations;    /* forward values and backward intermediates */
+  int64_t optimizer_state;
+  int64_t other_state; /* normalization statistics, the loss scale */
+  int64_t data;        /* the bound inputs and the metrics */
+  int64_t workspace;   /* the step's other buffers: copies, scratch */
+  int64_t total;
+} mpt_memory_bytes_t;
+
 typedef struct mpt_step_metrics_t {
   float loss;       /* NAN if the step reports no "loss" */
   float loss_scale; /* 1 without loss scaling */
@@ -338,6 +352,12 @@ typedef struct mpt_step_metrics_t {
   /* Bytes this rank passed to the step's all-reduces (gradient buckets and
      the finite flag); 0 in one process. */
   int64_t bytes_all_reduced;
+  /* The step's memory at its highest, by what it held then: the session's
+     buffers for the training step, plus the buffers the step allocated for
+     itself and had not freed yet. On the CPU the compiler tags those as
+     gradients, activations, working copies or workspace; on CUDA they are
+     all workspace. */
+  mpt_memory_bytes_t peak_memory;
 } mpt_step_metrics_t;
 
 /* Runs one training step on the bound inputs (every input must have been

@@ -82,6 +82,7 @@ struct StepRecord {
   bool skipped;
   int64_t gradZero, gradNonFinite;
   int64_t bytesAllReduced; // by this rank: 0 in one process
+  int64_t peakMemoryBytes; // the step's memory at its highest
   /// The step's other scalar metrics (grad_norm, the step's own), one per
   /// TrainResult::metricNames.
   std::vector<double> metrics;
@@ -136,6 +137,8 @@ struct TrainResult {
   double msPerStepAfterFirst = 0; // the first also pays one-time costs
   double msPerStepQueueing = 0;   // host time preparing and queueing a step
   double msPerStepWaiting = 0;    // host time waiting for its metrics
+  /// The memory of the step that needed the most, by what it held.
+  mpt_memory_bytes_t peakMemory{};
   /// Set when the policy stopped the run at this step's non-finite metrics.
   std::optional<int64_t> stoppedAt;
   /// The run ended early because requestStop was called.

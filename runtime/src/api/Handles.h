@@ -46,6 +46,7 @@ struct QueuedStep {
   StagingMemory metrics;
   uint64_t done = 0;
   int64_t bytesAllReduced = 0;
+  StepMemory memory;
 };
 
 /// More than this many queued steps with unread metrics is a caller that
@@ -67,6 +68,9 @@ struct ProgramData {
   /// The training step's scalar metrics that mpt_step_metrics_t does not hold
   /// (grad_norm, the step's own), read with mpt_session_step_metric.
   std::vector<PublicTensor> extraMetrics;
+  /// The bytes of a session's buffers for the training step, by what they
+  /// hold; `total` is their sum.
+  mpt_memory_bytes_t sessionMemory{};
 
   const Signature &signature() const { return program->signature; }
   const std::vector<PublicTensor> &inputs(mpt_function_t function) const {

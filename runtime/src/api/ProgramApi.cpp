@@ -44,9 +44,37 @@ const char *functionName(mpt_function_t function) {
 
 namespace {
 
+/// What each of the training step's session buffers holds; the f32
+/// parameters of a `mixed` step are its masters.
+mpt_memory_bytes_t sessionMemory(const Signature &signature, bool mixed) {
+  mpt_memory_bytes_t memory{};
+  for (const ArgInfo &arg : signature.trainArgs) {
+    int64_t bytes = arg.shape.bytes();
+    if (arg.role == Role::Data)
+      memory.data += bytes;
+    else if (arg.role == Role::Param)
+      (mixed && arg.shape.kind == ElementKind::F32 ? memory.masters
+                                                   : memory.parameters) +=
+          bytes;
+    else if (arg.workingCopyOf >= 0)
+      memory.working_copies += bytes;
+    else if (arg.optimizerStateOf >= 0)
+      memory.optimizer_state += bytes;
+    else
+      memory.other_state += bytes;
+  }
+  for (const ResultInfo &result : signature.trainResults)
+    if (result.next < 0)
+      memory.data += result.shape.bytes();
+  memory.total = memory.parameters + memory.masters + memory.working_copies +
+                 memory.optimizer_state + memory.other_state + memory.data;
+  return memory;
+}
+
 /// Builds the public views of a freshly compiled program.
-mpt_status_t describe(ProgramData &data, const std::string &path) {
+mpt_status_t describe(ProgramData &data, const std::string &path, bool mixed) {
   const Signature &signature = data.signature();
+  data.sessionMemory = sessionMemory(signature, mixed);
   for (size_t i = 0; i < signature.trainArgs.size(); ++i) {
     const ArgInfo &arg = signature.trainArgs[i];
     PublicTensor tensor{arg.name,
@@ -290,7 +318,8 @@ mpt_status_t mpt_program_compile(const char *mlir_path,
     data->program = Program::compile(mlir_path, compile, error, failure);
     if (!data->program)
       return compileFailure(failure, std::move(error));
-    MPT_RETURN_IF_ERROR(describe(*data, mlir_path));
+    MPT_RETURN_IF_ERROR(describe(*data, mlir_path,
+                                 compile.computeType != mpt::ComputeType::F32));
     if (compile.dataParallelWorldSize) {
       // A rank that compiled another step or other options would sum
       // gradients of other shapes, or none.

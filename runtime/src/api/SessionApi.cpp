@@ -285,6 +285,7 @@ mpt_status_t queueStep(mpt_session_t session, const char *caller) {
                             collectives.error());
     }
     queued.bytesAllReduced = collectives.bytes();
+    queued.memory = backend.lastRunMemory();
     session->trainRan = true;
     // The copies are queued before the next step can overwrite the results.
     auto copyOut = [&](int64_t result, size_t offset, size_t bytes) {
@@ -323,6 +324,19 @@ double scalarAsDouble(const uint8_t *bytes, ElementKind kind) {
   return double(value);
 }
 
+/// The session's buffers plus the step's own at their peak.
+mpt_memory_bytes_t peakMemory(const ProgramData &program,
+                              const StepMemory &step) {
+  mpt_memory_bytes_t memory = program.sessionMemory;
+  auto atPeak = [&](StepBufferKind kind) { return step.atPeak[size_t(kind)]; };
+  memory.workspace += atPeak(StepBufferKind::Workspace);
+  memory.activations += atPeak(StepBufferKind::Activations);
+  memory.gradients += atPeak(StepBufferKind::Gradients);
+  memory.working_copies += atPeak(StepBufferKind::WorkingCopies);
+  memory.total += step.peak;
+  return memory;
+}
+
 /// Waits for the oldest queued step and takes its metrics.
 mpt_status_t takeStepMetrics(mpt_session_t session, const char *caller,
                              mpt_step_metrics_t *metrics) {
@@ -357,6 +371,7 @@ mpt_status_t takeStepMetrics(mpt_session_t session, const char *caller,
         scalar(program.gradNonFiniteResult, StepMetricsLayout::gradNonFinite,
                int64_t(-1));
     metrics->bytes_all_reduced = queued.bytesAllReduced;
+    metrics->peak_memory = peakMemory(program, queued.memory);
   }
   session->lastExtraMetrics.clear();
   for (size_t i = 0; i < program.extraMetrics.size(); ++i)

@@ -53,11 +53,14 @@ public:
   bool run(const std::string &function,
            const std::vector<DeviceTensor> &tensors,
            std::string &error) override {
+    StepMemoryCount count(memory);
     return invokeEntryPoint(*jit, function, tensors, error);
   }
+  StepMemory lastRunMemory() const override { return memory; }
 
 private:
   std::unique_ptr<ExecutionEngine> jit;
+  StepMemory memory;
 };
 
 } // namespace
@@ -99,6 +102,22 @@ std::unique_ptr<Backend> createCpuBackend(ModuleOp module,
                   reinterpret_cast<const void *>(&stepMalloc));
     bindJitSymbol(symbols, interner, "aligned_alloc",
                   reinterpret_cast<const void *>(&stepAlignedAlloc));
+    // Allocations the lowering tagged with what they hold.
+    auto bindTaggedAlloc = [&](const char *buffer, const void *function) {
+      bindJitSymbol(symbols, interner,
+                    std::string(mpt::contract::kernel::StepAllocPrefix) +
+                        buffer,
+                    function);
+    };
+    bindTaggedAlloc(mpt::contract::buffer::Activations,
+                    reinterpret_cast<const void *>(
+                        &stepAlignedAllocAs<StepBufferKind::Activations>));
+    bindTaggedAlloc(mpt::contract::buffer::Gradients,
+                    reinterpret_cast<const void *>(
+                        &stepAlignedAllocAs<StepBufferKind::Gradients>));
+    bindTaggedAlloc(mpt::contract::buffer::WorkingCopies,
+                    reinterpret_cast<const void *>(
+                        &stepAlignedAllocAs<StepBufferKind::WorkingCopies>));
     bindJitSymbol(symbols, interner, "free",
                   reinterpret_cast<const void *>(&stepFree));
     // Copies between non-contiguous memrefs lower to this runner utility.

@@ -13,9 +13,13 @@ namespace mpt::runtime {
 namespace {
 
 /// Every block starts with this header, padded to keep the data 64-byte
-/// aligned: stepFree learns the size class from it.
+/// aligned: stepFree learns the size class from it, and whose count of live
+/// bytes the block is in.
 struct alignas(64) BlockHeader {
   size_t sizeClass;
+  size_t bytes;
+  StepMemory *memory;
+  StepBufferKind kind;
 };
 
 /// Sizes round up to 64 bytes, so that buffers differing by a few bytes (f16
@@ -34,27 +38,41 @@ FreeBlocks &freeBlocks() {
 
 } // namespace
 
-void *stepMalloc(size_t bytes) {
+/// Takes a block of `bytes`'s size class, reused or new, and counts it.
+static void *allocateBlock(size_t bytes, StepBufferKind kind) {
   size_t sizeClass = sizeClassOf(bytes);
   FreeBlocks &blocks = freeBlocks();
+  BlockHeader *header = nullptr;
   {
     std::lock_guard<std::mutex> lock(blocks.mutex);
     auto found = blocks.bySize.find(sizeClass);
     if (found != blocks.bySize.end() && !found->second.empty()) {
-      BlockHeader *header = found->second.back();
+      header = found->second.back();
       found->second.pop_back();
-      return header + 1;
     }
   }
-  auto *header = static_cast<BlockHeader *>(std::aligned_alloc(
-      alignof(BlockHeader), sizeof(BlockHeader) + sizeClass));
-  if (!header)
-    return nullptr;
-  header->sizeClass = sizeClass;
+  if (!header) {
+    header = static_cast<BlockHeader *>(std::aligned_alloc(
+        alignof(BlockHeader), sizeof(BlockHeader) + sizeClass));
+    if (!header)
+      return nullptr;
+    header->sizeClass = sizeClass;
+  }
+  header->bytes = bytes;
+  header->memory = countingStepMemory;
+  header->kind = kind;
+  if (header->memory) {
+    std::lock_guard<std::mutex> lock(blocks.mutex);
+    header->memory->allocated(kind, bytes);
+  }
   return header + 1;
 }
 
-void *stepAlignedAlloc(size_t alignment, size_t bytes) {
+void *stepMalloc(size_t bytes) {
+  return allocateBlock(bytes, StepBufferKind::Workspace);
+}
+
+void *stepAlignedAllocOf(StepBufferKind kind, size_t alignment, size_t bytes) {
   if (alignment > alignof(BlockHeader)) {
     std::fprintf(stderr,
                  "mpt: compiled code asked for %zu-byte alignment; the step "
@@ -62,7 +80,11 @@ void *stepAlignedAlloc(size_t alignment, size_t bytes) {
                  alignment, alignof(BlockHeader));
     std::abort();
   }
-  return stepMalloc(bytes);
+  return allocateBlock(bytes, kind);
+}
+
+void *stepAlignedAlloc(size_t alignment, size_t bytes) {
+  return stepAlignedAllocOf(StepBufferKind::Workspace, alignment, bytes);
 }
 
 void stepFree(void *block) {
@@ -71,6 +93,8 @@ void stepFree(void *block) {
   BlockHeader *header = static_cast<BlockHeader *>(block) - 1;
   FreeBlocks &blocks = freeBlocks();
   std::lock_guard<std::mutex> lock(blocks.mutex);
+  if (header->memory)
+    header->memory->freed(header->kind, header->bytes);
   blocks.bySize[header->sizeClass].push_back(header);
 }
 

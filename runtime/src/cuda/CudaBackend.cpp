@@ -159,14 +159,17 @@ public:
       error = "an earlier CUDA call of this session failed: " + earlier;
       return false;
     }
+    StepMemoryCount count(memory);
     if (!invokeEntryPoint(*jit, function, tensors, error))
       return false;
     error = cuda::takeError();
     return error.empty();
   }
+  StepMemory lastRunMemory() const override { return memory; }
 
 private:
   std::unique_ptr<ExecutionEngine> jit;
+  StepMemory memory;
   cuda::Driver &driver;
   uint64_t lastFence = 0;
   std::unordered_map<uint64_t, CUevent> pendingEvents;

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../StepMemory.h"
 #include "Driver.h"
 #include "KernelTimes.h"
 
@@ -19,6 +20,9 @@
 #include <utility>
 
 using namespace mpt::cuda;
+using mpt::runtime::countingStepMemory;
+using mpt::runtime::StepBufferKind;
+using mpt::runtime::StepMemory;
 
 namespace {
 
@@ -37,27 +41,40 @@ public:
       return 0;
     CUdeviceptr pointer = block->second;
     freeBySize.erase(block);
-    sizes[pointer] = bytes;
+    handOut(pointer, bytes);
     return pointer;
   }
   void track(CUdeviceptr pointer, uint64_t bytes) {
     std::lock_guard<std::mutex> lock(mutex);
-    sizes[pointer] = bytes;
+    handOut(pointer, bytes);
   }
   /// False for a block this cache did not hand out (a managed one).
   bool give(CUdeviceptr pointer) {
     std::lock_guard<std::mutex> lock(mutex);
-    auto size = sizes.find(pointer);
-    if (size == sizes.end())
+    auto block = handedOut.find(pointer);
+    if (block == handedOut.end())
       return false;
-    freeBySize.emplace(size->second, pointer);
-    sizes.erase(size);
+    auto [bytes, memory] = block->second;
+    if (memory)
+      memory->freed(StepBufferKind::Workspace, int64_t(bytes));
+    freeBySize.emplace(bytes, pointer);
+    handedOut.erase(block);
     return true;
   }
 
 private:
+  /// Counts the block in the step that runs on this thread, if any: the
+  /// device's lowering does not tag what a buffer holds, so all of it is
+  /// workspace.
+  void handOut(CUdeviceptr pointer, uint64_t bytes) {
+    StepMemory *memory = countingStepMemory;
+    if (memory)
+      memory->allocated(StepBufferKind::Workspace, int64_t(bytes));
+    handedOut[pointer] = {bytes, memory};
+  }
+
   std::mutex mutex;
-  std::unordered_map<CUdeviceptr, uint64_t> sizes; // handed out
+  std::unordered_map<CUdeviceptr, std::pair<uint64_t, StepMemory *>> handedOut;
   std::unordered_multimap<uint64_t, CUdeviceptr> freeBySize;
 };
 

@@ -31,14 +31,15 @@
 // The optimizer state mpt-autodiff creates for a forward-only step is named
 // after its parameter as PyTorch's state_dict keys it, also without source
 // names (mpt-opt attaches none, so parameters are arg<N>); a zero splat is one
-// value. Adam's i64 step counters and the loss scale's growth tracker (both
-// i64 scalars) keep distinct names; a step counter counts from 0 to 2^53.
+// value, and optimizer_state_of gives its parameter. Adam's i64 step counters
+// and the loss scale's growth tracker (both i64 scalars) keep distinct names;
+// a step counter counts from 0 to 2^53.
 // AUTODIFF: \22name\22:\22arg7\22,\22role\22:\22data\22
-// AUTODIFF-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[0]},\22name\22:\22arg0.momentum_buffer\22,\22role\22:\22state\22,\22shape\22:[784,256]}
-// AUTODIFF-SAME: \22name\22:\22arg5.momentum_buffer\22,\22role\22:\22state\22,\22shape\22:[10]}]
-// ADAM: \22name\22:\22arg0.exp_avg\22,\22role\22:\22state\22,\22shape\22:[64]}
-// ADAM-SAME: \22name\22:\22arg0.exp_avg_sq\22,\22role\22:\22state\22,\22shape\22:[64]}
-// ADAM-SAME: {\22domain\22:{\22max\22:9007199254740992,\22min\22:0},\22dtype\22:\22I64\22,\22init\22:{\22kind\22:\22zeros\22},\22name\22:\22arg0.step\22,\22role\22:\22state\22,\22shape\22:[]}
+// AUTODIFF-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[0]},\22name\22:\22arg0.momentum_buffer\22,\22optimizer_state_of\22:0,\22role\22:\22state\22,\22shape\22:[784,256]}
+// AUTODIFF-SAME: \22name\22:\22arg5.momentum_buffer\22,\22optimizer_state_of\22:5,\22role\22:\22state\22,\22shape\22:[10]}]
+// ADAM: \22name\22:\22arg0.exp_avg\22,\22optimizer_state_of\22:0,\22role\22:\22state\22,\22shape\22:[64]}
+// ADAM-SAME: \22name\22:\22arg0.exp_avg_sq\22,\22optimizer_state_of\22:0,\22role\22:\22state\22,\22shape\22:[64]}
+// ADAM-SAME: {\22domain\22:{\22max\22:9007199254740992,\22min\22:0},\22dtype\22:\22I64\22,\22init\22:{\22kind\22:\22zeros\22},\22name\22:\22arg0.step\22,\22optimizer_state_of\22:0,\22role\22:\22state\22,\22shape\22:[]}
 // ADAM-SAME: \22name\22:\22arg13.step\22
 // ADAM-SAME: \22name\22:\22loss_scale\22
 // ADAM-SAME: \22name\22:\22loss_scale_growth_tracker\22
@@ -60,7 +61,7 @@
 // CHECK-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22zeros\22},\22name\22:\22beta\22,\22role\22:\22param\22,\22shape\22:[5]}
 // CHECK-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22zeros\22},\22name\22:\22mean\22,\22role\22:\22state\22,\22shape\22:[5]}
 // CHECK-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22ones\22},\22name\22:\22var\22,\22role\22:\22state\22,\22shape\22:[5]}
-// CHECK-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22zeros\22},\22name\22:\22mw\22,\22role\22:\22state\22,\22shape\22:[4,3]}
+// CHECK-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22zeros\22},\22name\22:\22mw\22,\22optimizer_state_of\22:0,\22role\22:\22state\22,\22shape\22:[4,3]}
 // CHECK-SAME: {\22dtype\22:\22I64\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[7]},\22name\22:\22count\22,\22role\22:\22state\22,\22shape\22:[]}
 // CHECK-SAME: {\22dtype\22:\22F32\22,\22name\22:\22x\22,\22role\22:\22data\22,\22shape\22:[2,3]}
 // CHECK-SAME: {\22classes\22:4,\22dtype\22:\22I32\22,\22name\22:\22y\22,\22role\22:\22data\22,\22shape\22:[2]}

@@ -1,7 +1,9 @@
-"""Models and inputs the importer or the step must refuse, each with an error
-that names the problem and where it came from: `bad_models.py CASE`."""
+"""Small models for the importer's tests: `small_models.py CASE`. Some the
+importer or the step must refuse, with an error that names the problem and
+where it came from; the others train in mpt as in PyTorch."""
 
 import copy
+import os
 import sys
 
 import torch
@@ -111,19 +113,56 @@ class BagOfWords(nn.Module):
         return self.fc(rows.mean(dim=1))
 
 
-def compile_model(model, batch=8, loss=None):
-    return mpt.compile(model, torch.randn(batch, 4),
-                       torch.randint(0, 3, (batch,)), loss=loss,
+class Activations(nn.Module):
+    """Regression through every activation the importer maps."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(4, 16)
+        self.fc2 = nn.Linear(16, 16)
+        self.fc3 = nn.Linear(16, 3)
+
+    def forward(self, x):
+        x = F.gelu(self.fc1(x), approximate="tanh")
+        x = torch.sigmoid(x) + torch.tanh(x) + F.silu(x)
+        return self.fc3(nn.functional.relu(self.fc2(x)))
+
+
+class Attention(nn.Module):
+    """examples/pytorch/gpt.py's causal self-attention over float sequences,
+    with a learned position table added to every sequence (broadcast) and a
+    mean over time: a causal mask built from constants, 3-d matmuls, head
+    reshapes and transposes."""
+
+    def __init__(self):
+        super().__init__()
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                        "..", "examples", "pytorch"))
+        import gpt
+        self.position = nn.Parameter(torch.randn(6, 4))
+        self.attention = gpt.CausalSelfAttention(4, 2, 6)
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        x = x.view(x.shape[0], 6, 4) + self.position
+        return self.fc(self.attention(x).mean(dim=1))
+
+
+def compile_model(model, batch=8, loss=None, target=None, width=4):
+    if target is None:
+        target = torch.randint(0, 3, (batch,))
+    return mpt.compile(model, torch.randn(batch, width), target, loss=loss,
                        optimizer=torch.optim.SGD(model.parameters(), lr=0.1))
 
 
-def train_against_torch(model, loss, steps=3):
+def train_against_torch(model, loss, steps=3, regression=False, width=4):
     """Trains `model` in mpt and a copy in PyTorch on one batch; returns the
     step, the copy and the batch."""
     reference = copy.deepcopy(model)
-    step = compile_model(model, loss=loss)
+    x = torch.randn(8, width)
+    y = torch.randn(8, 3) if regression else torch.randint(0, 3, (8,))
+    step = compile_model(model, loss=loss, target=y, width=width)
     optimizer = torch.optim.SGD(reference.parameters(), lr=0.1)
-    x, y = torch.randn(8, 4), torch.randint(0, 3, (8,))
     for _ in range(steps):
         step(x, y)
         optimizer.zero_grad()
@@ -154,6 +193,26 @@ elif case == "data":
     report(lambda: step(torch.randn(8, 5), torch.zeros(8, dtype=torch.int64)))
     report(lambda: step(torch.randn(8, 4), torch.full((8,), 3)))
     report(lambda: step(torch.randn(8, 4)))
+elif case == "activations":
+    step, reference, x = train_against_torch(Activations(), F.mse_loss,
+                                             regression=True)
+    trained = step.state_dict()
+    difference = max((trained[k] - v).abs().max().item()
+                     for k, v in reference.state_dict().items())
+    with torch.no_grad():
+        error = (torch.from_numpy(step.evaluate(x)) - reference(x)).abs().max().item()
+    print(f"after 3 steps, max |mpt - torch| over the state_dict: "
+          f"{difference:.1e}; outputs: {error:.1e}")
+elif case == "attention":
+    step, reference, x = train_against_torch(Attention(), F.cross_entropy,
+                                             width=24)
+    trained = step.state_dict()
+    difference = max((trained[k] - v).abs().max().item()
+                     for k, v in reference.state_dict().items())
+    with torch.no_grad():
+        error = (torch.from_numpy(step.evaluate(x)) - reference(x)).abs().max().item()
+    print(f"after 3 steps, max |mpt - torch| over the state_dict: "
+          f"{difference:.1e}; logits: {error:.1e}")
 elif case == "log-softmax":
     # nll_loss of log_softmax trains as cross-entropy; the eval step returns
     # the log-probabilities.
