@@ -262,6 +262,31 @@ elif case == "embedding":
     report(lambda: step(torch.full((8, 5), 20), y))
     report(lambda: step.evaluate(torch.full((8, 5), -1)))
     report(lambda: mpt.compile(BagOfWords(padding_idx=0), ids, y))
+elif case == "gpt":
+    # examples/pytorch/gpt.py, small: the token embedding, whose table the
+    # head also reads (tied), a position table, one block; AdamW as the
+    # example configures it. Adam's normalized updates make small gradient
+    # differences visible, so the bound is 1e-4 on parameters that move by
+    # up to 9e-3 in three steps.
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                    "..", "examples", "pytorch"))
+    import gpt
+    model = gpt.GPT(context=16, dim=32, heads=2, layers=1)
+    reference = copy.deepcopy(model)
+    ids, y = torch.randint(0, 256, (2, 16)), torch.randint(0, 256, (32,))
+    step = mpt.compile(model, ids, y, optimizer=gpt.make_optimizer(model))
+    optimizer = gpt.make_optimizer(reference)
+    for _ in range(3):
+        step(ids, y)
+        optimizer.zero_grad()
+        F.cross_entropy(reference(ids), y).backward()
+        optimizer.step()
+    trained = step.state_dict()
+    difference = max((trained[k] - v).abs().max().item()
+                     for k, v in reference.state_dict().items())
+    print(f"after 3 steps, state_dict within 1e-4 of PyTorch: {difference < 1e-4}, "
+          f"lm_head.weight is wte.weight: "
+          f"{bool((trained['lm_head.weight'] == trained['wte.weight']).all())}")
 elif case == "tied":
     # One parameter in the step; trained, it equals PyTorch's, whose gradient
     # sums both uses.
