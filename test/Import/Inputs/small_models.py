@@ -171,6 +171,23 @@ def train_against_torch(model, loss, steps=3, regression=False, width=4):
     return step, reference, x
 
 
+def train_on_ids(model, ids, y, make_optimizer, steps=3):
+    """Trains `model` in mpt and a copy in PyTorch on token ids; returns the
+    step, the copy and the largest difference over the state_dict."""
+    reference = copy.deepcopy(model)
+    step = mpt.compile(model, ids, y, optimizer=make_optimizer(model))
+    optimizer = make_optimizer(reference)
+    for _ in range(steps):
+        step(ids, y)
+        optimizer.zero_grad()
+        F.cross_entropy(reference(ids), y).backward()
+        optimizer.step()
+    trained = step.state_dict()
+    difference = max((trained[k] - v).abs().max().item()
+                     for k, v in reference.state_dict().items())
+    return step, reference, difference
+
+
 def report(function):
     try:
         function()
@@ -238,20 +255,10 @@ elif case == "embedding":
     # Ids with repeats (40 draws of 20 rows): each table row's gradient sums
     # the rows of its ids, as PyTorch's does.
     for functional in (False, True):
-        model = BagOfWords(functional)
-        reference = copy.deepcopy(model)
         ids, y = torch.randint(0, 20, (8, 5)), torch.randint(0, 3, (8,))
-        step = mpt.compile(model, ids, y,
-                           optimizer=torch.optim.SGD(model.parameters(), lr=0.5))
-        optimizer = torch.optim.SGD(reference.parameters(), lr=0.5)
-        for _ in range(3):
-            step(ids, y)
-            optimizer.zero_grad()
-            F.cross_entropy(reference(ids), y).backward()
-            optimizer.step()
-        trained = step.state_dict()
-        difference = max((trained[k] - v).abs().max().item()
-                         for k, v in reference.state_dict().items())
+        step, reference, difference = train_on_ids(
+            BagOfWords(functional), ids, y,
+            lambda m: torch.optim.SGD(m.parameters(), lr=0.5))
         with torch.no_grad():
             expected = reference(ids)
         error = (torch.from_numpy(step.evaluate(ids)) - expected).abs().max().item()
@@ -271,19 +278,11 @@ elif case == "gpt":
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                     "..", "examples", "pytorch"))
     import gpt
-    model = gpt.GPT(context=16, dim=32, heads=2, layers=1)
-    reference = copy.deepcopy(model)
     ids, y = torch.randint(0, 256, (2, 16)), torch.randint(0, 256, (32,))
-    step = mpt.compile(model, ids, y, optimizer=gpt.make_optimizer(model))
-    optimizer = gpt.make_optimizer(reference)
-    for _ in range(3):
-        step(ids, y)
-        optimizer.zero_grad()
-        F.cross_entropy(reference(ids), y).backward()
-        optimizer.step()
+    step, _, difference = train_on_ids(
+        gpt.GPT(context=16, dim=32, heads=2, layers=1), ids, y,
+        gpt.make_optimizer)
     trained = step.state_dict()
-    difference = max((trained[k] - v).abs().max().item()
-                     for k, v in reference.state_dict().items())
     print(f"after 3 steps, state_dict within 1e-4 of PyTorch: {difference < 1e-4}, "
           f"lm_head.weight is wte.weight: "
           f"{bool((trained['lm_head.weight'] == trained['wte.weight']).all())}")
