@@ -478,6 +478,37 @@ def _gelu(fn, node, x, approximate):
     return fn.emit.unary("gelu", x)
 
 
+def _embedding(fn, node, ids, weight, options):
+    if (options.get("padding_idx") is not None
+            or options.get("max_norm") is not None
+            or options.get("scale_grad_by_freq") or options.get("sparse")):
+        _fail(node, "embedding with padding_idx, max_norm, scale_grad_by_freq "
+                    "or sparse gradients is not supported")
+    if not isinstance(ids, _Value) or ids.element != "i32":
+        _fail(node, "embedding ids must be an integer tensor input of the model")
+    shape = fn.shape(node)
+    return fn.emit.op(f"mpt.embedding {weight.name}, {ids.name} : {weight.type}, "
+                      f"{ids.type} -> {_tensor_type(shape)}", shape)
+
+
+def _embedding_module(fn, node, module):
+    return _embedding(fn, node, fn.values_of(node.args[0]),
+                      fn.parameter(node, node.target, "weight"), {
+                          "padding_idx": module.padding_idx,
+                          "max_norm": module.max_norm,
+                          "scale_grad_by_freq": module.scale_grad_by_freq,
+                          "sparse": module.sparse})
+
+
+def _embedding_function(fn, node):
+    ids, weight = (fn.values_of(a) for a in node.args[:2])
+    names = ["padding_idx", "max_norm", "norm_type", "scale_grad_by_freq",
+             "sparse"]
+    options = dict(zip(names, node.args[2:]))
+    options.update(node.kwargs)
+    return _embedding(fn, node, ids, weight, options)
+
+
 def _flatten(fn, node, *_):
     return fn.emit.reshape(fn.values_of(node.args[0]), fn.shape(node))
 
@@ -489,6 +520,7 @@ def _identity(fn, node, *_):
 _MODULES = {
     nn.Linear: _linear_module,
     nn.Conv2d: _conv2d_module,
+    nn.Embedding: _embedding_module,
     nn.BatchNorm2d: _batch_norm_module,
     nn.BatchNorm1d: _batch_norm_module,
     nn.LayerNorm: _layer_norm_module,
@@ -715,6 +747,7 @@ _FUNCTIONS = {
     F.nll_loss: _nll_loss,
     F.linear: _linear_function,
     F.conv2d: _conv2d_function,
+    F.embedding: _embedding_function,
     F.max_pool2d: lambda fn, node: _max_pool2d(
         fn, node, fn.values_of(node.args[0]), fn.argument(node, 1, "kernel_size"),
         fn.argument(node, 2, "stride"), fn.argument(node, 3, "padding", 0),
@@ -888,7 +921,7 @@ class _Importer:
         element = _DTYPES.get(meta.dtype)
         if element is None:
             _fail(node, f"input '{node.name}' is {meta.dtype}; the step takes "
-                        "float32 data and int32/int64 labels")
+                        "float32 data and int32/int64 labels and ids")
         value = _Value(f"%{node.name}", meta.shape, element)
         self.data_values.append(value)
         return value

@@ -123,6 +123,7 @@ public:
     else
       return fail(what + " has unknown role '" + role->str() + "'");
     arg.classes = object.getInteger(key::Classes).value_or(0);
+    arg.tableRows = object.getInteger(key::TableRows).value_or(0);
     arg.workingCopyOf = object.getInteger(key::WorkingCopyOf).value_or(-1);
     arg.optimizerStateOf =
         object.getInteger(key::OptimizerStateOf).value_or(-1);
@@ -206,6 +207,8 @@ private:
       arg.init = InitKind::Zeros;
     } else if (*kind == contract::init::Ones) {
       arg.init = InitKind::Ones;
+    } else if (*kind == contract::init::Normal) {
+      arg.init = InitKind::Normal;
     } else if (*kind == contract::init::Uniform) {
       arg.init = InitKind::Uniform;
       std::optional<double> bound = init.getNumber(key::Bound);
@@ -292,6 +295,7 @@ private:
       return fail(what);
     arg.name = object->getString(key::Name)->str();
     arg.stateOf = object->getInteger(key::StateOf).value_or(-1);
+    arg.tableRows = object->getInteger(key::TableRows).value_or(0);
     const std::vector<ArgInfo> &trainArgs = signature.trainArgs;
     if (arg.stateOf >= int64_t(trainArgs.size()) ||
         (arg.stateOf >= 0 &&

@@ -45,7 +45,7 @@ struct ValueDomain {
 };
 
 /// How a parameter or state tensor starts.
-enum class InitKind { Zeros, Ones, Uniform, Value, Copy };
+enum class InitKind { Zeros, Ones, Uniform, Normal, Value, Copy };
 
 struct ArgInfo {
   std::string name;
@@ -57,6 +57,7 @@ struct ArgInfo {
   int64_t workingCopyOf = -1;        // Copy: the master it rounds
   int64_t optimizerStateOf = -1;     // state: the parameter it updates
   int64_t classes = 0;               // data read as labels by a loss
+  int64_t tableRows = 0;             // data read as ids by an embedding
   std::optional<ValueDomain> domain; // state the step keeps in a range
 };
 
@@ -69,7 +70,8 @@ struct ResultInfo {
 struct EvalArgInfo {
   std::string name;
   TensorShape shape;
-  int64_t stateOf = -1; // the training-step argument it reads, or data
+  int64_t stateOf = -1;  // the training-step argument it reads, or data
+  int64_t tableRows = 0; // data read as ids by an embedding
 };
 
 struct NamedTensor {

@@ -79,6 +79,16 @@ TEST(Signature, ReadsEveryField) {
   EXPECT_EQ(signature.evalResults[0].name, "logits");
 }
 
+// An embedding table's standard normal initializer has no parameters.
+TEST(Signature, ReadsNormalInitializer) {
+  std::string json = signatureJson();
+  json.replace(json.find(R"("kind": "uniform")"), 17, R"("kind": "normal")");
+  Signature signature;
+  std::string error;
+  ASSERT_TRUE(parseSignature(json, signature, error)) << error;
+  EXPECT_EQ(signature.trainArgs[0].init, InitKind::Normal);
+}
+
 void expectRefused(const std::string &json, const std::string &expected) {
   Signature signature;
   std::string error;
@@ -100,8 +110,8 @@ TEST(Signature, RefusesMalformedOrInconsistent) {
   badDtype.replace(badDtype.find("\"I32\""), 5, "\"U8\"");
   expectRefused(badDtype, "argument #4 has no valid dtype and shape");
   std::string badInit = signatureJson();
-  badInit.replace(badInit.find("\"uniform\""), 9, "\"normal\"");
-  expectRefused(badInit, "argument #0 has unknown initializer 'normal'");
+  badInit.replace(badInit.find("\"uniform\""), 9, "\"orthogonal\"");
+  expectRefused(badInit, "argument #0 has unknown initializer 'orthogonal'");
   // A domain is a range of the state's kind: integers for integer state.
   for (const char *domain : {R"({"min": 0})", R"({"min": 2, "max": 1})",
                              R"({"min": 0, "max": 0.5})", R"([0, 1])"})

@@ -11,7 +11,7 @@
 include "mlir/Pass/PassBase.td"
 
 def MPTConvertToLinalg : Pass<"mpt-convert-to-linalg", "::mlir::ModuleOp"> {
-  let summary = "Lowers mpt ops to linalg, tensor, arith and math on tensors";
+  let summary = "Lowers mpt ops to linalg, tensor, arith, math and scf on tensors";
   let description = [{
     Every mpt op becomes linalg (named ops or linalg.generic), tensor, arith and math ops on
     tensors, in the element types the op carries: f32, f16 or bf16. Simple low-precision
@@ -19,12 +19,15 @@ def MPTConvertToLinalg : Pass<"mpt-convert-to-linalg", "::mlir::ModuleOp"> {
     ops (gelu, sigmoid, tanh, silu and their gradients, the norms, losses and optimizers)
     compute in f32 and round their result once, as PyTorch's kernels do; `lower`-class ops
     (matmul, convolutions) multiply in the operand type's exact f32 products and accumulate in
-    f32, then round once; reductions and statistics accumulate in f32.
+    f32, then round once; reductions and statistics accumulate in f32. The one scatter,
+    `embedding_grad`, is an `scf.forall` over the table's columns, each adding its rows in
+    order in an `scf.for`: no linalg op writes an element chosen by data.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
   ];
 }
@@ -197,6 +200,8 @@ def MPTConvertLinalgToGPULoops
       kernel folds, in order, into the outputs.
     - `memref.copy` between views that are not contiguous becomes a copy kernel (contiguous
       copies stay, for `gpu.memcpy`).
+    - `scf.forall` on memrefs (the columns of `embedding_grad`'s scatter-add): one thread per
+      iteration, tiled and guarded as for elementwise ops, its body unchanged.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",

@@ -147,12 +147,18 @@ llvm::json::Object constantInit(StringRef kind) {
   return llvm::json::Object{{key::Kind, kind}};
 }
 
-/// PyTorch's initializers by role: Kaiming-uniform weights (bound
-/// 1/sqrt(fan_in)), biases uniform in the bound of their layer's weight,
-/// normalization scales one and shifts zero. `values` is the parameter and
-/// its low-precision working copies, which the compute reads instead.
+/// PyTorch's initializers by role: embedding tables standard normal,
+/// Kaiming-uniform weights (bound 1/sqrt(fan_in)), biases uniform in the bound
+/// of their layer's weight, normalization scales one and shifts zero.
+/// `values` is the parameter and its low-precision working copies, which the
+/// compute reads instead.
 llvm::json::Object paramInit(ArrayRef<Value> values,
                              const llvm::DenseSet<Operation *> &backward) {
+  for (Value value : values)
+    for (OpOperand *use : usesThroughCasts(value))
+      if (isa<EmbeddingOp>(use->getOwner()) &&
+          use->getOperandNumber() == EmbeddingOp::odsIndex_table)
+        return constantInit(contract::init::Normal);
   if (cast<RankedTensorType>(values.front().getType()).getRank() >= 2)
     return uniformInit(weightFanIn(values, backward));
   for (Value value : values) {
@@ -260,11 +266,13 @@ std::optional<std::string> sourceName(BlockArgument arg) {
   return std::nullopt;
 }
 
-/// The class count of a data argument that a loss reads as labels: the width
-/// of the logits it is compared against. A step that accumulates gradients
-/// reads the labels of each micro-batch through a slice.
-FailureOr<int64_t> labelClasses(func::FuncOp train, BlockArgument arg) {
-  int64_t classes = 0;
+/// The one count that the uses of data argument `arg` give it through
+/// `countOf` (0 for a use that gives none), 0 if none does: `noun` and
+/// `unit` say what it counts in the error when two differ. A step that
+/// accumulates gradients reads the data of each micro-batch through a slice.
+FailureOr<int64_t>
+agreedCount(func::FuncOp function, BlockArgument arg, StringRef noun,
+            StringRef unit, llvm::function_ref<int64_t(OpOperand &)> countOf) {
   SmallVector<OpOperand *> uses;
   for (OpOperand &use : arg.getUses()) {
     if (auto slice = dyn_cast<tensor::ExtractSliceOp>(use.getOwner()))
@@ -273,25 +281,62 @@ FailureOr<int64_t> labelClasses(func::FuncOp train, BlockArgument arg) {
     else
       uses.push_back(&use);
   }
+  int64_t count = 0;
   for (OpOperand *use : uses) {
+    int64_t useCount = countOf(*use);
+    if (!useCount)
+      continue;
+    if (count && count != useCount)
+      return function.emitError("data argument #")
+             << arg.getArgNumber() << " is read as " << noun << " of " << count
+             << " and of " << useCount << " " << unit;
+    count = useCount;
+  }
+  return count;
+}
+
+/// The class count of a data argument that a loss reads as labels: the width
+/// of the logits it is compared against.
+FailureOr<int64_t> labelClasses(func::FuncOp train, BlockArgument arg) {
+  return agreedCount(train, arg, "labels", "classes", [](OpOperand &use) {
     Value logits;
-    if (auto loss = dyn_cast<SoftmaxCrossEntropyOp>(use->getOwner());
-        loss && use->get() == loss.getLabels())
+    if (auto loss = dyn_cast<SoftmaxCrossEntropyOp>(use.getOwner());
+        loss && use.get() == loss.getLabels())
       logits = loss.getLogits();
-    else if (auto grad = dyn_cast<SoftmaxCrossEntropyGradOp>(use->getOwner());
-             grad && use->get() == grad.getLabels())
+    else if (auto grad = dyn_cast<SoftmaxCrossEntropyGradOp>(use.getOwner());
+             grad && use.get() == grad.getLabels())
       logits = grad.getLogits();
     if (!logits)
-      continue;
+      return int64_t(0);
     auto type = cast<RankedTensorType>(logits.getType());
-    int64_t width = type.getDimSize(type.getRank() - 1);
-    if (classes && classes != width)
-      return train.emitError("data argument #")
-             << arg.getArgNumber() << " is read as labels of " << classes
-             << " and of " << width << " classes";
-    classes = width;
-  }
-  return classes;
+    return type.getDimSize(type.getRank() - 1);
+  });
+}
+
+/// The row count of the table that an embedding looks a data argument up in
+/// as ids.
+FailureOr<int64_t> tableRows(func::FuncOp function, BlockArgument arg) {
+  return agreedCount(function, arg, "ids", "table rows", [](OpOperand &use) {
+    if (auto lookup = dyn_cast<EmbeddingOp>(use.getOwner());
+        lookup && use.get() == lookup.getIds())
+      return lookup.getTable().getType().getDimSize(0);
+    if (auto grad = dyn_cast<EmbeddingGradOp>(use.getOwner());
+        grad && use.get() == grad.getIds())
+      return grad.getType().getDimSize(0);
+    return int64_t(0);
+  });
+}
+
+/// Records on `info` the table rows that data argument `arg` indexes, if an
+/// embedding reads it as ids.
+LogicalResult describeIds(func::FuncOp function, BlockArgument arg,
+                          llvm::json::Object &info) {
+  FailureOr<int64_t> rows = tableRows(function, arg);
+  if (failed(rows))
+    return failure();
+  if (*rows)
+    info.insert({key::TableRows, *rows});
+  return success();
 }
 
 /// The integer attribute `name` of argument #`index`, if it has one.
@@ -411,7 +456,7 @@ describeTrainArgument(func::FuncOp train, BlockArgument arg, StringRef name,
   if (!isParam && !train.getArgAttr(index, MPTDialect::kStateAttrName)) {
     info->insert({key::Role, contract::role::Data});
     FailureOr<int64_t> labelCount = labelClasses(train, arg);
-    if (failed(labelCount))
+    if (failed(labelCount) || failed(describeIds(train, arg, *info)))
       return failure();
     if (*labelCount) {
       info->insert({key::Classes, *labelCount});
@@ -506,6 +551,8 @@ MPTExportSignature::describeEval(func::FuncOp eval, func::FuncOp train,
           sourceName(arg).value_or("input" + std::to_string(index));
       info->insert({key::Name, name});
       info->insert({key::Role, contract::role::Data});
+      if (failed(describeIds(eval, arg, *info)))
+        return failure();
     }
     arguments.push_back(std::move(*info));
   }

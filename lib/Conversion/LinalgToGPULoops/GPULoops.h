@@ -2,10 +2,11 @@
 //
 // mpt-convert-linalg-to-gpu-loops lowers each linalg.generic on memrefs to a
 // mapped scf.parallel nest of one kernel family, each in its own file:
-// one thread per output (PerThread.cpp), one block per output
-// (RowReductions.cpp), one thread per column (ColumnReductions.cpp), after
-// the sums written one dimension at a time are merged (SumLevels.cpp). The
-// loop builders they share are in LoopBuilders.cpp and Reductions.cpp.
+// one thread per output or per scf.forall iteration (PerThread.cpp), one
+// block per output (RowReductions.cpp), one thread per column
+// (ColumnReductions.cpp), after the sums written one dimension at a time are
+// merged (SumLevels.cpp). The loop builders they share are in LoopBuilders.cpp
+// and Reductions.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -41,6 +43,13 @@ IterationSpace getIterationSpace(mlir::linalg::GenericOp op,
 void lowerPerThread(mlir::OpBuilder &b, mlir::linalg::GenericOp op,
                     llvm::ArrayRef<int64_t> ranges, const IterationSpace &space,
                     int64_t blockSize);
+
+/// Lowers an scf.forall on memrefs (static bounds from 0, step 1) to one
+/// thread per iteration, `blockSize` threads per block, the last block
+/// guarded, each running the forall's body unchanged.
+mlir::LogicalResult lowerForallPerThread(mlir::OpBuilder &b,
+                                         mlir::scf::ForallOp forall,
+                                         int64_t blockSize);
 
 /// Lowers a generic with reduction dimensions to one block per point of its
 /// parallel dimensions (times `split` blocks when split > 1, combined by a

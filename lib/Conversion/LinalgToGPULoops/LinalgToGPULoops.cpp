@@ -107,6 +107,13 @@ struct MPTConvertLinalgToGPULoopsPass
     for (linalg::GenericOp op : generics)
       if (failed(lowerGeneric(op)))
         return signalPassFailure();
+    SmallVector<scf::ForallOp> foralls;
+    module.walk([&](scf::ForallOp op) { foralls.push_back(op); });
+    for (scf::ForallOp op : foralls) {
+      OpBuilder b(op);
+      if (failed(lowerForallPerThread(b, op, blockSize)))
+        return signalPassFailure();
+    }
   }
 
   /// Lowers `op` by the kernel family its iteration space calls for, and

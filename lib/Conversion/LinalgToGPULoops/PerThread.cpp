@@ -165,4 +165,37 @@ void lowerPerThread(OpBuilder &b, linalg::GenericOp op,
         applyMap(b, loc, op.getMatchingIndexingMap(&init), ivs));
 }
 
+LogicalResult lowerForallPerThread(OpBuilder &b, scf::ForallOp forall,
+                                   int64_t blockSize) {
+  if (!forall.getOutputs().empty())
+    return forall.emitOpError("must be on memrefs (bufferize before "
+                              "mpt-convert-linalg-to-gpu-loops)");
+  ArrayRef<int64_t> upper = forall.getStaticUpperBound();
+  if (llvm::any_of(forall.getStaticLowerBound(),
+                   [](int64_t v) { return v != 0; }) ||
+      llvm::any_of(forall.getStaticStep(), [](int64_t v) { return v != 1; }) ||
+      ShapedType::isDynamicShape(upper))
+    return forall.emitOpError("needs static bounds from 0 in steps of 1 for "
+                              "the GPU lowering");
+  int64_t total = 1;
+  for (int64_t size : upper)
+    total *= size;
+  int64_t threads = std::min(blockSize, std::max<int64_t>(total, 1));
+  Location loc = forall.getLoc();
+  b.setInsertionPoint(forall);
+  Value linear = buildGuardedThreads(b, loc, llvm::divideCeil(total, threads),
+                                     std::nullopt, threads, total)
+                     .first;
+  SmallVector<Value> ivs(upper.size());
+  delinearize(b, loc, linear,
+              llvm::to_vector(llvm::seq<unsigned>(0, upper.size())), upper,
+              ivs);
+  IRMapping mapping;
+  mapping.map(forall.getInductionVars(), ivs);
+  for (Operation &inner : forall.getBody()->without_terminator())
+    b.clone(inner, mapping);
+  forall.erase();
+  return success();
+}
+
 } // namespace mpt::gpuloops

@@ -1,8 +1,9 @@
 //===- MPTToLinalg.cpp - mpt-convert-to-linalg ------------------*- C++ -*-===//
 //
 // Lowers every mpt op to linalg (named ops where one fits, linalg.generic
-// otherwise), tensor, arith and math on tensors. The patterns live next to
-// this file, grouped by kind of op; Utils.h states the shared conventions.
+// otherwise), tensor, arith and math on tensors, and the embedding's
+// scatter-add to scf.forall (Embedding.cpp). The patterns live next to this
+// file, grouped by kind of op; Utils.h states the shared conventions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +33,7 @@ void mpt::populateMPTToLinalgPatterns(RewritePatternSet &patterns) {
   detail::populateLossPatterns(patterns);
   detail::populateOptimizerPatterns(patterns);
   detail::populateCollectivePatterns(patterns);
+  detail::populateEmbeddingPatterns(patterns);
 }
 
 namespace {
@@ -48,7 +50,8 @@ struct MPTConvertToLinalg
     target.addIllegalDialect<MPTDialect>();
     target.addDynamicallyLegalOp<AllReduceOp>(mpt::detail::isFlatBucket);
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect>();
+                           math::MathDialect, scf::SCFDialect,
+                           tensor::TensorDialect>();
     RewritePatternSet patterns(&getContext());
     populateMPTToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,

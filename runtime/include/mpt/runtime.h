@@ -310,7 +310,8 @@ MPT_API void mpt_session_free(mpt_session_t session);
    `function`. `bytes` must be the input's element count times the size of
    `dtype`; floats convert to the input's float type (rounding to nearest
    even) and integers to its integer type (in range). Class labels outside
-   [0, num_classes) are rejected, naming the value and its index. An input
+   [0, num_classes) are rejected, naming the value and its index, and so
+   are ids that an embedding looks up outside its table's rows. An input
    stays bound until it is bound again. */
 MPT_MUST_USE_RESULT MPT_API mpt_status_t mpt_session_bind_input(
     mpt_session_t session, mpt_function_t function, const char *name,

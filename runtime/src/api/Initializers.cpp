@@ -9,6 +9,8 @@
 
 #include "api/Tensors.h"
 
+#include <cmath>
+
 namespace mpt::runtime::api {
 
 namespace {
@@ -59,6 +61,19 @@ void initialize(const ArgInfo &arg, size_t index, uint64_t seed,
     Random random(seed * 0x100000001b3ull + index);
     for (int64_t e = 0; e < count; ++e)
       store(e, float((2.0 * random.uniform() - 1.0) * arg.bound));
+    return;
+  }
+  case InitKind::Normal: {
+    // Box-Muller: each pair of uniforms gives two independent normals; 1 - u
+    // is in (0, 1], where the logarithm is finite.
+    Random random(seed * 0x100000001b3ull + index);
+    for (int64_t e = 0; e < count; e += 2) {
+      double radius = std::sqrt(-2.0 * std::log(1.0 - random.uniform()));
+      double angle = 2.0 * M_PI * random.uniform();
+      store(e, float(radius * std::cos(angle)));
+      if (e + 1 < count)
+        store(e + 1, float(radius * std::sin(angle)));
+    }
     return;
   }
   }

@@ -77,8 +77,12 @@ mpt_status_t describe(ProgramData &data, const std::string &path, bool mixed) {
   data.sessionMemory = sessionMemory(signature, mixed);
   for (size_t i = 0; i < signature.trainArgs.size(); ++i) {
     const ArgInfo &arg = signature.trainArgs[i];
-    PublicTensor tensor{arg.name, arg.shape, arg.classes, int64_t(i),
-                        arg.role == Role::Param};
+    PublicTensor tensor{arg.name,
+                        arg.shape,
+                        arg.classes,
+                        int64_t(i),
+                        arg.role == Role::Param,
+                        arg.tableRows};
     if (arg.role == Role::Data)
       data.trainInputs.push_back(tensor);
     else if (arg.init != InitKind::Copy) // a working copy follows its master
@@ -110,7 +114,8 @@ mpt_status_t describe(ProgramData &data, const std::string &path, bool mixed) {
   for (size_t i = 0; i < signature.evalArgs.size(); ++i) {
     const EvalArgInfo &arg = signature.evalArgs[i];
     if (arg.stateOf < 0)
-      data.evalInputs.push_back({arg.name, arg.shape, 0, int64_t(i)});
+      data.evalInputs.push_back(
+          {arg.name, arg.shape, 0, int64_t(i), false, arg.tableRows});
   }
   for (size_t r = 0; r < signature.evalResults.size(); ++r)
     data.evalOutputs.push_back({signature.evalResults[r].name,

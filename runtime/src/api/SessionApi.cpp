@@ -146,24 +146,26 @@ mpt_status_t checkByteCount(const PublicTensor &tensor, const char *what,
                         " bytes, got " + std::to_string(bytes));
 }
 
-/// INVALID_ARGUMENT unless every label in `source` (of `kind`) lies in the
-/// class range of `input`.
-mpt_status_t checkLabels(const PublicTensor &input, ElementKind kind,
-                         const uint8_t *source, const char *caller) {
+/// INVALID_ARGUMENT unless every value in `source` (of `kind`) lies in
+/// [0, `count`): the class labels of a loss or the ids of an embedding,
+/// which `values`, `value` (one of them) and `reason` name in the error.
+mpt_status_t checkIndices(const PublicTensor &input, ElementKind kind,
+                          const uint8_t *source, int64_t count,
+                          const char *values, const char *value,
+                          const std::string &reason, const char *caller) {
   if (isFloatKind(kind))
     return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
                       std::string(caller) + ": input '" + input.name +
-                          "' holds class labels; bind integers, not " +
+                          "' holds " + values + "; bind integers, not " +
                           elementName(kind));
-  for (int64_t i = 0, count = input.shape.numElements(); i < count; ++i) {
-    int64_t label = loadInteger(source, kind, i);
-    if (label < 0 || label >= input.classes)
-      return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
-                        std::string(caller) + ": input '" + input.name +
-                            "': label " + std::to_string(label) + " at index " +
-                            std::to_string(i) + " is outside [0, " +
-                            std::to_string(input.classes) + "): the loss has " +
-                            std::to_string(input.classes) + " classes");
+  for (int64_t i = 0, n = input.shape.numElements(); i < n; ++i) {
+    int64_t index = loadInteger(source, kind, i);
+    if (index < 0 || index >= count)
+      return makeStatus(
+          MPT_STATUS_INVALID_ARGUMENT,
+          std::string(caller) + ": input '" + input.name + "': " + value + " " +
+              std::to_string(index) + " at index " + std::to_string(i) +
+              " is outside [0, " + std::to_string(count) + "): " + reason);
   }
   return nullptr;
 }
@@ -460,7 +462,16 @@ mpt_status_t mpt_session_bind_input(mpt_session_t session,
   return guarded(kCaller, [&]() -> mpt_status_t {
     const auto *source = static_cast<const uint8_t *>(data);
     if (input->classes > 0)
-      MPT_RETURN_IF_ERROR(checkLabels(*input, kind, source, kCaller));
+      MPT_RETURN_IF_ERROR(checkIndices(
+          *input, kind, source, input->classes, "class labels", "label",
+          "the loss has " + std::to_string(input->classes) + " classes",
+          kCaller));
+    if (input->tableRows > 0)
+      MPT_RETURN_IF_ERROR(checkIndices(
+          *input, kind, source, input->tableRows, "embedding ids", "id",
+          "the embedding table has " + std::to_string(input->tableRows) +
+              " rows",
+          kCaller));
     bool eval = function == MPT_FUNCTION_EVAL;
     DeviceBuffer &buffer =
         eval ? session->evalInputs[input->index] : session->args[input->index];

@@ -53,6 +53,7 @@ struct PublicTensor {
   int64_t classes = 0;
   int64_t index = -1; // argument or result index in its function
   bool isParameter = false;
+  int64_t tableRows = 0; // ids of an embedding must lie in [0, tableRows)
 };
 
 mpt_status_t fillInfo(const PublicTensor &tensor, mpt_tensor_info_t *info);

@@ -4,6 +4,7 @@
 // RUN: mpt-opt %examples/transformer_block.mlir --mpt-mixed-precision="compute-type=f16" --mpt-export-signature | FileCheck %s --check-prefix=ADAM
 // RUN: mpt-opt %examples/mlp.mlir --mpt-mixed-precision="compute-type=f16 init-scale=512 min-scale=2 max-scale=1024" --mpt-export-signature | FileCheck %s --check-prefix=BOUNDS
 // RUN: mpt-opt %examples/mlp.mlir --mpt-mixed-precision="compute-type=f16 loss-scale=static" --mpt-export-signature | FileCheck %s --check-prefix=STATIC
+// RUN: mpt-opt %S/../../CUDA/Inputs/embedding_step.mlir --mpt-mixed-precision="compute-type=f16" --mpt-export-signature | FileCheck %s --check-prefix=EMBEDDING
 
 // After the rewrite the forward pass reads f16 working copies, not the f32
 // masters: the masters' fan-in comes through their copies (w3: 128 inputs),
@@ -19,6 +20,13 @@
 // f32.
 // BOUNDS: {\22domain\22:{\22max\22:1024,\22min\22:2},\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[512]},\22name\22:\22loss_scale\22
 // STATIC: {\22domain\22:{\22max\22:3.4028234663852886e+38,\22min\22:1.4012984643248171e-45},\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22value\22,\22values\22:[65536]},\22name\22:\22loss_scale\22
+
+// An embedding table starts standard normal, as nn.Embedding's; the learned
+// position embedding, added through a broadcast, is an ordinary weight
+// (Kaiming-uniform over its 32 columns), and the ids carry the table's rows.
+// EMBEDDING: {\22dtype\22:\22F32\22,\22init\22:{\22kind\22:\22normal\22},\22name\22:\22arg0\22,\22role\22:\22param\22,\22shape\22:[16,32]}
+// EMBEDDING-SAME: {\22dtype\22:\22F32\22,\22init\22:{\22bound\22:0.17677669529663687,\22fan_in\22:32,\22kind\22:\22uniform\22},\22name\22:\22arg1\22,\22role\22:\22param\22,\22shape\22:[12,32]}
+// EMBEDDING-SAME: {\22dtype\22:\22I32\22,\22name\22:\22arg4\22,\22role\22:\22data\22,\22shape\22:[8,12],\22table_rows\22:16}
 
 // The optimizer state mpt-autodiff creates for a forward-only step is named
 // after its parameter as PyTorch's state_dict keys it, also without source
@@ -119,6 +127,50 @@ func.func @predict(%w: tensor<3x2xf32> {mpt.state_of = 0}, %x: tensor<2x3xf32> {
     -> tensor<2x2xf32> attributes {mpt.eval_step} {
   %logits = mpt.matmul %x, %w : tensor<2x3xf32>, tensor<3x2xf32> -> tensor<2x2xf32>
   return %logits : tensor<2x2xf32>
+}
+
+// -----
+
+// Ids an embedding looks up, in the training step (the lookup and its
+// gradient) and the eval step, carry the table's rows, which the runtime
+// checks them against; the labels keep their classes.
+// CHECK-LABEL: module attributes {mpt.signature = "{\22eval\22:{\22arguments\22:[{\22dtype\22:\22F32\22,\22name\22:\22arg0\22,\22role\22:\22state\22,\22shape\22:[5,2],\22state_of\22:0},{\22dtype\22:\22I32\22,\22name\22:\22input1\22,\22role\22:\22data\22,\22shape\22:[2,3],\22table_rows\22:5}]
+// CHECK-SAME: {\22dtype\22:\22I32\22,\22name\22:\22arg1\22,\22role\22:\22data\22,\22shape\22:[2,3],\22table_rows\22:5}
+// CHECK-SAME: {\22classes\22:2,\22dtype\22:\22I32\22,\22name\22:\22arg2\22,\22role\22:\22data\22,\22shape\22:[2]}
+func.func @train_step(%table: tensor<5x2xf32> {mpt.state}, %ids: tensor<2x3xi32> {mpt.data},
+                      %y: tensor<2xi32> {mpt.data})
+    -> (tensor<5x2xf32> {mpt.next = 0}, tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step} {
+  %e = mpt.embedding %table, %ids : tensor<5x2xf32>, tensor<2x3xi32> -> tensor<2x3x2xf32>
+  %logits = mpt.reduce_sum %e [1] : tensor<2x3x2xf32> -> tensor<2x2xf32>
+  %loss = mpt.softmax_cross_entropy %logits, %y : tensor<2x2xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss
+  %dlogits = mpt.softmax_cross_entropy_grad %seed, %logits, %y : tensor<2x2xf32>, tensor<2xi32>
+  %de = mpt.broadcast %dlogits [1] : tensor<2x2xf32> -> tensor<2x3x2xf32>
+  %dtable = mpt.embedding_grad %de, %ids : tensor<2x3x2xf32>, tensor<2x3xi32> -> tensor<5x2xf32>
+  %next = mpt.sgd %table, %dtable {lr = 1.0e-01 : f32} : tensor<5x2xf32>
+  return %next, %loss : tensor<5x2xf32>, tensor<f32>
+}
+func.func @predict(%table: tensor<5x2xf32> {mpt.state_of = 0}, %ids: tensor<2x3xi32> {mpt.data})
+    -> tensor<2x2xf32> attributes {mpt.eval_step} {
+  %e = mpt.embedding %table, %ids : tensor<5x2xf32>, tensor<2x3xi32> -> tensor<2x3x2xf32>
+  %logits = mpt.reduce_sum %e [1] : tensor<2x3x2xf32> -> tensor<2x2xf32>
+  return %logits : tensor<2x2xf32>
+}
+
+// -----
+
+// expected-error @below {{data argument #1 is read as ids of 4 and of 5 table rows}}
+func.func @train_step(%a: tensor<5x2xf32> {mpt.state}, %ids: tensor<3xi32> {mpt.data},
+                      %b: tensor<4x2xf32> {mpt.state})
+    -> (tensor<5x2xf32> {mpt.next = 0}, tensor<4x2xf32> {mpt.next = 2},
+        tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step} {
+  %ea = mpt.embedding %a, %ids : tensor<5x2xf32>, tensor<3xi32> -> tensor<3x2xf32>
+  %eb = mpt.embedding %b, %ids : tensor<4x2xf32>, tensor<3xi32> -> tensor<3x2xf32>
+  %sum = arith.addf %ea, %eb : tensor<3x2xf32>
+  %loss = mpt.reduce_sum %sum [0, 1] : tensor<3x2xf32> -> tensor<f32>
+  return %a, %b, %loss : tensor<5x2xf32>, tensor<4x2xf32>, tensor<f32>
 }
 
 // -----

@@ -459,3 +459,53 @@ func.func @not_in_place(%flag: memref<i1>, %w: memref<1000xf32>, %g: memref<1000
   }
   return
 }
+
+// -----
+
+// An scf.forall on memrefs (embedding_grad's columns) is one thread per
+// iteration: 300 columns, 2 blocks of 256 threads, the last guarded, each
+// running the body (here the column's sequential loop over rows) unchanged.
+// CHECK-LABEL: func.func @forall_columns
+// CHECK-SAME: (%[[IDS:.*]]: memref<6xi32>, %[[DY:.*]]: memref<6x300xf32>, %[[OUT:.*]]: memref<10x300xf32>)
+// CHECK: scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%c2)
+// CHECK: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%c256)
+// CHECK: %[[M:.*]] = arith.muli %[[B]], %c256
+// CHECK: %[[D:.*]] = arith.addi %[[M]], %[[T]]
+// CHECK: %[[IN:.*]] = arith.cmpi slt, %[[D]], %c300
+// CHECK: scf.if %[[IN]]
+// CHECK: scf.for %[[N:.*]] =
+// CHECK: %[[ID:.*]] = memref.load %[[IDS]][%[[N]]]
+// CHECK: %[[ROW:.*]] = arith.index_cast %[[ID]]
+// CHECK: memref.load %[[DY]][%[[N]], %[[D]]]
+// CHECK: memref.load %[[OUT]][%[[ROW]], %[[D]]]
+// CHECK: memref.store %{{.*}}, %[[OUT]][%[[ROW]], %[[D]]]
+// CHECK: {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// CHECK: {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// CHECK-NOT: scf.forall
+func.func @forall_columns(%ids: memref<6xi32>, %dy: memref<6x300xf32>, %out: memref<10x300xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  scf.forall (%d) in (300) {
+    scf.for %n = %c0 to %c6 step %c1 {
+      %id = memref.load %ids[%n] : memref<6xi32>
+      %row = arith.index_cast %id : i32 to index
+      %g = memref.load %dy[%n, %d] : memref<6x300xf32>
+      %old = memref.load %out[%row, %d] : memref<10x300xf32>
+      %new = arith.addf %old, %g : f32
+      memref.store %new, %out[%row, %d] : memref<10x300xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @forall_dynamic(%n: index, %out: memref<?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'scf.forall' op needs static bounds from 0 in steps of 1 for the GPU lowering}}
+  scf.forall (%i) in (%n) {
+    memref.store %zero, %out[%i] : memref<?xf32>
+  }
+  return
+}

@@ -1040,3 +1040,43 @@ func.func @adagrad(%p: tensor<4xf32>, %g: tensor<4xf32>, %s: tensor<4xf32>, %t: 
   %r:3 = mpt.adagrad %p, %g, %s, %t {lr_decay = 0.5 : f32} : tensor<4xf32>, tensor<i64>
   return %r#0, %r#1, %r#2 : tensor<4xf32>, tensor<4xf32>, tensor<i64>
 }
+
+// -----
+
+// embedding: a gather over the result, the table read at each id inside the
+// body. embedding_grad: a zero-filled f32 table, then one scf.forall
+// iteration per column, adding the rows of the flattened ids in order into
+// that column (the f16 gradient widened per term): O(N * D), no atomics.
+
+// CHECK-DAG: #[[$IDS:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[$ROWS:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @embedding
+// CHECK-SAME: %[[T:[a-zA-Z0-9_]+]]: tensor<10x4xf16>, %[[IDS:[a-zA-Z0-9_]+]]: tensor<2x3xi32>, %[[DY:[a-zA-Z0-9_]+]]: tensor<2x3x4xf16>
+// CHECK: linalg.generic {indexing_maps = [#[[$IDS]], #[[$ROWS]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[IDS]] : tensor<2x3xi32>) outs(%{{.*}} : tensor<2x3x4xf16>)
+// CHECK-NEXT: ^bb0(%[[ID:.*]]: i32, %{{.*}}: f16):
+// CHECK-NEXT: %[[D:.*]] = linalg.index 2 : index
+// CHECK-NEXT: %[[ROW:.*]] = arith.index_cast %[[ID]] : i32 to index
+// CHECK-NEXT: %[[V:.*]] = tensor.extract %[[T]][%[[ROW]], %[[D]]] : tensor<10x4xf16>
+// CHECK-NEXT: linalg.yield %[[V]] : f16
+// CHECK: %[[FLAT_IDS:.*]] = tensor.collapse_shape %[[IDS]] {{\[\[}}0, 1]] : tensor<2x3xi32> into tensor<6xi32>
+// CHECK: %[[FLAT_DY:.*]] = tensor.collapse_shape %[[DY]] {{\[\[}}0, 1], [2]] : tensor<2x3x4xf16> into tensor<6x4xf16>
+// CHECK: %[[ZEROS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<10x4xf32>)
+// CHECK: scf.forall (%[[COL:.*]]) in (4) shared_outs(%[[OUT:.*]] = %[[ZEROS]]) -> (tensor<10x4xf32>)
+// CHECK: %[[COLUMN:.*]] = tensor.extract_slice %[[OUT]][0, %[[COL]]] [10, 1] [1, 1] : tensor<10x4xf32> to tensor<10xf32>
+// CHECK: %[[SUMS:.*]] = scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[COLUMN]]) -> (tensor<10xf32>)
+// CHECK: %[[I:.*]] = tensor.extract %[[FLAT_IDS]][%[[N]]] : tensor<6xi32>
+// CHECK: %[[R:.*]] = arith.index_cast %[[I]] : i32 to index
+// CHECK: %[[G:.*]] = tensor.extract %[[FLAT_DY]][%[[N]], %[[COL]]] : tensor<6x4xf16>
+// CHECK: %[[G32:.*]] = arith.extf %[[G]] : f16 to f32
+// CHECK: %[[OLD:.*]] = tensor.extract %[[ACC]][%[[R]]] : tensor<10xf32>
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[G32]] : f32
+// CHECK: %[[INS:.*]] = tensor.insert %[[NEW]] into %[[ACC]][%[[R]]] : tensor<10xf32>
+// CHECK: scf.yield %[[INS]] : tensor<10xf32>
+// CHECK: scf.forall.in_parallel
+// CHECK-NEXT: tensor.parallel_insert_slice %[[SUMS]] into %[[OUT]][0, %[[COL]]] [10, 1] [1, 1] : tensor<10xf32> into tensor<10x4xf32>
+func.func @embedding(%table: tensor<10x4xf16>, %ids: tensor<2x3xi32>, %dy: tensor<2x3x4xf16>)
+    -> (tensor<2x3x4xf16>, tensor<10x4xf32>) {
+  %e = mpt.embedding %table, %ids : tensor<10x4xf16>, tensor<2x3xi32> -> tensor<2x3x4xf16>
+  %dt = mpt.embedding_grad %dy, %ids : tensor<2x3x4xf16>, tensor<2x3xi32> -> tensor<10x4xf32>
+  return %e, %dt : tensor<2x3x4xf16>, tensor<10x4xf32>
+}

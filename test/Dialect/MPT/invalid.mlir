@@ -1706,3 +1706,71 @@ func.func @gradient_stats_no_inputs() {
   %0:2 = "mpt.gradient_stats"() : () -> (tensor<i64>, tensor<i64>)
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// embedding, embedding_grad
+//===----------------------------------------------------------------------===//
+
+func.func @embedding_i64_ids(%t: tensor<10x4xf32>, %ids: tensor<3xi64>) {
+  // expected-error @+1 {{'mpt.embedding' op operand #1 must be statically shaped tensor of 32-bit signless integer values, but got 'tensor<3xi64>'}}
+  %0 = mpt.embedding %t, %ids : tensor<10x4xf32>, tensor<3xi64> -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_table_rank(%t: tensor<10x4x2xf32>, %ids: tensor<3xi32>) {
+  // expected-error @+1 {{'mpt.embedding' op expected table of rank 2, got rank 3 ('tensor<10x4x2xf32>')}}
+  %0 = mpt.embedding %t, %ids : tensor<10x4x2xf32>, tensor<3xi32> -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_scalar_ids(%t: tensor<10x4xf32>, %ids: tensor<i32>) {
+  // expected-error @+1 {{'mpt.embedding' op expected ids of rank at least 1, got 'tensor<i32>'}}
+  %0 = mpt.embedding %t, %ids : tensor<10x4xf32>, tensor<i32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_width(%t: tensor<10x4xf32>, %ids: tensor<2x3xi32>) {
+  // expected-error @+1 {{'mpt.embedding' op expected result shape 2x3x4, got 2x3x5}}
+  %0 = mpt.embedding %t, %ids : tensor<10x4xf32>, tensor<2x3xi32> -> tensor<2x3x5xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_element_type(%t: tensor<10x4xf16>, %ids: tensor<3xi32>) {
+  // expected-error @+1 {{'mpt.embedding' op expected table and result element types to match, got 'f16' and 'f32'}}
+  %0 = mpt.embedding %t, %ids : tensor<10x4xf16>, tensor<3xi32> -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_grad_f16_result(%dy: tensor<3x4xf16>, %ids: tensor<3xi32>) {
+  // expected-error @+1 {{'mpt.embedding_grad' op result #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<10x4xf16>'}}
+  %0 = mpt.embedding_grad %dy, %ids : tensor<3x4xf16>, tensor<3xi32> -> tensor<10x4xf16>
+  return
+}
+
+// -----
+
+func.func @embedding_grad_width(%dy: tensor<2x3x4xf32>, %ids: tensor<2x3xi32>) {
+  // expected-error @+1 {{'mpt.embedding_grad' op expected grad shape 2x3x8, got 2x3x4}}
+  %0 = mpt.embedding_grad %dy, %ids : tensor<2x3x4xf32>, tensor<2x3xi32> -> tensor<10x8xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_grad_ids_shape(%dy: tensor<2x3x4xf32>, %ids: tensor<3x2xi32>) {
+  // expected-error @+1 {{'mpt.embedding_grad' op expected grad shape 3x2x4, got 2x3x4}}
+  %0 = mpt.embedding_grad %dy, %ids : tensor<2x3x4xf32>, tensor<3x2xi32> -> tensor<10x4xf32>
+  return
+}

@@ -168,6 +168,25 @@ func.func @max_pool2d(%x: tensor<64x8x28x28xf16>, %dp: tensor<64x8x14x14xf16>, %
 }
 
 //===----------------------------------------------------------------------===//
+// Embedding
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func @embedding
+// CHECK-SAME: (%[[T:.*]]: tensor<100x16xf16>, %[[IDS:.*]]: tensor<4x8xi32>, %[[DY:.*]]: tensor<4x8x16xf16>, %[[FLAT:.*]]: tensor<6xi32>)
+func.func @embedding(%table: tensor<100x16xf16>, %ids: tensor<4x8xi32>, %dy: tensor<4x8x16xf16>,
+                     %flat: tensor<6xi32>)
+    -> (tensor<4x8x16xf16>, tensor<6x16xf16>, tensor<100x16xf32>) {
+  // CHECK: %[[E:.*]] = mpt.embedding %[[T]], %[[IDS]] : tensor<100x16xf16>, tensor<4x8xi32> -> tensor<4x8x16xf16>
+  %e = mpt.embedding %table, %ids : tensor<100x16xf16>, tensor<4x8xi32> -> tensor<4x8x16xf16>
+  // CHECK: %[[F:.*]] = mpt.embedding %[[T]], %[[FLAT]] : tensor<100x16xf16>, tensor<6xi32> -> tensor<6x16xf16>
+  %f = mpt.embedding %table, %flat : tensor<100x16xf16>, tensor<6xi32> -> tensor<6x16xf16>
+  // CHECK: %[[DT:.*]] = mpt.embedding_grad %[[DY]], %[[IDS]] : tensor<4x8x16xf16>, tensor<4x8xi32> -> tensor<100x16xf32>
+  %dt = mpt.embedding_grad %dy, %ids : tensor<4x8x16xf16>, tensor<4x8xi32> -> tensor<100x16xf32>
+  // CHECK: return %[[E]], %[[F]], %[[DT]]
+  return %e, %f, %dt : tensor<4x8x16xf16>, tensor<6x16xf16>, tensor<100x16xf32>
+}
+
+//===----------------------------------------------------------------------===//
 // Normalization
 //===----------------------------------------------------------------------===//
 

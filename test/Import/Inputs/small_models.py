@@ -95,6 +95,24 @@ class Frozen(nn.Module):
         return self.fc(torch.relu(self.frozen(x)))
 
 
+class BagOfWords(nn.Module):
+    """Token embeddings (nn.Embedding, or F.embedding of a parameter with
+    `functional`) averaged over the sequence, then a linear classifier."""
+
+    def __init__(self, functional=False, padding_idx=None):
+        super().__init__()
+        self.functional = functional
+        if functional:
+            self.weight = nn.Parameter(torch.randn(20, 6))
+        else:
+            self.tokens = nn.Embedding(20, 6, padding_idx=padding_idx)
+        self.fc = nn.Linear(6, 3)
+
+    def forward(self, ids):
+        rows = F.embedding(ids, self.weight) if self.functional else self.tokens(ids)
+        return self.fc(rows.mean(dim=1))
+
+
 class Activations(nn.Module):
     """Regression through every activation the importer maps."""
 
@@ -151,6 +169,23 @@ def train_against_torch(model, loss, steps=3, regression=False, width=4):
         loss(reference(x), y).backward()
         optimizer.step()
     return step, reference, x
+
+
+def train_on_ids(model, ids, y, make_optimizer, steps=3):
+    """Trains `model` in mpt and a copy in PyTorch on token ids; returns the
+    step, the copy and the largest difference over the state_dict."""
+    reference = copy.deepcopy(model)
+    step = mpt.compile(model, ids, y, optimizer=make_optimizer(model))
+    optimizer = make_optimizer(reference)
+    for _ in range(steps):
+        step(ids, y)
+        optimizer.zero_grad()
+        F.cross_entropy(reference(ids), y).backward()
+        optimizer.step()
+    trained = step.state_dict()
+    difference = max((trained[k] - v).abs().max().item()
+                     for k, v in reference.state_dict().items())
+    return step, reference, difference
 
 
 def report(function):
@@ -216,6 +251,41 @@ elif case == "frozen":
     for key in ("frozen.weight", "unused.weight", "fc.weight"):
         print(f"{key}: unchanged {bool((trained[key] == before[key]).all())}, "
               f"max |mpt - torch| {(trained[key] - reference.state_dict()[key]).abs().max():.1e}")
+elif case == "embedding":
+    # Ids with repeats (40 draws of 20 rows): each table row's gradient sums
+    # the rows of its ids, as PyTorch's does.
+    for functional in (False, True):
+        ids, y = torch.randint(0, 20, (8, 5)), torch.randint(0, 3, (8,))
+        step, reference, difference = train_on_ids(
+            BagOfWords(functional), ids, y,
+            lambda m: torch.optim.SGD(m.parameters(), lr=0.5))
+        with torch.no_grad():
+            expected = reference(ids)
+        error = (torch.from_numpy(step.evaluate(ids)) - expected).abs().max().item()
+        print(f"functional {functional}: after 3 steps, max |mpt - torch| over "
+              f"the state_dict: {difference:.1e}; logits: {error:.1e}")
+    # An id outside the table is refused where it is bound, in training and
+    # in evaluation, never read out of bounds.
+    report(lambda: step(torch.full((8, 5), 20), y))
+    report(lambda: step.evaluate(torch.full((8, 5), -1)))
+    report(lambda: mpt.compile(BagOfWords(padding_idx=0), ids, y))
+elif case == "gpt":
+    # examples/pytorch/gpt.py, small: the token embedding, whose table the
+    # head also reads (tied), a position table, one block; AdamW as the
+    # example configures it. Adam's normalized updates make small gradient
+    # differences visible, so the bound is 1e-4 on parameters that move by
+    # up to 9e-3 in three steps.
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                    "..", "examples", "pytorch"))
+    import gpt
+    ids, y = torch.randint(0, 256, (2, 16)), torch.randint(0, 256, (32,))
+    step, _, difference = train_on_ids(
+        gpt.GPT(context=16, dim=32, heads=2, layers=1), ids, y,
+        gpt.make_optimizer)
+    trained = step.state_dict()
+    print(f"after 3 steps, state_dict within 1e-4 of PyTorch: {difference < 1e-4}, "
+          f"lm_head.weight is wte.weight: "
+          f"{bool((trained['lm_head.weight'] == trained['wte.weight']).all())}")
 elif case == "tied":
     # One parameter in the step; trained, it equals PyTorch's, whose gradient
     # sums both uses.

@@ -60,7 +60,7 @@ static Value sumOver(OpBuilder &builder, Location loc, Value grad,
 }
 
 //===----------------------------------------------------------------------===//
-// Linear algebra, convolution, pooling
+// Linear algebra, convolution, pooling, embedding
 //===----------------------------------------------------------------------===//
 
 /// For C = op(A)·op(B), each operand gradient is again one product of dC with
@@ -160,6 +160,22 @@ MaxPool2DOp::buildOperandGradients(OpBuilder &builder,
       ValueRange{resultGrads[0], getInput()},
       windowAttrs(*this, {"kernel", "strides", "padding"}));
   operandGrads.assign({inputGrad});
+  return success();
+}
+
+/// The ids are data and take no gradient; the table's is a scatter-add of the
+/// result gradient, accumulated in f32.
+LogicalResult
+EmbeddingOp::buildOperandGradients(OpBuilder &builder,
+                                   ArrayRef<Value> resultGrads,
+                                   SmallVectorImpl<Value> &operandGrads) {
+  Location loc = getLoc();
+  RankedTensorType tableType = getTable().getType();
+  Value tableGrad = EmbeddingGradOp::create(
+      builder, loc, tableType.clone(builder.getF32Type()), resultGrads[0],
+      getIds());
+  operandGrads.assign(
+      {castElements(builder, loc, tableGrad, tableType), Value()});
   return success();
 }
 

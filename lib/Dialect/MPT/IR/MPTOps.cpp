@@ -389,6 +389,39 @@ LogicalResult MaxPool2DGradOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Embedding
+//===----------------------------------------------------------------------===//
+
+/// Checks a (V, D) table against ids of any shape S (rank at least 1) and the
+/// (S..., D) rows looked up from it.
+static LogicalResult verifyLookup(Operation *op, StringRef tableName,
+                                  Value table, Value ids, StringRef rowsName,
+                                  Value rows) {
+  if (failed(verifyRank(op, tableName, table, {2})))
+    return failure();
+  ArrayRef<int64_t> idsShape = tensorType(ids).getShape();
+  if (idsShape.empty())
+    return op->emitOpError("expected ids of rank at least 1, got ")
+           << ids.getType();
+  SmallVector<int64_t> rowsShape(idsShape);
+  rowsShape.push_back(tensorType(table).getDimSize(1));
+  return verifyShape(op, rowsName, rows, rowsShape);
+}
+
+LogicalResult EmbeddingOp::verify() {
+  if (failed(verifySameElementType(*this, "table", getTable(), "result",
+                                   getResult())))
+    return failure();
+  return verifyLookup(*this, "table", getTable(), getIds(), "result",
+                      getResult());
+}
+
+LogicalResult EmbeddingGradOp::verify() {
+  return verifyLookup(*this, "result", getResult(), getIds(), "grad",
+                      getGrad());
+}
+
+//===----------------------------------------------------------------------===//
 // Normalization
 //===----------------------------------------------------------------------===//
 

@@ -142,6 +142,11 @@ CASES = [
     ("sigmoid", [([3, 4], "normal")], "%out = mpt.sigmoid %p0 : tensor<3x4xf32>", [3, 4]),
     ("mpt_tanh", [([3, 4], "normal")], "%out = mpt.tanh %p0 : tensor<3x4xf32>", [3, 4]),
     ("silu", [([3, 4], "normal")], "%out = mpt.silu %p0 : tensor<3x4xf32>", [3, 4]),
+    # Repeated ids: the table's gradient sums their rows; row 2 of 5 unread.
+    ("embedding", [([5, 3], "normal")],
+     "%ids = arith.constant dense<[[4, 0, 4, 3], [1, 4, 0, 3]]> : tensor<2x4xi32>\n"
+     "  %out = mpt.embedding %p0, %ids : tensor<5x3xf32>, tensor<2x4xi32> -> tensor<2x4x3xf32>",
+     [2, 4, 3]),
     # Both operands take a gradient: the target's is the input's negated.
     ("mse_loss", [([3, 4], "normal"), ([3, 4], "normal")],
      "%out = mpt.mse_loss %p0, %p1 : tensor<3x4xf32>", []),

@@ -40,6 +40,12 @@ def round_to(value, elt):
     return struct.unpack("f", struct.pack("I", bits))[0]
 
 
+def printed_f32(text):
+    """The f32 values whose bit patterns printMemrefI32 printed in `text`."""
+    bits = [int(v) for v in re.findall(r"-?\d+", re.sub(r"^.*Memref.*$", "", text, flags=re.M))]
+    return [struct.unpack("f", struct.pack("i", b))[0] for b in bits]
+
+
 def dense(values):
     return "dense<[" + ", ".join(f"{v:.9e}" for v in values) + f"]> : tensor<{N}xf32>"
 
@@ -127,9 +133,7 @@ def expected(elt, got):
 
 
 def check(rtol_f32):
-    text = sys.stdin.read()
-    bits = [int(v) for v in re.findall(r"-?\d+", re.sub(r"^.*Memref.*$", "", text, flags=re.M))]
-    numbers = [struct.unpack("f", struct.pack("i", b))[0] for b in bits]
+    numbers = printed_f32(sys.stdin.read())
     per_type = 7 * N + 1
     if len(numbers) != len(TYPES) * per_type:
         sys.exit(f"FAILED: expected {len(TYPES) * per_type} numbers, got {len(numbers)}")

@@ -288,6 +288,54 @@ def MPT_MaxPool2DGradOp : MPT_ComputeOp<"max_pool2d_grad", MPT_FollowClass,
 }
 
 //===----------------------------------------------------------------------===//
+// Embedding
+//===----------------------------------------------------------------------===//
+
+def MPT_IdTensor : StaticShapeTensorOf<[I32]>;
+def MPT_F32Tensor : StaticShapeTensorOf<[F32]>;
+
+def MPT_EmbeddingOp : MPT_ComputeOp<"embedding", MPT_FollowClass, [MPT_Differentiable]> {
+  let summary = "looks up rows of a table by integer ids";
+  let description = [{
+    `table` is (V, D) and `ids` any static shape S of ids in [0, V); the result is (S..., D),
+    `result[s][d] = table[ids[s]][d]`: PyTorch's `embedding` without padding or max norm. The
+    runtime refuses ids outside [0, V) when a data input is bound. Only the table takes a
+    gradient, `mpt.embedding_grad`.
+
+    ```mlir
+    %e = mpt.embedding %table, %ids : tensor<1000x64xf32>, tensor<8x16xi32> -> tensor<8x16x64xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$table, MPT_IdTensor:$ids);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $table `,` $ids attr-dict `:` type($table) `,` type($ids) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_EmbeddingGradOp : MPT_ComputeOp<"embedding_grad", MPT_FP32Class,
+    [ScaleEquivariantOpInterface]> {
+  let summary = "gradient of embedding with respect to its table: a scatter-add of grad rows";
+  let description = [{
+    `grad` is (S..., D), shaped like the embedding's result, and the result is the (V, D) table
+    gradient, always f32: row `v` is the f32 sum of the `grad` rows whose id is `v`, added in
+    the row-major order of `ids`, so repeated ids sum and the result does not depend on how
+    the lowering splits the work.
+
+    ```mlir
+    %dt = mpt.embedding_grad %dy, %ids : tensor<8x16x64xf32>, tensor<8x16xi32> -> tensor<1000x64xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_IdTensor:$ids);
+  let results = (outs MPT_F32Tensor:$result);
+  let assemblyFormat = [{
+    $grad `,` $ids attr-dict `:` type($grad) `,` type($ids) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Normalization
 //===----------------------------------------------------------------------===//
 
