@@ -24,7 +24,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MODELS = {"mlp": 128, "cnn": 64, "resnet18": 32}  # name -> batch
+MODELS = {"mlp": (128, 10), "cnn": (64, 10), "resnet18": (32, 10),
+          "gpt": (16, 256)}  # name -> (batch, classes)
 
 
 def load_example(name):
@@ -97,10 +98,14 @@ def main():
           f"{torch.__version__}; {args.pairs} rounds of {args.steps} steps per side")
     for name in args.models.split(","):
         example = load_example(name)
-        description = example.mpt_model(MODELS[name], 0)
+        batch, classes = MODELS[name]
+        description = example.mpt_model(batch, 0)
         generator = torch.Generator().manual_seed(0)
-        x = torch.randn(tuple(description["inputs"].shape), generator=generator)
-        y = torch.randint(0, 10, (MODELS[name],), generator=generator)
+        inputs, target = description["inputs"], description["target"]
+        x = (torch.randn(tuple(inputs.shape), generator=generator)
+             if inputs.is_floating_point() else
+             torch.randint(0, classes, tuple(inputs.shape), generator=generator))
+        y = torch.randint(0, classes, tuple(target.shape), generator=generator)
         sides = {}
         for precision in ("fp32", "bf16"):
             start = time.perf_counter()
