@@ -109,7 +109,7 @@ def main():
         sides = {}
         for precision in ("fp32", "bf16"):
             start = time.perf_counter()
-            step = mpt.compile(copy.deepcopy(description["model"]), x, y,
+            step = mpt.compile(description["model"], x, y,
                                optimizer=description["optimizer"], precision=precision)
             print(f"{name}: mpt {precision} compiled in {time.perf_counter() - start:.1f} s")
             sides[f"mpt {precision}"] = (lambda s=step: s(x, y))

@@ -778,8 +778,8 @@ class ImportedStep:
     `mlir` is the step; `initial_state` maps each parameter and buffer the
     step takes to the f32 tensor it starts from (PyTorch names); `aliases`
     maps each tied name to the parameter that holds it; `data` lists the data
-    inputs as (name, shape, dtype), the labels last; `buffers_carried` the
-    buffers the training forward updates."""
+    inputs as (name, shape, element type), the labels last;
+    `state_dict_keys` the module's state_dict keys, in order."""
 
     def __init__(self, mlir, initial_state, parameters, buffers, aliases,
                  data, state_dict_keys):

@@ -182,10 +182,21 @@ def train_on_ids(model, ids, y, make_optimizer, steps=3):
         optimizer.zero_grad()
         F.cross_entropy(reference(ids), y).backward()
         optimizer.step()
+    return step, reference, state_difference(step, reference)
+
+
+def state_difference(step, reference):
+    """The largest difference between mpt's state_dict and PyTorch's."""
     trained = step.state_dict()
-    difference = max((trained[k] - v).abs().max().item()
-                     for k, v in reference.state_dict().items())
-    return step, reference, difference
+    return max((trained[k] - v).abs().max().item()
+               for k, v in reference.state_dict().items())
+
+
+def output_difference(step, reference, x):
+    """The largest difference between mpt's eval step and PyTorch's forward."""
+    with torch.no_grad():
+        expected = reference(x)
+    return (torch.from_numpy(step.evaluate(x)) - expected).abs().max().item()
 
 
 def report(function):
@@ -213,35 +224,22 @@ elif case == "data":
 elif case == "activations":
     step, reference, x = train_against_torch(Activations(), F.mse_loss,
                                              regression=True)
-    trained = step.state_dict()
-    difference = max((trained[k] - v).abs().max().item()
-                     for k, v in reference.state_dict().items())
-    with torch.no_grad():
-        error = (torch.from_numpy(step.evaluate(x)) - reference(x)).abs().max().item()
     print(f"after 3 steps, max |mpt - torch| over the state_dict: "
-          f"{difference:.1e}; outputs: {error:.1e}")
+          f"{state_difference(step, reference):.1e}; outputs: "
+          f"{output_difference(step, reference, x):.1e}")
 elif case == "attention":
     step, reference, x = train_against_torch(Attention(), F.cross_entropy,
                                              width=24)
-    trained = step.state_dict()
-    difference = max((trained[k] - v).abs().max().item()
-                     for k, v in reference.state_dict().items())
-    with torch.no_grad():
-        error = (torch.from_numpy(step.evaluate(x)) - reference(x)).abs().max().item()
     print(f"after 3 steps, max |mpt - torch| over the state_dict: "
-          f"{difference:.1e}; logits: {error:.1e}")
+          f"{state_difference(step, reference):.1e}; logits: "
+          f"{output_difference(step, reference, x):.1e}")
 elif case == "log-softmax":
     # nll_loss of log_softmax trains as cross-entropy; the eval step returns
     # the log-probabilities.
     step, reference, x = train_against_torch(LogSoftmax(), F.nll_loss)
-    trained = step.state_dict()
-    difference = max((trained[k] - v).abs().max().item()
-                     for k, v in reference.state_dict().items())
-    with torch.no_grad():
-        expected = reference(x)
-    error = (torch.from_numpy(step.evaluate(x)) - expected).abs().max().item()
     print(f"after 3 steps, max |mpt - torch| over the state_dict: "
-          f"{difference:.1e}; log-probabilities: {error:.1e}")
+          f"{state_difference(step, reference):.1e}; log-probabilities: "
+          f"{output_difference(step, reference, x):.1e}")
 elif case == "frozen":
     model = Frozen()
     before = copy.deepcopy(model.state_dict())
@@ -259,11 +257,9 @@ elif case == "embedding":
         step, reference, difference = train_on_ids(
             BagOfWords(functional), ids, y,
             lambda m: torch.optim.SGD(m.parameters(), lr=0.5))
-        with torch.no_grad():
-            expected = reference(ids)
-        error = (torch.from_numpy(step.evaluate(ids)) - expected).abs().max().item()
         print(f"functional {functional}: after 3 steps, max |mpt - torch| over "
-              f"the state_dict: {difference:.1e}; logits: {error:.1e}")
+              f"the state_dict: {difference:.1e}; logits: "
+              f"{output_difference(step, reference, ids):.1e}")
     # An id outside the table is refused where it is bound, in training and
     # in evaluation, never read out of bounds.
     report(lambda: step(torch.full((8, 5), 20), y))
@@ -293,8 +289,6 @@ elif case == "tied":
     names = sorted(n for n in step.state() if n.endswith("weight"))
     print("weights in the step:", names)
     trained = step.state_dict()
-    difference = max((trained[k] - v).abs().max().item()
-                     for k, v in reference.state_dict().items())
     print(f"after 3 steps, max |mpt - torch| over the state_dict: "
-          f"{difference:.1e}, second.weight is first.weight: "
+          f"{state_difference(step, reference):.1e}, second.weight is first.weight: "
           f"{bool((trained['second.weight'] == trained['first.weight']).all())}")
