@@ -149,6 +149,29 @@ struct OptimizerSpec {
 };
 } // namespace
 
+/// The state `kind` keeps per parameter of `paramType`: buffers shaped like
+/// it and step counts; RMSprop's optional buffers also as operand segments.
+static void addOptimizerState(OptimizerSpec &spec, StringRef kind,
+                              Type paramType, bool hasMomentum, bool centered) {
+  Builder builder(paramType.getContext());
+  Type stepType = RankedTensorType::get({}, builder.getI64Type());
+  if (kind == "sgd") {
+    if (hasMomentum)
+      spec.stateTypes.push_back(paramType);
+  } else if (kind == "rmsprop") {
+    spec.stateTypes.append(1 + hasMomentum + centered, paramType);
+    spec.attributes.push_back(builder.getNamedAttr(
+        RMSpropOp::getOperandSegmentSizesAttrName(spec.name),
+        builder.getDenseI32ArrayAttr({1, 1, 1, hasMomentum, centered})));
+  } else if (kind == "adagrad") {
+    spec.stateTypes = {paramType, stepType};
+  } else if (kind == "adadelta") {
+    spec.stateTypes = {paramType, paramType};
+  } else {
+    spec.stateTypes = {paramType, paramType, stepType};
+  }
+}
+
 /// The function's optimizer spec with the parameter's overrides, checked
 /// against the optimizer op it names.
 static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
@@ -221,24 +244,8 @@ static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
       centered = true;
     spec.attributes.emplace_back(entry.getName(), value);
   }
-  Type paramType = param.getType();
-  Type stepType = RankedTensorType::get({}, builder.getI64Type());
-  StringRef kindName = kind.getValue();
-  if (kindName == "sgd") {
-    if (hasMomentum)
-      spec.stateTypes.push_back(paramType);
-  } else if (kindName == "rmsprop") {
-    spec.stateTypes.append(1 + hasMomentum + centered, paramType);
-    spec.attributes.push_back(builder.getNamedAttr(
-        RMSpropOp::getOperandSegmentSizesAttrName(*name),
-        builder.getDenseI32ArrayAttr({1, 1, 1, hasMomentum, centered})));
-  } else if (kindName == "adagrad") {
-    spec.stateTypes = {paramType, stepType};
-  } else if (kindName == "adadelta") {
-    spec.stateTypes = {paramType, paramType};
-  } else {
-    spec.stateTypes = {paramType, paramType, stepType};
-  }
+  addOptimizerState(spec, kind.getValue(), param.getType(), hasMomentum,
+                    centered);
   return spec;
 }
 

@@ -171,9 +171,9 @@ mpt_status_t translateDataParallelOptions(const mpt_compile_options_t &options,
   return nullptr;
 }
 
-/// The compiler driver's options from the C API's, checked.
-mpt_status_t translateOptions(const mpt_compile_options_t &options,
-                              CompileOptions &compile) {
+/// The precision, device and loss-scaling mode from the C API's enums.
+mpt_status_t translateModes(const mpt_compile_options_t &options,
+                            CompileOptions &compile) {
   switch (options.precision) {
   case MPT_PRECISION_FP32:
     compile.computeType = mpt::ComputeType::F32;
@@ -219,6 +219,14 @@ mpt_status_t translateOptions(const mpt_compile_options_t &options,
                       "mpt_program_compile: unknown loss_scale " +
                           std::to_string(int(options.loss_scale)));
   }
+  return nullptr;
+}
+
+/// The compiler driver's options from the C API's, checked.
+mpt_status_t translateOptions(const mpt_compile_options_t &options,
+                              CompileOptions &compile) {
+  if (mpt_status_t status = translateModes(options, compile))
+    return status;
   // mpt-loss-scaling checks the scaler's values, naming each.
   compile.initScale = options.init_scale;
   compile.growthInterval = options.growth_interval;
