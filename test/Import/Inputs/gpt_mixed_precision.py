@@ -20,7 +20,6 @@ import sys
 import tempfile
 
 import numpy as np
-import torch
 
 import mpt
 

@@ -23,7 +23,6 @@ runs stay close, which the comparison needs (a diverging run amplifies
 rounding until f32 and f64 disagree in the first digit).
 """
 
-import copy
 import importlib.util
 import sys
 import tempfile
