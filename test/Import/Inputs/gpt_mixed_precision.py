@@ -71,7 +71,7 @@ for precision in ("fp32", "f16", "bf16"):
         generator = np.random.default_rng(seed)
         for _ in range(steps):
             offsets = generator.integers(0, len(train) - context - 1, batch)
-            metrics = step(*windows(train, offsets))
+            step(*windows(train, offsets))
         losses[precision].append(validation_loss(step))
     print(f"{precision}: validation loss after {steps} steps, seeds "
           f"{', '.join(f'{v:.4f}' for v in losses[precision])}; mean "
