@@ -992,6 +992,9 @@ class _Importer:
         self.check_ties()
         train_lines, loss, train_data = self.translate(
             self.wrapper(), self.inputs + (self.target,), True, "model.")
+        # Before @predict adds its own reads: a parameter only it reads gets
+        # no gradient either.
+        self.read_in_training = set(self.used)
         if not isinstance(loss, _Value) or loss.shape != () or loss.element != "f32":
             raise ImportError("the loss is not one float32 scalar")
         predict_lines, logits, predict_data = self.translate(
@@ -1021,14 +1024,13 @@ class _Importer:
 
     def render(self, train_lines, loss, train_data, predict_lines, logits,
                predict_data):
-        read_by_forward = set(self.used)
         parameters, buffers = self.ordered_arguments()
         groups = self.optimizer.param_groups
         kind, entries = _optimizer_entries(self.optimizer, groups[0])
         group_of = {id(p): i for i, g in enumerate(groups) for p in g["params"]}
         arguments = []
         for name in parameters:
-            if self.frozen(name, name in read_by_forward):
+            if self.frozen(name, name in self.read_in_training):
                 arguments.append(f"%{name}: {self.used[name].type} "
                                  "{mpt.param, mpt.frozen}")
                 continue

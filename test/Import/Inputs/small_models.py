@@ -81,8 +81,8 @@ class LogSoftmax(nn.Module):
 
 
 class Frozen(nn.Module):
-    """A frozen layer (requires_grad=False) and one the forward never reads:
-    PyTorch changes neither."""
+    """A frozen layer (requires_grad=False), one the forward never reads and
+    a scale only evaluation reads: PyTorch's training changes none of them."""
 
     def __init__(self):
         super().__init__()
@@ -90,9 +90,11 @@ class Frozen(nn.Module):
         self.frozen.requires_grad_(False)
         self.unused = nn.Linear(4, 4)
         self.fc = nn.Linear(4, 3)
+        self.eval_scale = nn.Parameter(torch.ones(3))
 
     def forward(self, x):
-        return self.fc(torch.relu(self.frozen(x)))
+        y = self.fc(torch.relu(self.frozen(x)))
+        return y if self.training else y * self.eval_scale
 
 
 class BagOfWords(nn.Module):
@@ -246,7 +248,7 @@ elif case == "frozen":
     step, reference, _ = train_against_torch(model, F.cross_entropy)
     trained = step.state_dict()
     print("keys:", sorted(trained) == sorted(reference.state_dict()))
-    for key in ("frozen.weight", "unused.weight", "fc.weight"):
+    for key in ("frozen.weight", "unused.weight", "eval_scale", "fc.weight"):
         print(f"{key}: unchanged {bool((trained[key] == before[key]).all())}, "
               f"max |mpt - torch| {(trained[key] - reference.state_dict()[key]).abs().max():.1e}")
 elif case == "embedding":
