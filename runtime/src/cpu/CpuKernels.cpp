@@ -5,8 +5,8 @@
 #include "ParallelFor.h"
 #include "Scratch.h"
 #include "cpu/GemmBF16.h"
-#include "mpt/float16.h"
 #include "mpt/Contract/Contract.h"
+#include "mpt/float16.h"
 
 #include <algorithm>
 #include <cblas.h>
@@ -408,9 +408,12 @@ struct ConvWindows {
         tapW(dilationW * inputStrides[3]), transposed(kernelW > outW) {}
 
   /// Unrolls the windows of `image` into `dst`, each run of a row moved by
-  /// copyRun(source, stride, count, destination).
+  /// copyRun(source, stride, count, destination). The depth rows of col are
+  /// `rowPitch` apart, so that images can sit side by side; the transposed
+  /// layout's rows are depth long and dense, so images stack one after another.
   template <typename Source, typename Target, typename CopyRun>
-  void unroll(const Source *image, Target *dst, CopyRun copyRun) const {
+  void unroll(const Source *image, Target *dst, int64_t rowPitch,
+              CopyRun copyRun) const {
     // A local copy: stores through dst could alias the members, which the
     // compiler would otherwise reload for every run.
     const ConvWindows w = *this;
@@ -428,14 +431,34 @@ struct ConvWindows {
     }
     for (int64_t c = 0; c < w.channels; ++c)
       for (int64_t kh = 0; kh < w.kernelH; ++kh)
-        for (int64_t kw = 0; kw < w.kernelW; ++kw) {
+        for (int64_t kw = 0; kw < w.kernelW; ++kw, dst += rowPitch) {
           const Source *row =
               image + c * w.channelStride + kh * w.tapH + kw * w.tapW;
-          for (int64_t oh = 0; oh < w.outH; ++oh, row += w.stepH, dst += w.outW)
-            copyRun(row, w.stepW, w.outW, dst);
+          Target *run = dst;
+          for (int64_t oh = 0; oh < w.outH; ++oh, row += w.stepH, run += w.outW)
+            copyRun(row, w.stepW, w.outW, run);
         }
   }
 };
+
+/// Output columns below which a convolution's product takes several images:
+/// one product per image of ResNet's 2x2 and 1x1 stages packed the whole
+/// filter again for 4 or 1 columns, and took most of its step.
+constexpr int64_t kMinConvolutionColumns = 256;
+
+/// Runs body(first, count) over groups of consecutive images, each one
+/// product, over the threads. The groups depend only on the shapes, so the
+/// results do not depend on the thread count.
+template <typename Body>
+void forEachImageGroup(int64_t batch, int64_t positions, Body body) {
+  const int64_t group = std::clamp<int64_t>(
+      (kMinConvolutionColumns + positions - 1) / positions, 1, batch);
+  mpt::runtime::parallelFor((batch + group - 1) / group,
+                            mpt::runtime::cpuThreads(), [&](int64_t index) {
+                              body(index * group,
+                                   std::min(group, batch - index * group));
+                            });
+}
 
 /// Image `n` of `input` (C x H x W, any strides) widened into a dense f32
 /// block in `dst`.
@@ -479,30 +502,57 @@ void copyRow(const BF16 *src, int64_t stride, int64_t count, uint16_t *dst) {
   copyRowInMoves<16>(src, count * sizeof(uint16_t), dst);
 }
 
-/// Adds (with `accumulate`) or copies a dense F x OH*OW product into the
-/// image of `output` at `out`, which the product could not write in place; an
-/// f16 or bf16 output gets the product rounded (and is never added to).
+/// Adds (with `accumulate`) or copies an F x OH*OW product, its rows
+/// `productStride` apart, into the image of `output` at `out`, which the
+/// product could not write in place; an f16 or bf16 output gets the product
+/// rounded (and is never added to).
 template <typename O>
-void storeImage(const float *product, const MemRef<O, 4> *output, O *out,
-                int64_t accumulate) {
+void storeImage(const float *product, int64_t productStride,
+                const MemRef<O, 4> *output, O *out, int64_t accumulate) {
   const int64_t *sizes = output->sizes, *os = output->strides;
+  const int64_t positions = sizes[2] * sizes[3];
   if constexpr (!std::is_same_v<O, float>) {
-    if (os[3] == 1 && (os[2] == sizes[3] || sizes[2] == 1)) {
-      roundInto(product, sizes[1], sizes[2] * sizes[3], out, os[1], 1);
+    if (productStride == positions && os[3] == 1 &&
+        (os[2] == sizes[3] || sizes[2] == 1)) {
+      roundInto(product, sizes[1], positions, out, os[1], 1);
       return;
     }
     for (int64_t f = 0; f < sizes[1]; ++f)
-      roundInto(product + f * sizes[2] * sizes[3], sizes[2], sizes[3],
+      roundInto(product + f * productStride, sizes[2], sizes[3],
                 out + f * os[1], os[2], os[3]);
   } else {
+    // Runs of contiguous output: a whole image row, or all of its positions.
+    const bool denseImage = os[3] == 1 && (os[2] == sizes[3] || sizes[2] == 1);
+    const int64_t rows = denseImage ? 1 : sizes[2],
+                  run = denseImage ? positions : sizes[3];
     for (int64_t f = 0; f < sizes[1]; ++f)
-      for (int64_t oh = 0; oh < sizes[2]; ++oh)
-        for (int64_t ow = 0; ow < sizes[3]; ++ow) {
-          float &element = out[f * os[1] + oh * os[2] + ow * os[3]];
-          float value = product[(f * sizes[2] + oh) * sizes[3] + ow];
-          element = accumulate ? element + value : value;
+      for (int64_t oh = 0; oh < rows; ++oh) {
+        float *element = out + f * os[1] + oh * os[2];
+        const float *value = product + f * productStride + oh * sizes[3];
+        if (os[3] != 1) {
+          for (int64_t ow = 0; ow < run; ++ow)
+            element[ow * os[3]] =
+                accumulate ? element[ow * os[3]] + value[ow] : value[ow];
+        } else if (accumulate) {
+          for (int64_t ow = 0; ow < run; ++ow)
+            element[ow] += value[ow];
+        } else {
+          std::copy(value, value + run, element);
         }
+      }
   }
+}
+
+/// Stores the `count` images side by side in an F x count*OH*OW product into
+/// `output` from image `first` on (storeImage).
+template <typename O>
+void storeImages(const float *product, int64_t first, int64_t count,
+                 const MemRef<O, 4> *output, int64_t accumulate) {
+  const int64_t positions = output->sizes[2] * output->sizes[3];
+  O *out = output->aligned + output->offset + first * output->strides[0];
+  for (int64_t i = 0; i < count; ++i)
+    storeImage(product + i * positions, count * positions, output,
+               out + i * output->strides[0], accumulate);
 }
 
 /// The row stride with which a product can write the images of `output`
@@ -521,9 +571,9 @@ int64_t outputRowStride(const MemRef<O, 4> *output, int64_t numFilters,
 /// conv2d (below) where the CPU has a bf16 product for convolutions
 /// (preferredConvolutionGemmBF16): the filter and the im2col matrix stay bf16,
 /// copies of the bits at half the bytes of widened ones.
-/// The images are independent products, each too small to split (8-16
-/// filters in the CNN example), so they run over the threads sgemm would use;
-/// each is computed as on one thread.
+/// The groups of images are independent products, each too small to split
+/// (8-16 filters in the CNN example), so they run over the threads sgemm would
+/// use; each is computed as on one thread.
 template <typename O>
 void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
                       MemRef<BF16, 4> *filter, MemRef<O, 4> *output,
@@ -550,34 +600,36 @@ void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
     ldWeights = depth;
   }
 
-  const int64_t *os = output->strides;
   const int64_t ldOut = outputRowStride(output, numFilters, positions);
   const ConvWindows windows(input->strides, filter->sizes, output->sizes,
                             strideH, strideW, dilationH, dilationW);
   const bool transposedCol = windows.transposed;
-  auto convolveImage = [&](int64_t n) {
+  forEachImageGroup(batch, positions, [&](int64_t first, int64_t count) {
+    const int64_t columns = count * positions;
     thread_local std::vector<uint16_t> colBuffer;
-    uint16_t *col = scratchBuffer(colBuffer, depth * positions);
-    windows.unroll(input->aligned + input->offset + n * input->strides[0], col,
-                   copyRow);
+    uint16_t *col = scratchBuffer(colBuffer, depth * columns);
+    for (int64_t i = 0; i < count; ++i)
+      windows.unroll(input->aligned + input->offset +
+                         (first + i) * input->strides[0],
+                     col + i * (transposedCol ? positions * depth : positions),
+                     columns, copyRow);
     // Element (l, j) of the col matrix, as the product's strides.
-    const int64_t colRow = transposedCol ? 1 : positions,
+    const int64_t colRow = transposedCol ? 1 : columns,
                   colColumn = transposedCol ? depth : 1;
-    O *out = output->aligned + output->offset + n * os[0];
     if constexpr (std::is_same_v<O, float>) {
-      if (ldOut) {
-        product(weights, ldWeights, 1, col, colRow, colColumn, out, ldOut,
-                numFilters, positions, depth, accumulate);
+      if (ldOut && count == 1) {
+        product(weights, ldWeights, 1, col, colRow, colColumn,
+                output->aligned + output->offset + first * output->strides[0],
+                ldOut, numFilters, columns, depth, accumulate);
         return;
       }
     }
     thread_local std::vector<float> sumBuffer;
-    float *sum = scratchBuffer(sumBuffer, numFilters * positions);
-    product(weights, ldWeights, 1, col, colRow, colColumn, sum, positions,
-            numFilters, positions, depth, /*accumulate=*/false);
-    storeImage(sum, output, out, accumulate);
-  };
-  mpt::runtime::parallelFor(batch, mpt::runtime::cpuThreads(), convolveImage);
+    float *sum = scratchBuffer(sumBuffer, numFilters * columns);
+    product(weights, ldWeights, 1, col, colRow, colColumn, sum, columns,
+            numFilters, columns, depth, /*accumulate=*/false);
+    storeImages(sum, first, count, output, accumulate);
+  });
 }
 
 /// The filter as a row-major F x depth f32 matrix (leading dimension `ld`):
@@ -624,7 +676,7 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<O, 4> *output,
     if (!accumulate) {
       const std::vector<float> zeros(numFilters * positions);
       for (int64_t n = 0; n < batch; ++n)
-        storeImage(zeros.data(), output,
+        storeImage(zeros.data(), positions, output,
                    output->aligned + output->offset + n * output->strides[0],
                    /*accumulate=*/false);
     }
@@ -641,9 +693,8 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<O, 4> *output,
   int64_t ldWeights = 0;
   const float *weights = filterMatrix(filter, numFilters, depth, ldWeights);
 
-  // The output image as F x OH*OW, written in place when it can be;
-  // otherwise through a dense product added in, or rounded, afterwards.
-  const int64_t *os = output->strides;
+  // An output image as F x OH*OW, written in place when it can be;
+  // otherwise through a product added in, or rounded, afterwards.
   const int64_t ldOut = outputRowStride(output, numFilters, positions);
 
   // f16 and bf16 images are widened once, then unrolled from f32 like f32
@@ -656,37 +707,44 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<O, 4> *output,
       std::is_same_v<T, float> ? input->strides : wideStrides, filter->sizes,
       output->sizes, strideH, strideW, dilationH, dilationW);
   const bool transposedCol = windows.transposed;
-  // Each image on one thread, with its own scratch (the weights stay in the
-  // calling thread's): OpenBLAS's OpenMP build runs an sgemm called inside a
-  // parallel region on its caller, and these products (8-16 filters in the
-  // CNN example) are too small to split well. Each is computed as on one
-  // thread, so results do not depend on the thread count.
-  auto convolveImage = [&](int64_t n) {
-    float *product =
-        ldOut ? nullptr : scratchBuffer(scratch(1), numFilters * positions);
-    float *col = scratchBuffer(scratch(2), depth * positions);
-    if constexpr (std::is_same_v<T, float>) {
-      windows.unroll(input->aligned + input->offset + n * input->strides[0],
-                     col, widenRow<float>);
-    } else {
-      float *image = scratchBuffer(scratch(3), imageSize);
-      widenImage(input, n, image);
-      windows.unroll(image, col, widenRow<float>);
+  // Each group of images on one thread, with its own scratch (the weights
+  // stay in the calling thread's): OpenBLAS's OpenMP build runs an sgemm
+  // called inside a parallel region on its caller, and these products (8-16
+  // filters in the CNN example) are too small to split well. Each is computed
+  // as on one thread, so results do not depend on the thread count.
+  forEachImageGroup(batch, positions, [&](int64_t first, int64_t count) {
+    const int64_t columns = count * positions;
+    float *col = scratchBuffer(scratch(2), depth * columns);
+    for (int64_t i = 0; i < count; ++i) {
+      float *imageCol =
+          col + i * (transposedCol ? positions * depth : positions);
+      if constexpr (std::is_same_v<T, float>) {
+        windows.unroll(input->aligned + input->offset +
+                           (first + i) * input->strides[0],
+                       imageCol, columns, widenRow<float>);
+      } else {
+        float *image = scratchBuffer(scratch(3), imageSize);
+        widenImage(input, first + i, image);
+        windows.unroll(image, imageCol, columns, widenRow<float>);
+      }
     }
 
-    O *out = output->aligned + output->offset + n * os[0];
-    float *target = product;
+    // One image of a dense f32 output is written in place.
+    const bool inPlace = ldOut && count == 1;
+    float *target = nullptr;
     if constexpr (std::is_same_v<O, float>)
-      target = ldOut ? out : product;
+      if (inPlace)
+        target = output->aligned + output->offset + first * output->strides[0];
+    if (!inPlace)
+      target = scratchBuffer(scratch(1), numFilters * columns);
     cblas_sgemm(
         CblasRowMajor, CblasNoTrans, transposedCol ? CblasTrans : CblasNoTrans,
-        numFilters, positions, depth, 1.0f, weights, ldWeights, col,
-        transposedCol ? depth : positions, ldOut && accumulate ? 1.0f : 0.0f,
-        target, ldOut ? ldOut : positions);
-    if (!ldOut)
-      storeImage(product, output, out, accumulate);
-  };
-  mpt::runtime::parallelFor(batch, mpt::runtime::cpuThreads(), convolveImage);
+        numFilters, columns, depth, 1.0f, weights, ldWeights, col,
+        transposedCol ? depth : columns, inPlace && accumulate ? 1.0f : 0.0f,
+        target, inPlace ? ldOut : columns);
+    if (!inPlace)
+      storeImages(target, first, count, output, accumulate);
+  });
 }
 
 } // namespace
