@@ -9,6 +9,11 @@ After a warm-up (which also triggers torch.compile's compilation), each of `--pa
 torch.compile FP32. The script prints each side's median ms/step and the median of the per-round
 ratios against mpt FP32 (and mpt bf16 against eager bf16), with the ratios' range.
 
+With `--device cuda` both sides run on the GPU: mpt FP32, f16 and bf16 against PyTorch eager
+FP32 and AMP (autocast with f16 and GradScaler, autocast with bf16), and against torch.compile
+of the f16 AMP step where torch has it. Every timed round ends with a synchronization (mpt's
+step reads its metrics back; PyTorch's side calls torch.cuda.synchronize()).
+
 torch.compile needs torch 2.x: run this with the interpreter of a virtual environment that has
 PyPI's torch (scripts/check-torch2.sh makes one), with build/lib/python3/dist-packages on
 PYTHONPATH. With Debian's torch 1.13 the torch.compile column is left out. This also exercises
@@ -55,27 +60,68 @@ def same_optimizer(description, model):
     return type(original)(groups)
 
 
-def torch_side(torch, description, x, y, autocast=False, compiled=False):
-    """A closure that runs one PyTorch training step of a copy of the model."""
-    model = copy.deepcopy(description["model"])
+def torch_side(torch, description, x, y, device="cpu", autocast=None,
+               compiled=False):
+    """A closure that runs one PyTorch training step of a copy of the model,
+    under autocast to the `autocast` dtype if given; f16 on the GPU scales
+    the loss with a GradScaler, as AMP does."""
+    model = copy.deepcopy(description["model"]).to(device)
     optimizer = same_optimizer(description, model)
     forward = torch.compile(model) if compiled else model
     loss_fn = torch.nn.functional.cross_entropy
+    scaler = (torch.cuda.amp.GradScaler()
+              if device == "cuda" and autocast == torch.float16 else None)
 
     def step():
         optimizer.zero_grad(set_to_none=True)
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
-            loss = loss_fn(forward(x), y)
-        loss.backward()
-        optimizer.step()
+        with torch.autocast(device, dtype=autocast or torch.float32,
+                            enabled=autocast is not None):
+            # From the host each step, as mpt's side takes its batch.
+            loss = loss_fn(forward(x.to(device)), y.to(device))
+        if scaler is None:
+            loss.backward()
+            optimizer.step()
+            return
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
     return step
 
 
-def timed(step, steps):
+def timed(step, steps, synchronize):
+    synchronize()
     start = time.perf_counter()
     for _ in range(steps):
         step()
+    synchronize()
     return (time.perf_counter() - start) / steps * 1e3
+
+
+def sides_of(torch, mpt, name, description, x, y, device, has_compile):
+    """The timed sides, by name, and the (side, reference) pairs to compare."""
+    precisions = ("fp32", "f16", "bf16") if device == "cuda" else ("fp32", "bf16")
+    sides = {}
+    for precision in precisions:
+        start = time.perf_counter()
+        step = mpt.compile(description["model"], x, y, optimizer=description["optimizer"],
+                           precision=precision, device=device)
+        print(f"{name}: mpt {precision} compiled in {time.perf_counter() - start:.1f} s")
+        sides[f"mpt {precision}"] = (lambda s=step: s(x, y))
+    sides["eager fp32"] = torch_side(torch, description, x, y, device)
+    if device == "cuda":
+        sides["amp f16"] = torch_side(torch, description, x, y, device, torch.float16)
+        sides["amp bf16"] = torch_side(torch, description, x, y, device, torch.bfloat16)
+        if has_compile:
+            sides["compile amp f16"] = torch_side(torch, description, x, y, device,
+                                                  torch.float16, compiled=True)
+        return sides, [("eager fp32", "mpt fp32"), ("amp f16", "mpt f16"),
+                       ("amp bf16", "mpt bf16"), ("compile amp f16", "mpt f16")]
+    sides["eager bf16"] = torch_side(torch, description, x, y, device, torch.bfloat16)
+    if has_compile:
+        sides["compile fp32"] = torch_side(torch, description, x, y, device,
+                                           compiled=True)
+    return sides, [("eager fp32", "mpt fp32"), ("compile fp32", "mpt fp32"),
+                   ("eager bf16", "mpt bf16")]
 
 
 def main():
@@ -84,18 +130,25 @@ def main():
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--threads", type=int, default=os.cpu_count())
+    parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     args = parser.parse_args()
     os.environ["OMP_NUM_THREADS"] = str(args.threads)
     import torch
     import mpt
     torch.set_num_threads(args.threads)
     has_compile = hasattr(torch, "compile")
+    if args.device == "cuda" and not torch.cuda.is_available():
+        print("error: --device cuda, but torch sees no GPU", file=sys.stderr)
+        return 1
+    synchronize = torch.cuda.synchronize if args.device == "cuda" else (lambda: None)
     flags = set(next(line for line in open("/proc/cpuinfo")
                      if line.startswith("flags")).split()[2:])
     shown = [f for f in ("avx2", "fma", "f16c", "avx512f", "avx512_bf16", "avx512_fp16",
                          "amx_bf16") if f in flags]
     print(f"CPU: {cpu_name()} ({' '.join(shown)}); {args.threads} threads; torch "
           f"{torch.__version__}; {args.pairs} rounds of {args.steps} steps per side")
+    if args.device == "cuda":
+        print(f"GPU: {torch.cuda.get_device_name()}")
     for name in args.models.split(","):
         example = load_example(name)
         batch, classes = MODELS[name]
@@ -106,27 +159,17 @@ def main():
              if inputs.is_floating_point() else
              torch.randint(0, classes, tuple(inputs.shape), generator=generator))
         y = torch.randint(0, classes, tuple(target.shape), generator=generator)
-        sides = {}
-        for precision in ("fp32", "bf16"):
-            start = time.perf_counter()
-            step = mpt.compile(description["model"], x, y,
-                               optimizer=description["optimizer"], precision=precision)
-            print(f"{name}: mpt {precision} compiled in {time.perf_counter() - start:.1f} s")
-            sides[f"mpt {precision}"] = (lambda s=step: s(x, y))
-        sides["eager fp32"] = torch_side(torch, description, x, y)
-        sides["eager bf16"] = torch_side(torch, description, x, y, autocast=True)
-        if has_compile:
-            sides["compile fp32"] = torch_side(torch, description, x, y, compiled=True)
+        sides, comparisons = sides_of(torch, mpt, name, description, x, y,
+                                      args.device, has_compile)
         for side in sides.values():  # warm-up, and torch.compile's compilation
-            timed(side, 3)
+            timed(side, 3, synchronize)
         times = {side: [] for side in sides}
         for _ in range(args.pairs):
             for side, run in sides.items():
-                times[side].append(timed(run, args.steps))
+                times[side].append(timed(run, args.steps, synchronize))
         for side, samples in times.items():
-            print(f"{name}: {side:13s} {statistics.median(samples):9.2f} ms/step")
-        for side, base in [("eager fp32", "mpt fp32"), ("compile fp32", "mpt fp32"),
-                           ("eager bf16", "mpt bf16")]:
+            print(f"{name}: {side:15s} {statistics.median(samples):9.2f} ms/step")
+        for side, base in comparisons:
             if side not in times:
                 continue
             ratios = [b / a for a, b in zip(times[base], times[side])]

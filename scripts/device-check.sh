@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks mpt on a machine with an NVIDIA GPU, within about 8 minutes, and
-# writes the results to $OUT (default: out/), five files at most:
+# writes the results to $OUT (default: out/), these files:
 #   device-check.log      what ran, nvidia-smi, mpt-cuda-check, a short
 #                         training run per example, the GPU-vs-CPU loss gaps;
 #   build.log             the CUDA build, or the bundle's installation;
@@ -9,6 +9,8 @@
 #                         bit-identical state across a skipped step, GPU<->CPU
 #                         checkpoints, the C API on the GPU);
 #   gpu_step_vs_pytorch.txt  mpt-run --device cuda against PyTorch AMP;
+#   imported_models_cuda.txt the imported PyTorch examples against PyTorch AMP
+#                         (bench/imported_models.py --device cuda);
 #   kernel-times-mlp.csv, kernel-times-transformer.csv  every launch's GPU
 #                         time over 5 steps of the scaled f16 MLP and
 #                         transformer (the runtime's MPT_CUDA_KERNEL_TIMES);
@@ -164,6 +166,14 @@ PYTHONUNBUFFERED=1 timeout "${BENCH_TIMEOUT:-300}" python3 "$root/bench/gpu_step
 bench_status=$?
 log "benchmark exit $bench_status"
 cat "$out/gpu_step_vs_pytorch.txt" >> "$out/device-check.log"
+# The imported PyTorch examples against PyTorch AMP, through the Python API.
+log "imported models"
+PYTHONUNBUFFERED=1 PYTHONPATH="$build/lib/python3/dist-packages" timeout "${BENCH_TIMEOUT:-300}" \
+  python3 "$root/bench/imported_models.py" --device cuda --pairs 3 --steps 10 \
+  > "$out/imported_models_cuda.txt" 2>&1
+imported_status=$?
+log "imported models exit $imported_status"
+cat "$out/imported_models_cuda.txt" >> "$out/device-check.log"
 
 tar -C "$build/test" -czf "$out/details.tar.gz" CUDA/Output 2>/dev/null
-exit $(( lit_status != 0 || bench_status != 0 ))
+exit $(( lit_status != 0 || bench_status != 0 || imported_status != 0 ))
