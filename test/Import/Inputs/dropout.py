@@ -88,6 +88,22 @@ print(f"against PyTorch with mpt's masks: losses within {worst:.0e}, "
       f"state within {state:.0e}: "
       f"{'same' if worst < 1e-5 and state < 1e-5 else 'DIFFERENT'}")
 
+# F.dropout with the module's training flag is the same op in the training
+# step and nothing in @predict, whose trace runs in evaluation mode.
+class Functional(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(width, classes)
+
+    def forward(self, x):
+        return F.dropout(self.fc(x), p, self.training)
+
+
+text = mpt.import_module(Functional(), x, y).mlir
+train, predict = text.split("func.func @predict")
+print(f"F.dropout: {train.count('mpt.dropout')} in the training step, "
+      f"{predict.count('mpt.dropout')} in @predict")
+
 # Evaluation has no dropout: @predict is the plain forward pass.
 with torch.no_grad():
     expected = reference.fc2(F.relu(reference.fc1(x)))
