@@ -1,5 +1,4 @@
-//===- Dropout.cpp - mpt.dropout
-//-------------------------------------------===//
+//===- Dropout.cpp - mpt.dropout as one linalg.generic --------------------===//
 //
 // One elementwise linalg.generic that recomputes each element's mask from its
 // row-major index (linalg.index) and the step's counter, by the formula of
