@@ -216,6 +216,14 @@ LogicalResult AccumulateGradients::findBody(func::FuncOp function,
                           "argument, so every micro-batch would give it the "
                           "same gradients");
   body.ops = std::move(*ops);
+  // The dropout counter advances once per step, so every micro-batch would
+  // draw the first one's masks.
+  auto dropout =
+      llvm::find_if(body.ops, [](Operation *op) { return isa<DropoutOp>(op); });
+  if (dropout != body.ops.end())
+    return (*dropout)->emitError(
+        "mpt-accumulate-gradients: 'mpt.dropout' would draw the same mask for "
+        "every micro-batch; dropout with micro-batches is not supported");
   // A gradient that reads no data (hand-written, not computed from the seed)
   // is the same for every micro-batch, so it is also their mean: it stays
   // out of the loop.

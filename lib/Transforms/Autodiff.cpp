@@ -469,6 +469,50 @@ static void eraseDeadGradients(Operation *lastForward, Operation *ret) {
       op->erase();
 }
 
+/// Gives the dropouts of the step that have no counter the step's dropout
+/// counter, a new i64 state argument starting at zero, and numbers their
+/// streams in program order so that no two share a mask. Their gradients,
+/// built after this, regenerate the masks from it. Returns the counter, if
+/// any dropout needed one.
+static std::optional<BlockArgument> addDropoutCounter(func::FuncOp function) {
+  SmallVector<DropoutOp> dropouts;
+  function.walk([&](DropoutOp dropout) {
+    if (!dropout.getCounter())
+      dropouts.push_back(dropout);
+  });
+  if (dropouts.empty())
+    return std::nullopt;
+  Builder builder(function.getContext());
+  BlockArgument counter =
+      appendArgument(function, RankedTensorType::get({}, builder.getI64Type()),
+                     {builder.getNamedAttr(MPTDialect::kStateAttrName,
+                                           builder.getUnitAttr())});
+  // The runtime and checkpoints know the argument by this name.
+  counter.setLoc(
+      NameLoc::get(builder.getStringAttr(contract::name::DropoutCounter),
+                   function.getLoc()));
+  for (auto [stream, dropout] : llvm::enumerate(dropouts)) {
+    dropout.getCounterMutable().assign(counter);
+    dropout.setStream(stream);
+  }
+  return counter;
+}
+
+/// Carries `counter` + 1 into `counter`: the next step draws new masks. A
+/// skipped step keeps it, as mpt-loss-scaling keeps every carried state.
+static void advanceDropoutCounter(func::FuncOp function, OpBuilder &builder,
+                                  BlockArgument counter) {
+  Location loc = function.getLoc();
+  Value one = arith::ConstantOp::create(
+      builder, loc,
+      DenseElementsAttr::get(cast<RankedTensorType>(counter.getType()),
+                             builder.getI64IntegerAttr(1)));
+  appendResult(function, arith::AddIOp::create(builder, loc, counter, one),
+               {builder.getNamedAttr(
+                   MPTDialect::kNextAttrName,
+                   builder.getI64IntegerAttr(counter.getArgNumber()))});
+}
+
 /// A step with `mpt.optimizer` is forward-only: one block, no gradient seed
 /// or optimizer of its own.
 static LogicalResult verifyForwardOnly(func::FuncOp function) {
@@ -507,6 +551,7 @@ void Autodiff::runOnOperation() {
     return fail();
   }
 
+  std::optional<BlockArgument> dropoutCounter = addDropoutCounter(function);
   OpBuilder builder(ret);
   GradientMap gradients(builder);
   DenseSet<Value> active = findActiveValues(body, *params);
@@ -535,6 +580,8 @@ void Autodiff::runOnOperation() {
   }
   if (failed(appendResults(function, ret, results)))
     return fail();
+  if (dropoutCounter)
+    advanceDropoutCounter(function, builder, *dropoutCounter);
   removeOptimizerAttrs(function, *params);
   eraseDeadGradients(lastForward, ret);
 }

@@ -465,9 +465,17 @@ def _adaptive_avg_pool2d(fn, node, x, output_size):
 
 
 def _dropout(fn, node, p, training):
-    if fn.emit.training and training and p > 0:
-        _fail(node, f"dropout (p={p}) in training is not supported yet")
-    return fn.values_of(node.args[0])
+    """mpt.dropout in the training step; the identity in @predict. Its mask
+    is mpt's own (a hash of the step's counter), not PyTorch's random
+    stream; mpt-autodiff numbers the dropouts' streams."""
+    x = fn.values_of(node.args[0])
+    if not (fn.emit.training and training and p > 0):
+        return x
+    if not p < 1:
+        _fail(node, f"dropout with p={p} zeroes every element; mpt.dropout "
+                    "takes p in [0, 1)")
+    return fn.emit.op(f"mpt.dropout {x.name} {{p = {float(p)!r} : f64}} : "
+                      f"{x.type}", x.shape)
 
 
 def _gelu(fn, node, x, approximate):

@@ -82,3 +82,26 @@ func.func @no_data_in_loss(%w: tensor<4x3xf32> {mpt.param},
   %w2 = mpt.sgd %w, %dw {lr = 0.1 : f32} : tensor<4x3xf32>
   return %loss, %w2 : tensor<f32>, tensor<4x3xf32>
 }
+
+// -----
+
+// The dropout counter advances once per step: every micro-batch would draw
+// the first one's mask.
+func.func @dropout(%w: tensor<4x3xf32> {mpt.param}, %x: tensor<2x4xf32> {mpt.data},
+    %y: tensor<2xi32> {mpt.data}, %counter: tensor<i64> {mpt.state})
+    -> (tensor<f32> {mpt.metric = "loss"}, tensor<4x3xf32> {mpt.next = 0},
+        tensor<i64> {mpt.next = 3})
+    attributes {mpt.train_step} {
+  %z = mpt.matmul %x, %w : tensor<2x4xf32>, tensor<4x3xf32> -> tensor<2x3xf32>
+  // expected-error @+1 {{mpt-accumulate-gradients: 'mpt.dropout' would draw the same mask for every micro-batch; dropout with micro-batches is not supported}}
+  %d = mpt.dropout %z, %counter {p = 0.5 : f64} : tensor<2x3xf32>
+  %loss = mpt.softmax_cross_entropy %d, %y : tensor<2x3xf32>, tensor<2xi32>
+  %seed = mpt.loss_grad %loss
+  %dd = mpt.softmax_cross_entropy_grad %seed, %d, %y : tensor<2x3xf32>, tensor<2xi32>
+  %dz = mpt.dropout %dd, %counter {p = 0.5 : f64} : tensor<2x3xf32>
+  %dw = mpt.matmul %x, %dz {transpose_a} : tensor<2x4xf32>, tensor<2x3xf32> -> tensor<4x3xf32>
+  %w2 = mpt.sgd %w, %dw {lr = 0.1 : f32} : tensor<4x3xf32>
+  %one = arith.constant dense<1> : tensor<i64>
+  %next = arith.addi %counter, %one : tensor<i64>
+  return %loss, %w2, %next : tensor<f32>, tensor<4x3xf32>, tensor<i64>
+}

@@ -34,6 +34,7 @@ void mpt::populateMPTToLinalgPatterns(RewritePatternSet &patterns) {
   detail::populateOptimizerPatterns(patterns);
   detail::populateCollectivePatterns(patterns);
   detail::populateEmbeddingPatterns(patterns);
+  detail::populateDropoutPatterns(patterns);
 }
 
 namespace {

@@ -148,6 +148,7 @@ void populateLossPatterns(mlir::RewritePatternSet &patterns);
 void populateOptimizerPatterns(mlir::RewritePatternSet &patterns);
 void populateCollectivePatterns(mlir::RewritePatternSet &patterns);
 void populateEmbeddingPatterns(mlir::RewritePatternSet &patterns);
+void populateDropoutPatterns(mlir::RewritePatternSet &patterns);
 
 /// mpt.all_reduce stays an mpt op, as one 1-d tensor (Collectives.cpp).
 bool isFlatBucket(AllReduceOp op);

@@ -91,6 +91,15 @@ def floats(tensor):
     return struct.unpack(f"<{len(data) // width}{FLOATS[dtype]}", data)
 
 
+def cmd_integer(args):
+    """The value of the I64 scalar tensor `name` of a checkpoint."""
+    tensors, _ = read_safetensors(args.path)
+    dtype, shape, data = tensors[args.name]
+    if dtype != "I64" or shape:
+        fail(f"tensor '{args.name}' is {dtype} of shape {shape}, not an I64 scalar")
+    print(f"{args.name} = {struct.unpack('<q', data)[0]}")
+
+
 def cmd_different_state(args):
     a, _ = read_safetensors(args.a)
     b, _ = read_safetensors(args.b)
@@ -294,6 +303,10 @@ def main():
     p.add_argument("b")
     p.add_argument("name")
     p.set_defaults(run=cmd_different_state)
+    p = sub.add_parser("integer")
+    p.add_argument("path")
+    p.add_argument("name")
+    p.set_defaults(run=cmd_integer)
     p = sub.add_parser("dtype")
     p.add_argument("path")
     p.add_argument("names")

@@ -191,6 +191,22 @@ ReluOp::buildOperandGradients(OpBuilder &builder, ArrayRef<Value> resultGrads,
   return success();
 }
 
+// Dropout is linear with a diagonal 0 or 1/(1-p) Jacobian: its gradient is
+// the same dropout of the incoming gradient, whose identical counter, seed and
+// stream regenerate the mask instead of keeping it alive until the backward.
+LogicalResult
+DropoutOp::buildOperandGradients(OpBuilder &builder,
+                                 ArrayRef<Value> resultGrads,
+                                 SmallVectorImpl<Value> &operandGrads) {
+  if (!getCounter())
+    return emitOpError("has no counter operand to regenerate its mask from");
+  operandGrads.assign(
+      {DropoutOp::create(builder, getLoc(), resultGrads[0], getCounter(),
+                         getPAttr(), getSeedAttr(), getStreamAttr()),
+       Value()});
+  return success();
+}
+
 LogicalResult
 GeluOp::buildOperandGradients(OpBuilder &builder, ArrayRef<Value> resultGrads,
                               SmallVectorImpl<Value> &operandGrads) {

@@ -9,6 +9,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -710,6 +711,21 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor) {
   if (getDims().empty() && getInput().getType() == getType())
     return getInput();
   return {};
+}
+
+LogicalResult DropoutOp::verify() {
+  double p = getP().convertToDouble();
+  if (!(p >= 0.0 && p < 1.0))
+    return emitOpError("expects p, the probability of zeroing an element, in "
+                       "[0, 1), got ")
+           << p;
+  auto function = (*this)->getParentOfType<FunctionOpInterface>();
+  if (function && function->hasAttr(MPTDialect::kEvalStepAttrName))
+    return emitOpError("in '")
+           << function.getName() << "', marked '"
+           << MPTDialect::kEvalStepAttrName
+           << "': evaluation runs without dropout (the identity)";
+  return success();
 }
 
 Value mpt::stripFloatCasts(Value value) {

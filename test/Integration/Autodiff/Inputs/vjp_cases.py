@@ -10,7 +10,8 @@ params x and a random direction t (for all params at once), prints
 Inputs avoid kinks: relu and max inputs at least 0.2 from a tie, max-pool
 windows without near-ties, log/sqrt/rsqrt/div away from 0.
 
-`check`: reads the printed pairs and compares them.
+`check`: reads the printed pairs and compares them; `check-one NAME` the one
+pair of a rule checked by its own test.
 """
 import math
 import random
@@ -224,22 +225,23 @@ def gen(prefix):
         f.write("\n".join(name for name, *_ in CASES) + "\n")
 
 
-def check(rtol, atol):
+def check(names, rtol, atol):
+    """Compares the printed pairs (vjp, fd) of the rules `names`, in order."""
     numbers = [float(m) for m in re.findall(r"^\[?\s*([-+0-9.eE]+|-?nan|-?inf)\s*\]?$",
                                             sys.stdin.read(), re.M)]
     numbers = [float(line) for line in numbers]
-    if len(numbers) != 2 * len(CASES):
-        sys.exit(f"FAILED: expected {2 * len(CASES)} numbers, got {len(numbers)}")
+    if len(numbers) != 2 * len(names):
+        sys.exit(f"FAILED: expected {2 * len(names)} numbers, got {len(numbers)}")
     worst = 0.0
     failed = []
-    for (name, *_), vjp, fd in zip(CASES, numbers[0::2], numbers[1::2]):
+    for name, vjp, fd in zip(names, numbers[0::2], numbers[1::2]):
         err = abs(vjp - fd) / max(abs(vjp), abs(fd), atol)
         worst = max(worst, err)
         status = "ok" if err <= rtol and math.isfinite(vjp) else "FAILED"
         if status != "ok":
             failed.append(name)
         print(f"{status} {name}: vjp {vjp:.6g} fd {fd:.6g} relative error {err:.2e}")
-    print(f"{len(CASES) - len(failed)} of {len(CASES)} rules match finite differences")
+    print(f"{len(names) - len(failed)} of {len(names)} rules match finite differences")
     print(f"largest relative error {worst:.2e}")
     if failed:
         sys.exit(f"FAILED: {', '.join(failed)}")
@@ -248,5 +250,7 @@ def check(rtol, atol):
 if __name__ == "__main__":
     if sys.argv[1] == "gen":
         gen(sys.argv[2])
-    else:
-        check(float(sys.argv[2]), float(sys.argv[3]))
+    elif sys.argv[1] == "check":
+        check([name for name, *_ in CASES], float(sys.argv[2]), float(sys.argv[3]))
+    else:  # check-one NAME: one pair printed by a case written elsewhere
+        check([sys.argv[2]], float(sys.argv[3]), float(sys.argv[4]))

@@ -989,4 +989,40 @@ def MPT_AllReduceOp : MPT_ComputeOp<"all_reduce", MPT_FollowClass, [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Dropout
+//===----------------------------------------------------------------------===//
+
+def MPT_DropoutOp : MPT_ComputeOp<"dropout", MPT_FollowClass, [
+    AllTypesMatch<["input", "result"]>, ScaleEquivariantOpInterface, MPT_Differentiable]> {
+  let summary = "zeroes each element with probability p and scales the others by 1/(1-p)";
+  let description = [{
+    `result[i] = keep(i) ? round(f32(input[i]) * (1.0f / f32(1 - p))) : 0`, the scale computed
+    in f32 as PyTorch's dropout computes it and the product rounded once to the element type.
+
+    The mask is a function of the element's row-major index `i` and of the step's random state
+    alone, never of a thread schedule: with `mix` the splitmix64 finalizer and
+    `g = 0x9E3779B97F4A7C15` (arithmetic modulo 2^64),
+    `key = mix(mix(seed + g * (stream + 1)) + g * (counter + 1))`, `u(i) = mix(key + g * (i + 1))`
+    (splitmix64's output `i` from state `key`), and `keep(i) = u(i) >= floor(p * 2^64)`,
+    unsigned. `counter` is the step's dropout counter, a piece of step state that advances by
+    one per applied step (a skipped step leaves it, like all state); `stream` tells the
+    dropouts of one step apart and `seed` the runs.
+
+    A forward-only step leaves `counter` out: `mpt-autodiff` adds the counter as state and
+    numbers the dropouts' streams. The gradient is the same op on the incoming gradient (same
+    counter, seed and stream, hence the same mask), so no mask is saved for the backward.
+
+    ```mlir
+    %y = mpt.dropout %x, %counter {p = 1.0e-01 : f64, stream = 0 : i64} : tensor<64x256xf16>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, Optional<MPT_I64Scalar>:$counter, F64Attr:$p,
+                       DefaultValuedAttr<I64Attr, "0">:$seed,
+                       DefaultValuedAttr<I64Attr, "0">:$stream);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$input (`,` $counter^)? attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
 #endif // MPT_DIALECT_MPT_IR_MPTOPS_TD
