@@ -252,7 +252,7 @@ static int64_t windowOutputSize(int64_t size, int64_t kernel, int64_t stride,
 static LogicalResult verifyConv(Operation *op, const ConvRoles &roles,
                                 ArrayRef<int64_t> strides,
                                 ArrayRef<int64_t> padding,
-                                ArrayRef<int64_t> dilations) {
+                                ArrayRef<int64_t> dilations, int64_t groups) {
   if (failed(verifyWindowAttr(op, "strides", strides, 1)) ||
       failed(verifyWindowAttr(op, "padding", padding, 0)) ||
       failed(verifyWindowAttr(op, "dilations", dilations, 1)))
@@ -273,9 +273,19 @@ static LogicalResult verifyConv(Operation *op, const ConvRoles &roles,
   ArrayRef<int64_t> input = tensorType(roles.input).getShape();
   ArrayRef<int64_t> filter = tensorType(roles.filter).getShape();
   ArrayRef<int64_t> output = tensorType(roles.output).getShape();
-  if (failed(verifyDimsEqual(op, roles.inputName, 1, input[1], roles.filterName,
-                             1, filter[1])) ||
-      failed(verifyDimsEqual(op, roles.outputName, 0, output[0],
+  // Each group of F / groups filters reads C / groups input channels.
+  for (auto [name, channels] : {std::pair(roles.inputName, input[1]),
+                                std::pair(roles.filterName, filter[0])})
+    if (channels % groups != 0)
+      return op->emitOpError("expected ")
+             << name << " channels (" << channels
+             << ") to be divisible by groups (" << groups << ")";
+  if (input[1] / groups != filter[1])
+    return op->emitOpError("expected ")
+           << roles.inputName << " dim 1 (" << input[1] << ") / groups ("
+           << groups << ") to equal " << roles.filterName << " dim 1 ("
+           << filter[1] << ")";
+  if (failed(verifyDimsEqual(op, roles.outputName, 0, output[0],
                              roles.inputName, 0, input[0])) ||
       failed(verifyDimsEqual(op, roles.outputName, 1, output[1],
                              roles.filterName, 0, filter[0])))
@@ -317,19 +327,19 @@ MPT_BILINEAR_CONV(Conv2DFilterGradOp)
 LogicalResult Conv2DOp::verify() {
   return verifyConv(
       *this, {"input", "filter", "result", getLhs(), getRhs(), getResult()},
-      getStrides(), getPadding(), getDilations());
+      getStrides(), getPadding(), getDilations(), getGroups());
 }
 
 LogicalResult Conv2DInputGradOp::verify() {
   return verifyConv(
       *this, {"result", "filter", "grad", getResult(), getRhs(), getLhs()},
-      getStrides(), getPadding(), getDilations());
+      getStrides(), getPadding(), getDilations(), getGroups());
 }
 
 LogicalResult Conv2DFilterGradOp::verify() {
   return verifyConv(
       *this, {"input", "result", "grad", getLhs(), getResult(), getRhs()},
-      getStrides(), getPadding(), getDilations());
+      getStrides(), getPadding(), getDilations(), getGroups());
 }
 
 //===----------------------------------------------------------------------===//
@@ -337,8 +347,8 @@ LogicalResult Conv2DFilterGradOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// Verifies the pooling window and returns the pooled shape of `input` in
-/// `pooled`.
-static LogicalResult verifyPool(Operation *op, Value input,
+/// `pooled`; `inputName` is the value that has the forward input's shape.
+static LogicalResult verifyPool(Operation *op, StringRef inputName, Value input,
                                 ArrayRef<int64_t> kernel,
                                 ArrayRef<int64_t> strides,
                                 ArrayRef<int64_t> padding,
@@ -346,7 +356,7 @@ static LogicalResult verifyPool(Operation *op, Value input,
   if (failed(verifyWindowAttr(op, "kernel", kernel, 1)) ||
       failed(verifyWindowAttr(op, "strides", strides, 1)) ||
       failed(verifyWindowAttr(op, "padding", padding, 0)) ||
-      failed(verifyRank(op, "input (NCHW)", input, {4})))
+      failed(verifyRank(op, (inputName + " (NCHW)").str(), input, {4})))
     return failure();
   for (int i = 0; i < 2; ++i)
     if (2 * padding[i] > kernel[i])
@@ -360,7 +370,7 @@ static LogicalResult verifyPool(Operation *op, Value input,
         windowOutputSize(shape[2 + i], kernel[i], strides[i], padding[i], 1);
     if (size == 0)
       return op->emitOpError("kernel ")
-             << formatShape(kernel) << " does not fit the input "
+             << formatShape(kernel) << " does not fit the " << inputName << " "
              << formatShape(shape.drop_front(2)) << " padded by "
              << formatShape(padding);
     pooled.push_back(size);
@@ -370,7 +380,7 @@ static LogicalResult verifyPool(Operation *op, Value input,
 
 LogicalResult MaxPool2DOp::verify() {
   SmallVector<int64_t> pooled;
-  if (failed(verifyPool(*this, getInput(), getKernel(), getStrides(),
+  if (failed(verifyPool(*this, "input", getInput(), getKernel(), getStrides(),
                         getPadding(), pooled)) ||
       failed(verifySameElementType(*this, "input", getInput(), "result",
                                    getResult())))
@@ -380,10 +390,30 @@ LogicalResult MaxPool2DOp::verify() {
 
 LogicalResult MaxPool2DGradOp::verify() {
   SmallVector<int64_t> pooled;
-  if (failed(verifyPool(*this, getInput(), getKernel(), getStrides(),
+  if (failed(verifyPool(*this, "input", getInput(), getKernel(), getStrides(),
                         getPadding(), pooled)) ||
       failed(
           verifySameElementType(*this, "grad", getGrad(), "input", getInput())))
+    return failure();
+  return verifyShape(*this, "grad", getGrad(), pooled);
+}
+
+LogicalResult AvgPool2DOp::verify() {
+  SmallVector<int64_t> pooled;
+  if (failed(verifyPool(*this, "input", getInput(), getKernel(), getStrides(),
+                        getPadding(), pooled)) ||
+      failed(verifySameElementType(*this, "input", getInput(), "result",
+                                   getResult())))
+    return failure();
+  return verifyShape(*this, "result", getResult(), pooled);
+}
+
+LogicalResult AvgPool2DGradOp::verify() {
+  SmallVector<int64_t> pooled;
+  if (failed(verifyPool(*this, "result", getResult(), getKernel(), getStrides(),
+                        getPadding(), pooled)) ||
+      failed(verifySameElementType(*this, "grad", getGrad(), "result",
+                                   getResult())))
     return failure();
   return verifyShape(*this, "grad", getGrad(), pooled);
 }
