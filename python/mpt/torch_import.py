@@ -440,15 +440,21 @@ def _layer_norm_module(fn, node, module):
                        fn.parameter(node, node.target, "bias"), module.eps)
 
 
-def _max_pool2d(fn, node, x, kernel, stride, padding, dilation, ceil_mode):
-    if _pair(dilation) != (1, 1) or ceil_mode:
-        _fail(node, "max pooling with dilation or ceil_mode is not supported")
+def _pool2d(fn, node, op, x, kernel, stride, padding, more_attrs=""):
+    """mpt.max_pool2d or mpt.avg_pool2d; no stride means the kernel's, as in
+    PyTorch."""
     stride = stride if stride not in (None, [], ()) else kernel
     shape = fn.shape(node)
     attrs = (f"kernel = {_array(_pair(kernel))}, strides = {_array(_pair(stride))}, "
-             f"padding = {_array(_pair(padding))}")
-    return fn.emit.op(f"mpt.max_pool2d {x.name} {{{attrs}}} : {x.type} -> "
+             f"padding = {_array(_pair(padding))}{more_attrs}")
+    return fn.emit.op(f"mpt.{op} {x.name} {{{attrs}}} : {x.type} -> "
                       f"{_tensor_type(shape)}", shape)
+
+
+def _max_pool2d(fn, node, x, kernel, stride, padding, dilation, ceil_mode):
+    if _pair(dilation) != (1, 1) or ceil_mode:
+        _fail(node, "max pooling with dilation or ceil_mode is not supported")
+    return _pool2d(fn, node, "max_pool2d", x, kernel, stride, padding)
 
 
 def _max_pool2d_module(fn, node, module):
@@ -464,13 +470,8 @@ def _avg_pool2d(fn, node, x, kernel, stride, padding, ceil_mode,
     if divisor_override is not None:
         _fail(node, f"average pooling with divisor_override={divisor_override} "
                     "is not supported")
-    stride = stride if stride not in (None, [], ()) else kernel
-    shape = fn.shape(node)
-    attrs = (f"kernel = {_array(_pair(kernel))}, strides = {_array(_pair(stride))}, "
-             f"padding = {_array(_pair(padding))}, "
-             f"count_include_pad = {'true' if count_include_pad else 'false'}")
-    return fn.emit.op(f"mpt.avg_pool2d {x.name} {{{attrs}}} : {x.type} -> "
-                      f"{_tensor_type(shape)}", shape)
+    return _pool2d(fn, node, "avg_pool2d", x, kernel, stride, padding,
+                   f", count_include_pad = {'true' if count_include_pad else 'false'}")
 
 
 def _avg_pool2d_module(fn, node, module):

@@ -378,44 +378,44 @@ static LogicalResult verifyPool(Operation *op, StringRef inputName, Value input,
   return success();
 }
 
-LogicalResult MaxPool2DOp::verify() {
-  SmallVector<int64_t> pooled;
-  if (failed(verifyPool(*this, "input", getInput(), getKernel(), getStrides(),
-                        getPadding(), pooled)) ||
-      failed(verifySameElementType(*this, "input", getInput(), "result",
-                                   getResult())))
+/// Verifies a pooling op or its gradient: `image` has the forward input's
+/// shape, `pooled` the pooled one, and both one element type (reported in
+/// the op's operand order).
+static LogicalResult verifyPoolOp(Operation *op, StringRef imageName,
+                                  Value image, StringRef pooledName,
+                                  Value pooled, ArrayRef<int64_t> kernel,
+                                  ArrayRef<int64_t> strides,
+                                  ArrayRef<int64_t> padding) {
+  SmallVector<int64_t> pooledShape;
+  bool imageFirst = op->getOperand(0) == image;
+  if (failed(verifyPool(op, imageName, image, kernel, strides, padding,
+                        pooledShape)) ||
+      failed(imageFirst ? verifySameElementType(op, imageName, image,
+                                                pooledName, pooled)
+                        : verifySameElementType(op, pooledName, pooled,
+                                                imageName, image)))
     return failure();
-  return verifyShape(*this, "result", getResult(), pooled);
+  return verifyShape(op, pooledName, pooled, pooledShape);
+}
+
+LogicalResult MaxPool2DOp::verify() {
+  return verifyPoolOp(*this, "input", getInput(), "result", getResult(),
+                      getKernel(), getStrides(), getPadding());
 }
 
 LogicalResult MaxPool2DGradOp::verify() {
-  SmallVector<int64_t> pooled;
-  if (failed(verifyPool(*this, "input", getInput(), getKernel(), getStrides(),
-                        getPadding(), pooled)) ||
-      failed(
-          verifySameElementType(*this, "grad", getGrad(), "input", getInput())))
-    return failure();
-  return verifyShape(*this, "grad", getGrad(), pooled);
+  return verifyPoolOp(*this, "input", getInput(), "grad", getGrad(),
+                      getKernel(), getStrides(), getPadding());
 }
 
 LogicalResult AvgPool2DOp::verify() {
-  SmallVector<int64_t> pooled;
-  if (failed(verifyPool(*this, "input", getInput(), getKernel(), getStrides(),
-                        getPadding(), pooled)) ||
-      failed(verifySameElementType(*this, "input", getInput(), "result",
-                                   getResult())))
-    return failure();
-  return verifyShape(*this, "result", getResult(), pooled);
+  return verifyPoolOp(*this, "input", getInput(), "result", getResult(),
+                      getKernel(), getStrides(), getPadding());
 }
 
 LogicalResult AvgPool2DGradOp::verify() {
-  SmallVector<int64_t> pooled;
-  if (failed(verifyPool(*this, "result", getResult(), getKernel(), getStrides(),
-                        getPadding(), pooled)) ||
-      failed(verifySameElementType(*this, "grad", getGrad(), "result",
-                                   getResult())))
-    return failure();
-  return verifyShape(*this, "grad", getGrad(), pooled);
+  return verifyPoolOp(*this, "result", getResult(), "grad", getGrad(),
+                      getKernel(), getStrides(), getPadding());
 }
 
 //===----------------------------------------------------------------------===//
