@@ -361,14 +361,14 @@ def _linear_module(fn, node, module):
 
 
 def _conv2d(fn, node, x, weight, bias, stride, padding, dilation, groups):
-    if groups != 1:
-        _fail(node, f"grouped convolution (groups={groups}) is not supported")
     if isinstance(padding, str):
         _fail(node, f"convolution padding '{padding}' is not supported; give "
                     "the padding as numbers")
     shape = fn.shape(node)
     attrs = (f"strides = {_array(_pair(stride))}, padding = {_array(_pair(padding))}, "
              f"dilations = {_array(_pair(dilation))}")
+    if groups != 1:
+        attrs += f", groups = {groups} : i64"
     y = fn.emit.op(f"mpt.conv2d {x.name}, {weight.name} {{{attrs}}} : {x.type}, "
                    f"{weight.type} -> {_tensor_type(shape)}", shape)
     if bias is not None:
@@ -440,15 +440,21 @@ def _layer_norm_module(fn, node, module):
                        fn.parameter(node, node.target, "bias"), module.eps)
 
 
-def _max_pool2d(fn, node, x, kernel, stride, padding, dilation, ceil_mode):
-    if _pair(dilation) != (1, 1) or ceil_mode:
-        _fail(node, "max pooling with dilation or ceil_mode is not supported")
+def _pool2d(fn, node, op, x, kernel, stride, padding, more_attrs=""):
+    """mpt.max_pool2d or mpt.avg_pool2d; no stride means the kernel's, as in
+    PyTorch."""
     stride = stride if stride not in (None, [], ()) else kernel
     shape = fn.shape(node)
     attrs = (f"kernel = {_array(_pair(kernel))}, strides = {_array(_pair(stride))}, "
-             f"padding = {_array(_pair(padding))}")
-    return fn.emit.op(f"mpt.max_pool2d {x.name} {{{attrs}}} : {x.type} -> "
+             f"padding = {_array(_pair(padding))}{more_attrs}")
+    return fn.emit.op(f"mpt.{op} {x.name} {{{attrs}}} : {x.type} -> "
                       f"{_tensor_type(shape)}", shape)
+
+
+def _max_pool2d(fn, node, x, kernel, stride, padding, dilation, ceil_mode):
+    if _pair(dilation) != (1, 1) or ceil_mode:
+        _fail(node, "max pooling with dilation or ceil_mode is not supported")
+    return _pool2d(fn, node, "max_pool2d", x, kernel, stride, padding)
 
 
 def _max_pool2d_module(fn, node, module):
@@ -457,11 +463,36 @@ def _max_pool2d_module(fn, node, module):
                        module.ceil_mode)
 
 
+def _avg_pool2d(fn, node, x, kernel, stride, padding, ceil_mode,
+                count_include_pad, divisor_override):
+    if ceil_mode:
+        _fail(node, "average pooling with ceil_mode=True is not supported")
+    if divisor_override is not None:
+        _fail(node, f"average pooling with divisor_override={divisor_override} "
+                    "is not supported")
+    return _pool2d(fn, node, "avg_pool2d", x, kernel, stride, padding,
+                   f", count_include_pad = {'true' if count_include_pad else 'false'}")
+
+
+def _avg_pool2d_module(fn, node, module):
+    return _avg_pool2d(fn, node, fn.values_of(node.args[0]), module.kernel_size,
+                       module.stride, module.padding, module.ceil_mode,
+                       module.count_include_pad, module.divisor_override)
+
+
 def _adaptive_avg_pool2d(fn, node, x, output_size):
-    if _pair(output_size) != (1, 1):
-        _fail(node, f"adaptive average pooling to {output_size} is not "
-                    "supported (only to 1x1)")
-    return fn.emit.reduce_mean(x, [2, 3], keep_dims=True)
+    """To 1x1 a mean over the image; to a size that divides the input,
+    PyTorch's windows are disjoint, of the quotient's size: avg_pool2d."""
+    size = tuple(x.shape[2 + i] if s is None else s
+                 for i, s in enumerate(_pair(output_size)))
+    if size == (1, 1):
+        return fn.emit.reduce_mean(x, [2, 3], keep_dims=True)
+    if any(x.shape[2 + i] % size[i] for i in range(2)):
+        _fail(node, f"adaptive average pooling from {x.shape[2]}x{x.shape[3]} "
+                    f"to {size[0]}x{size[1]} is not supported (only to sizes that "
+                    "divide the input)")
+    kernel = tuple(x.shape[2 + i] // size[i] for i in range(2))
+    return _avg_pool2d(fn, node, x, kernel, kernel, 0, False, True, None)
 
 
 def _dropout(fn, node, p, training):
@@ -536,6 +567,7 @@ _MODULES = {
     nn.GELU: lambda fn, node, m: _gelu(fn, node, fn.values_of(node.args[0]),
                                        getattr(m, "approximate", "none")),
     nn.MaxPool2d: _max_pool2d_module,
+    nn.AvgPool2d: _avg_pool2d_module,
     nn.AdaptiveAvgPool2d: lambda fn, node, m: _adaptive_avg_pool2d(
         fn, node, fn.values_of(node.args[0]), m.output_size),
     nn.Dropout: lambda fn, node, m: _dropout(fn, node, m.p, True),
@@ -760,6 +792,12 @@ _FUNCTIONS = {
         fn, node, fn.values_of(node.args[0]), fn.argument(node, 1, "kernel_size"),
         fn.argument(node, 2, "stride"), fn.argument(node, 3, "padding", 0),
         fn.argument(node, 4, "dilation", 1), fn.argument(node, 5, "ceil_mode", False)),
+    F.avg_pool2d: lambda fn, node: _avg_pool2d(
+        fn, node, fn.values_of(node.args[0]), fn.argument(node, 1, "kernel_size"),
+        fn.argument(node, 2, "stride"), fn.argument(node, 3, "padding", 0),
+        fn.argument(node, 4, "ceil_mode", False),
+        fn.argument(node, 5, "count_include_pad", True),
+        fn.argument(node, 6, "divisor_override")),
     F.adaptive_avg_pool2d: lambda fn, node: _adaptive_avg_pool2d(
         fn, node, fn.values_of(node.args[0]), fn.argument(node, 1, "output_size")),
     F.dropout: lambda fn, node: _dropout(fn, node, fn.argument(node, 1, "p", 0.5),

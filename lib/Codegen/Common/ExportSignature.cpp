@@ -106,7 +106,7 @@ llvm::DenseSet<Operation *> backwardOps(func::FuncOp function) {
 
 /// PyTorch's fan_in of the weight of a forward matmul or convolution: the
 /// number of inputs each output sums over (nn.Linear: in_features;
-/// nn.Conv2d: C_in*kh*kw).
+/// nn.Conv2d: C_in/groups*kh*kw, the filter's dim 1 times its window).
 std::optional<int64_t> forwardFanIn(Operation *op) {
   if (auto matmul = dyn_cast<MatmulOp>(op)) {
     auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());

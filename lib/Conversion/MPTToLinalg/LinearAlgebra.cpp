@@ -87,7 +87,52 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
 // Convolutions
 //===----------------------------------------------------------------------===//
 
-/// conv2d: zero-pad the input, then linalg.conv_2d_nchw_fchw into f32.
+/// [D0, G*D1, ...] viewed as [D0, G, D1, ...] (`groupedDim` 1) or
+/// [G*D0, D1, ...] as [G, D0, D1, ...] (`groupedDim` 0).
+Value splitGroups(OpBuilder &b, Location loc, Value value, int64_t groupedDim,
+                  int64_t groups) {
+  RankedTensorType type = tensorType(value);
+  SmallVector<int64_t> shape(type.getShape());
+  shape[groupedDim] /= groups;
+  shape.insert(shape.begin() + groupedDim, groups);
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t d = 0, e = type.getRank(); d < e; ++d)
+    reassociation.push_back(d < groupedDim    ? ReassociationIndices{d}
+                            : d == groupedDim ? ReassociationIndices{d, d + 1}
+                                              : ReassociationIndices{d + 1});
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), value,
+      reassociation);
+}
+
+/// The convolution of `input` (N, C, H, W) with `filter` (F, C/G, KH, KW)
+/// into `init` (N, F, OH, OW), in `groups` G groups of channels: one
+/// linalg.conv_2d_nchw_fchw, which the CPU kernels and the GPU's im2col GEMM
+/// take, when G is 1, and otherwise linalg.conv_2d_ngchw_gfchw on views that
+/// split the channels into (G, C/G) and (G, F/G), which both targets lower to
+/// loops.
+Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
+               Value init, ArrayRef<int64_t> strides,
+               ArrayRef<int64_t> dilations, int64_t groups) {
+  if (groups == 1)
+    return linalg::Conv2DNchwFchwOp::create(
+               b, loc, init.getType(), ValueRange{input, filter}, init,
+               b.getI64TensorAttr(strides), b.getI64TensorAttr(dilations))
+        .getResult(0);
+  Value groupedInit = splitGroups(b, loc, init, 1, groups);
+  Value conv = linalg::Conv2DNgchwGfchwOp::create(
+                   b, loc, groupedInit.getType(),
+                   ValueRange{splitGroups(b, loc, input, 1, groups),
+                              splitGroups(b, loc, filter, 0, groups)},
+                   groupedInit, b.getI64TensorAttr(strides),
+                   b.getI64TensorAttr(dilations))
+                   .getResult(0);
+  return tensor::CollapseShapeOp::create(
+      b, loc, init.getType(), conv,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+}
+
+/// conv2d: zero-pad the input, then convolve into f32.
 struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -99,12 +144,8 @@ struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
         padSpatial(rewriter, loc, adaptor.getLhs(), op.getPadding(), 0.0);
     Value init = createFilled(rewriter, loc, op.getType().getShape(),
                               rewriter.getF32Type(), 0.0);
-    Value conv =
-        linalg::Conv2DNchwFchwOp::create(
-            rewriter, loc, init.getType(), ValueRange{input, adaptor.getRhs()},
-            init, rewriter.getI64TensorAttr(op.getStrides()),
-            rewriter.getI64TensorAttr(op.getDilations()))
-            .getResult(0);
+    Value conv = convolve(rewriter, loc, input, adaptor.getRhs(), init,
+                          op.getStrides(), op.getDilations(), op.getGroups());
     replaceWithAccumulator(rewriter, op, conv);
     return success();
   }
@@ -115,8 +156,8 @@ struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
 ///                                    * filter[f, c, KH-1-kh, KW-1-kw]
 /// where dy' is dy spread out by the stride (zeros in between) and offset by
 /// (KH-1)*d - pad, so that dy'[j] holds dy[oh] at j = oh*s + (KH-1)*d - pad.
-/// The flipped, channel-swapped filter makes this a plain
-/// linalg.conv_2d_nchw_fchw with stride 1 and the forward dilation.
+/// The flipped, channel-swapped filter makes this a plain convolution with
+/// stride 1 and the forward dilation, in the forward's groups.
 struct Conv2DInputGradLowering : OpConversionPattern<Conv2DInputGradOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -133,14 +174,11 @@ struct Conv2DInputGradLowering : OpConversionPattern<Conv2DInputGradOp> {
       return success();
     }
     Value flipped = flipFilter(rewriter, loc, adaptor.getRhs(),
-                               elementType(adaptor.getLhs()));
+                               elementType(adaptor.getLhs()), op.getGroups());
     Value init = createFilled(rewriter, loc, op.getType().getShape(),
                               rewriter.getF32Type(), 0.0);
-    Value conv = linalg::Conv2DNchwFchwOp::create(
-                     rewriter, loc, init.getType(), ValueRange{spread, flipped},
-                     init, rewriter.getI64TensorAttr({1, 1}),
-                     rewriter.getI64TensorAttr(op.getDilations()))
-                     .getResult(0);
+    Value conv = convolve(rewriter, loc, spread, flipped, init, {1, 1},
+                          op.getDilations(), op.getGroups());
     replaceWithAccumulator(rewriter, op, conv);
     return success();
   }
@@ -198,22 +236,31 @@ private:
         insertOffsets, sliceSizes, insertStrides);
   }
 
-  /// flipped[c, f, kh, kw] = filter[f, c, KH-1-kh, KW-1-kw], in `element`.
+  /// flipped[c, f, kh, kw] = filter[f, c, KH-1-kh, KW-1-kw], in `element`;
+  /// in G groups, the (C/G, F/G) block of each group is swapped in place:
+  /// flipped[c, j, ...] = filter[(c / (C/G)) * (F/G) + j, c % (C/G), ...].
   static Value flipFilter(OpBuilder &b, Location loc, Value filter,
-                          Type element) {
+                          Type element, int64_t groups) {
     ArrayRef<int64_t> filterShape = tensorType(filter).getShape();
+    int64_t groupFilters = filterShape[0] / groups;
+    int64_t groupChannels = filterShape[1];
     MLIRContext *context = b.getContext();
     AffineExpr d0, d1, d2, d3;
     bindDims(context, d0, d1, d2, d3);
+    AffineExpr f = d1, c = d0;
+    if (groups != 1) {
+      f = d0.floorDiv(groupChannels) * groupFilters + d1;
+      c = d0 % groupChannels;
+    }
     AffineMap flipMap = AffineMap::get(
-        4, 0, {d1, d0, filterShape[2] - 1 - d2, filterShape[3] - 1 - d3},
+        4, 0, {f, c, filterShape[2] - 1 - d2, filterShape[3] - 1 - d3},
         context);
     return buildGeneric(
         b, loc, filter,
-        createEmpty(
-            b, loc,
-            {filterShape[1], filterShape[0], filterShape[2], filterShape[3]},
-            element),
+        createEmpty(b, loc,
+                    {groupChannels * groups, groupFilters, filterShape[2],
+                     filterShape[3]},
+                    element),
         {flipMap, b.getMultiDimIdentityMap(4)}, iteratorTypes(4),
         [](OpBuilder &, Location, ValueRange args) -> SmallVector<Value> {
           return {args[0]};
@@ -227,7 +274,10 @@ private:
 /// is linalg.conv_2d_nchw_fchw of x_pad as [c, n, H, W] (the "batch" is c,
 /// the reduced channel n) with dy as [f, n, OH, OW] for the filter, the
 /// forward dilation as its stride and the forward stride as its dilation,
-/// into [c, f, KH, KW], transposed back. A named op rather than the
+/// into [c, f, KH, KW], transposed back. In G groups, channel c of group g
+/// only meets the filters of group g, so the batch is c within its group
+/// and the channels are (g, n): x_pad as [C/G, G*N, H, W], grouped as the
+/// forward op. A named op rather than the
 /// equivalent linalg.generic: elementwise fusion would fold dy's producer
 /// into a generic, leaving a body no kernel can recognize, and the named op
 /// reduces over (n, oh, ow) in the same order as the generic did.
@@ -248,20 +298,40 @@ struct Conv2DFilterGradLowering : OpConversionPattern<Conv2DFilterGradOp> {
                                          ArrayRef<int64_t>{1, 0, 2, 3})
           .getResult()[0];
     };
-    Value input = swapBatchAndChannels(
-        padSpatial(rewriter, loc, adaptor.getLhs(), op.getPadding(), 0.0));
+    int64_t groups = op.getGroups();
+    Value padded =
+        padSpatial(rewriter, loc, adaptor.getLhs(), op.getPadding(), 0.0);
+    Value input = groups == 1
+                      ? swapBatchAndChannels(padded)
+                      : groupChannelsOverBatch(rewriter, loc, padded, groups);
     Value grad = swapBatchAndChannels(adaptor.getRhs());
     ArrayRef<int64_t> shape = op.getType().getShape();
     Value init =
         createFilled(rewriter, loc, {shape[1], shape[0], shape[2], shape[3]},
                      rewriter.getF32Type(), 0.0);
-    Value conv = linalg::Conv2DNchwFchwOp::create(
-                     rewriter, loc, init.getType(), ValueRange{input, grad},
-                     init, rewriter.getI64TensorAttr(op.getDilations()),
-                     rewriter.getI64TensorAttr(op.getStrides()))
-                     .getResult(0);
+    Value conv = convolve(rewriter, loc, input, grad, init, op.getDilations(),
+                          op.getStrides(), groups);
     replaceWithAccumulator(rewriter, op, swapBatchAndChannels(conv));
     return success();
+  }
+
+private:
+  /// x [N, G*C', H, W] as [C', G*N, H, W]: x viewed as [N, G, C', H, W],
+  /// transposed to [C', G, N, H, W] and collapsed.
+  static Value groupChannelsOverBatch(OpBuilder &b, Location loc, Value x,
+                                      int64_t groups) {
+    Value grouped = splitGroups(b, loc, x, 1, groups);
+    ArrayRef<int64_t> shape = tensorType(grouped).getShape();
+    Value init =
+        createEmpty(b, loc, {shape[2], shape[1], shape[0], shape[3], shape[4]},
+                    elementType(x));
+    Value transposed =
+        linalg::TransposeOp::create(b, loc, grouped, init,
+                                    ArrayRef<int64_t>{2, 1, 0, 3, 4})
+            .getResult()[0];
+    return tensor::CollapseShapeOp::create(
+        b, loc, transposed,
+        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
   }
 };
 
@@ -314,6 +384,32 @@ void addWindowPositions(Value windowed, ArrayRef<int64_t> kernel,
                         ow, getAffineConstantExpr(k % kernel[1], context)},
                        context));
   }
+}
+
+/// `pooled` [N, C, OH, OW] spread over a tensor of `background` of the input
+/// shape grown by the kernel, [N, C, H + KH - 1, W + KW - 1], with window
+/// (oh, ow) at (oh*s + KH-1-pad, ow*s + KW-1-pad): the window that holds
+/// input row h at kernel row kh is then at h - kh + KH-1, so a stride-1 pass
+/// of kernel-sized windows over the result gathers, for every input
+/// position, the windows that hold it. The verifier's 2*pad <= K keeps
+/// K-1-pad >= 0 and the last window inside.
+Value spreadOverWindows(OpBuilder &b, Location loc, Value pooled,
+                        Value background, ArrayRef<int64_t> inputShape,
+                        ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                        ArrayRef<int64_t> padding) {
+  SmallVector<int64_t> spreadShape = {inputShape[0], inputShape[1]};
+  SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0)),
+      sizes =
+          getAsIndexOpFoldResult(b.getContext(), tensorType(pooled).getShape()),
+      spreadStrides(2, b.getIndexAttr(1));
+  for (int i = 0; i < 2; ++i) {
+    spreadShape.push_back(inputShape[2 + i] + kernel[i] - 1);
+    offsets.push_back(b.getIndexAttr(kernel[i] - 1 - padding[i]));
+    spreadStrides.push_back(b.getIndexAttr(strides[i]));
+  }
+  return tensor::InsertSliceOp::create(
+      b, loc, pooled, createFilled(b, loc, spreadShape, background), offsets,
+      sizes, spreadStrides);
 }
 
 /// Whether a window candidate read after `best` replaces it as the window's
@@ -412,37 +508,16 @@ struct MaxPool2DGradLowering : OpConversionPattern<MaxPool2DGradOp> {
     }
     Value argmax = buildArgmax(rewriter, op, adaptor.getInput());
     Value grad = adaptor.getGrad();
-    ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
-                      padding = op.getPadding();
-    ArrayRef<int64_t> gradShape = tensorType(grad).getShape();
+    ArrayRef<int64_t> kernel = op.getKernel();
     ArrayRef<int64_t> inputShape = op.getType().getShape();
-    Type indexElement = rewriter.getI32Type();
-
-    // Window (oh, ow) sits at spread index oh*s + K-1-pad, so that the
-    // window that reaches input row h with kernel row kh is at h - kh + K-1.
-    // The verifier's 2*pad <= K keeps K-1-pad >= 0 and the last window
-    // inside the spread size H + K - 1.
-    SmallVector<int64_t> spreadShape = {inputShape[0], inputShape[1]};
-    SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0)),
-        sizes = llvm::map_to_vector(gradShape,
-                                    [&](int64_t size) -> OpFoldResult {
-                                      return rewriter.getIndexAttr(size);
-                                    }),
-        spreadStrides(2, rewriter.getIndexAttr(1));
-    for (int i = 0; i < 2; ++i) {
-      spreadShape.push_back(inputShape[2 + i] + kernel[i] - 1);
-      offsets.push_back(rewriter.getIndexAttr(kernel[i] - 1 - padding[i]));
-      spreadStrides.push_back(rewriter.getIndexAttr(strides[i]));
-    }
-    auto spread = [&](Value source, Value background) -> Value {
-      return tensor::InsertSliceOp::create(rewriter, loc, source, background,
-                                           offsets, sizes, spreadStrides);
+    auto spread = [&](Value pooled, Value background) -> Value {
+      return spreadOverWindows(rewriter, loc, pooled, background, inputShape,
+                               kernel, op.getStrides(), op.getPadding());
     };
-    Value spreadGrad = spread(
-        grad, createFilled(rewriter, loc, spreadShape, elementType(grad), 0.0));
-    Value spreadArgmax = spread(
-        argmax, createFilled(rewriter, loc, spreadShape,
-                             intConstant(rewriter, loc, indexElement, -1)));
+    Value spreadGrad =
+        spread(grad, floatConstant(rewriter, loc, elementType(grad), 0.0));
+    Value spreadArgmax =
+        spread(argmax, intConstant(rewriter, loc, rewriter.getI32Type(), -1));
 
     // Window loops outside the image loops: the innermost loop then runs
     // along w, independent iterations that vectorize; (kh, kw) still sum in
@@ -665,11 +740,124 @@ private:
   }
 };
 
+/// The divisor of avg_pool2d's window at loop indices (oh, ow) = (2, 3) of a
+/// generic over [N, C, OH, OW], in f32: the window's size, or without
+/// `countIncludePad` the number of its positions inside the image,
+/// (min(start + K, H) - max(start, 0)) per dimension with start = oh*s - pad.
+Value windowDivisor(OpBuilder &b, Location l, ArrayRef<int64_t> kernel,
+                    ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+                    ArrayRef<int64_t> inputShape, bool countIncludePad) {
+  if (countIncludePad || llvm::all_of(padding, [](int64_t p) { return !p; }))
+    return floatConstant(b, l, b.getF32Type(), kernel[0] * kernel[1]);
+  auto index = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, l, value);
+  };
+  Value count = index(1);
+  for (int i = 0; i < 2; ++i) {
+    Value start = arith::SubIOp::create(
+        b, l,
+        arith::MulIOp::create(b, l, linalg::IndexOp::create(b, l, 2 + i),
+                              index(strides[i])),
+        index(padding[i]));
+    Value end = arith::MinSIOp::create(
+        b, l, arith::AddIOp::create(b, l, start, index(kernel[i])),
+        index(inputShape[2 + i]));
+    Value first = arith::MaxSIOp::create(b, l, start, index(0));
+    count = arith::MulIOp::create(b, l, count,
+                                  arith::SubIOp::create(b, l, end, first));
+  }
+  return arith::UIToFPOp::create(
+      b, l, b.getF32Type(),
+      arith::IndexCastOp::create(b, l, b.getI32Type(), count));
+}
+
+/// Sums kernel-sized windows of `input` into an f32 tensor of `resultShape`:
+/// linalg.pooling_nchw_sum, whose body extends f16/bf16 to its f32 init.
+Value sumWindows(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<int64_t> resultShape, ArrayRef<int64_t> kernel,
+                 ArrayRef<int64_t> strides) {
+  Value init = createFilled(b, loc, resultShape, b.getF32Type(), 0.0);
+  Value window = createEmpty(b, loc, kernel, b.getF32Type());
+  return linalg::PoolingNchwSumOp::create(
+             b, loc, init.getType(), ValueRange{input, window}, init,
+             b.getI64TensorAttr(strides), b.getI64TensorAttr({1, 1}))
+      .getResult(0);
+}
+
+/// `pooled` (f32 [N, C, OH, OW]) divided by each window's divisor, in
+/// `element`.
+Value divideByWindows(OpBuilder &b, Location loc, Value pooled, Type element,
+                      ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                      ArrayRef<int64_t> padding, ArrayRef<int64_t> inputShape,
+                      bool countIncludePad) {
+  ArrayRef<int64_t> shape = tensorType(pooled).getShape();
+  return buildGeneric(
+      b, loc, pooled, createEmpty(b, loc, shape, element),
+      {b.getMultiDimIdentityMap(4), b.getMultiDimIdentityMap(4)},
+      iteratorTypes(4),
+      [&](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
+        Value divisor = windowDivisor(nb, l, kernel, strides, padding,
+                                      inputShape, countIncludePad);
+        Value average =
+            arith::DivFOp::create(nb, l, toF32(nb, l, args[0]), divisor);
+        return {castScalar(nb, l, average, element)};
+      })[0];
+}
+
+/// avg_pool2d: zero-pad, sum each window into f32 (linalg.pooling_nchw_sum),
+/// then divide and round once.
+struct AvgPool2DLowering : OpConversionPattern<AvgPool2DOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AvgPool2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value padded =
+        padSpatial(rewriter, loc, adaptor.getInput(), op.getPadding(), 0.0);
+    Value sums = sumWindows(rewriter, loc, padded, op.getType().getShape(),
+                            op.getKernel(), op.getStrides());
+    rewriter.replaceOp(
+        op, divideByWindows(rewriter, loc, sums, op.getType().getElementType(),
+                            op.getKernel(), op.getStrides(), op.getPadding(),
+                            tensorType(adaptor.getInput()).getShape(),
+                            op.getCountIncludePad()));
+    return success();
+  }
+};
+
+/// avg_pool2d_grad: every window's gradient divided by its divisor (in
+/// f32), spread over the input (spreadOverWindows) and summed over the
+/// windows that hold each input position by a stride-1 window sum, then
+/// rounded once. Positions in the padding fall outside the result.
+struct AvgPool2DGradLowering : OpConversionPattern<AvgPool2DGradOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AvgPool2DGradOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    ArrayRef<int64_t> inputShape = op.getType().getShape();
+    ArrayRef<int64_t> kernel = op.getKernel();
+    Value shares = divideByWindows(rewriter, loc, adaptor.getGrad(), f32,
+                                   kernel, op.getStrides(), op.getPadding(),
+                                   inputShape, op.getCountIncludePad());
+    Value spread = spreadOverWindows(
+        rewriter, loc, shares, floatConstant(rewriter, loc, f32, 0.0),
+        inputShape, kernel, op.getStrides(), op.getPadding());
+    Value dx = sumWindows(rewriter, loc, spread, inputShape, kernel, {1, 1});
+    rewriter.replaceOp(
+        op, convertElements(rewriter, loc, dx, op.getType().getElementType()));
+    return success();
+  }
+};
+
 } // namespace
 
 void mpt::detail::populateLinearAlgebraPatterns(RewritePatternSet &patterns) {
-  patterns
-      .add<MatmulLowering, Conv2DLowering, Conv2DInputGradLowering,
-           Conv2DFilterGradLowering, MaxPool2DLowering, MaxPool2DGradLowering>(
-          patterns.getContext());
+  patterns.add<MatmulLowering, Conv2DLowering, Conv2DInputGradLowering,
+               Conv2DFilterGradLowering, MaxPool2DLowering,
+               MaxPool2DGradLowering, AvgPool2DLowering, AvgPool2DGradLowering>(
+      patterns.getContext());
 }

@@ -371,7 +371,7 @@ func.func @conv_accumulator(%x: tensor<2x3x8x8xbf16>, %w: tensor<4x3x3x3xbf16>) 
 // -----
 
 func.func @conv_channels(%x: tensor<2x3x8x8xf32>, %w: tensor<4x1x3x3xf32>) {
-  // expected-error @+1 {{'mpt.conv2d' op expected input dim 1 (3) to equal filter dim 1 (1)}}
+  // expected-error @+1 {{'mpt.conv2d' op expected input dim 1 (3) / groups (1) to equal filter dim 1 (1)}}
   %0 = mpt.conv2d %x, %w : tensor<2x3x8x8xf32>, tensor<4x1x3x3xf32> -> tensor<2x4x6x6xf32>
   return
 }
@@ -389,6 +389,54 @@ func.func @conv_result_batch(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
 func.func @conv_result_channels(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
   // expected-error @+1 {{'mpt.conv2d' op expected result dim 1 (3) to equal filter dim 0 (4)}}
   %0 = mpt.conv2d %x, %w : tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32> -> tensor<2x3x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups_zero(%x: tensor<2x6x8x8xf32>, %w: tensor<4x6x3x3xf32>) {
+  // expected-error @+1 {{'mpt.conv2d' op attribute 'groups' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  %0 = mpt.conv2d %x, %w {groups = 0 : i64} : tensor<2x6x8x8xf32>, tensor<4x6x3x3xf32> -> tensor<2x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups_input_channels(%x: tensor<2x6x8x8xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{'mpt.conv2d' op expected input channels (6) to be divisible by groups (4)}}
+  %0 = mpt.conv2d %x, %w {groups = 4 : i64} : tensor<2x6x8x8xf32>, tensor<4x2x3x3xf32> -> tensor<2x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups_filter_channels(%x: tensor<2x6x8x8xf32>, %w: tensor<5x3x3x3xf32>) {
+  // expected-error @+1 {{'mpt.conv2d' op expected filter channels (5) to be divisible by groups (2)}}
+  %0 = mpt.conv2d %x, %w {groups = 2 : i64} : tensor<2x6x8x8xf32>, tensor<5x3x3x3xf32> -> tensor<2x5x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups_filter_depth(%x: tensor<2x6x8x8xf32>, %w: tensor<4x6x3x3xf32>) {
+  // expected-error @+1 {{'mpt.conv2d' op expected input dim 1 (6) / groups (2) to equal filter dim 1 (6)}}
+  %0 = mpt.conv2d %x, %w {groups = 2 : i64} : tensor<2x6x8x8xf32>, tensor<4x6x3x3xf32> -> tensor<2x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_input_grad_groups(%dy: tensor<2x4x6x6xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{'mpt.conv2d_input_grad' op expected result channels (6) to be divisible by groups (4)}}
+  %0 = mpt.conv2d_input_grad %dy, %w {groups = 4 : i64} : tensor<2x4x6x6xf32>, tensor<4x2x3x3xf32> -> tensor<2x6x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv_filter_grad_groups(%x: tensor<2x6x8x8xf32>, %dy: tensor<2x3x6x6xf32>) {
+  // expected-error @+1 {{'mpt.conv2d_filter_grad' op expected result channels (3) to be divisible by groups (2)}}
+  %0 = mpt.conv2d_filter_grad %x, %dy {groups = 2 : i64} : tensor<2x6x8x8xf32>, tensor<2x3x6x6xf32> -> tensor<3x3x3x3xf32>
   return
 }
 
@@ -436,7 +484,7 @@ func.func @conv_input_grad_grad_rank(%dy: tensor<2x4x36xf32>, %w: tensor<4x3x3x3
 // -----
 
 func.func @conv_input_grad_channels(%dy: tensor<2x4x6x6xf32>, %w: tensor<4x3x3x3xf32>) {
-  // expected-error @+1 {{'mpt.conv2d_input_grad' op expected result dim 1 (2) to equal filter dim 1 (3)}}
+  // expected-error @+1 {{'mpt.conv2d_input_grad' op expected result dim 1 (2) / groups (1) to equal filter dim 1 (3)}}
   %0 = mpt.conv2d_input_grad %dy, %w : tensor<2x4x6x6xf32>, tensor<4x3x3x3xf32> -> tensor<2x2x8x8xf32>
   return
 }
@@ -500,7 +548,7 @@ func.func @conv_filter_grad_grad_rank(%x: tensor<2x3x8x8xf32>, %dy: tensor<2x4x3
 // -----
 
 func.func @conv_filter_grad_channels(%x: tensor<2x3x8x8xf32>, %dy: tensor<2x4x6x6xf32>) {
-  // expected-error @+1 {{'mpt.conv2d_filter_grad' op expected input dim 1 (3) to equal result dim 1 (1)}}
+  // expected-error @+1 {{'mpt.conv2d_filter_grad' op expected input dim 1 (3) / groups (1) to equal result dim 1 (1)}}
   %0 = mpt.conv2d_filter_grad %x, %dy : tensor<2x3x8x8xf32>, tensor<2x4x6x6xf32> -> tensor<4x1x3x3xf32>
   return
 }
@@ -658,6 +706,58 @@ func.func @pool_grad_padding(%dy: tensor<2x3x5x5xf32>, %x: tensor<2x3x8x8xf32>) 
 func.func @pool_grad_result_type(%dy: tensor<2x3x4x4xf32>, %x: tensor<2x3x8x8xf32>) {
   // expected-error @+1 {{'mpt.max_pool2d_grad' op failed to verify that all of {input, result} have same type}}
   %0 = "mpt.max_pool2d_grad"(%dy, %x) <{kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}> : (tensor<2x3x4x4xf32>, tensor<2x3x8x8xf32>) -> tensor<2x3x4x4xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// avg_pool2d, avg_pool2d_grad
+//===----------------------------------------------------------------------===//
+
+func.func @avg_pool_padding_over_half_kernel(%x: tensor<2x3x8x8xf32>) {
+  // expected-error @+1 {{'mpt.avg_pool2d' op expected padding to be at most half the kernel, got padding 2x1 for kernel 3x3}}
+  %0 = mpt.avg_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, padding = array<i64: 2, 1>} : tensor<2x3x8x8xf32> -> tensor<2x3x10x8xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool_result_shape(%x: tensor<2x3x8x7xf32>) {
+  // expected-error @+1 {{'mpt.avg_pool2d' op expected result shape 2x3x4x3, got 2x3x4x4}}
+  %0 = mpt.avg_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<2x3x8x7xf32> -> tensor<2x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool_element_types(%x: tensor<2x3x8x8xbf16>) {
+  // expected-error @+1 {{'mpt.avg_pool2d' op expected input and result element types to match, got 'bf16' and 'f32'}}
+  %0 = mpt.avg_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<2x3x8x8xbf16> -> tensor<2x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool_grad_shape(%dy: tensor<2x3x4x5xf32>) {
+  // expected-error @+1 {{'mpt.avg_pool2d_grad' op expected grad shape 2x3x4x4, got 2x3x4x5}}
+  %0 = mpt.avg_pool2d_grad %dy {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<2x3x4x5xf32> -> tensor<2x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool_grad_result_rank(%dy: tensor<2x3x4x4xf32>) {
+  // expected-error @+1 {{'mpt.avg_pool2d_grad' op expected result (NCHW) of rank 4, got rank 3 ('tensor<3x8x8xf32>')}}
+  %0 = mpt.avg_pool2d_grad %dy {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<2x3x4x4xf32> -> tensor<3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool_grad_kernel_too_big(%dy: tensor<2x3x4x4xf32>) {
+  // expected-error @+1 {{'mpt.avg_pool2d_grad' op kernel 3x3 does not fit the result 8x2 padded by 0x0}}
+  %0 = mpt.avg_pool2d_grad %dy {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>} : tensor<2x3x4x4xf32> -> tensor<2x3x8x2xf32>
   return
 }
 

@@ -167,6 +167,40 @@ func.func @max_pool2d(%x: tensor<64x8x28x28xf16>, %dp: tensor<64x8x14x14xf16>, %
   return %p, %q, %dx0, %dx1 : tensor<64x8x14x14xf16>, tensor<64x8x14x15xf16>, tensor<64x8x28x28xf16>, tensor<64x8x28x28xf16>
 }
 
+// Groups: 6 channels, 4 filters of 6 / 2 = 3 channels; depthwise: groups = C.
+// CHECK-LABEL: func @conv2d_groups
+// CHECK-SAME: (%[[X:.*]]: tensor<2x6x9x7xf32>, %[[W:.*]]: tensor<4x3x3x2xf32>, %[[WD:.*]]: tensor<6x1x3x3xf32>, %[[DY:.*]]: tensor<2x4x7x6xf32>)
+func.func @conv2d_groups(%x: tensor<2x6x9x7xf32>, %w: tensor<4x3x3x2xf32>, %wd: tensor<6x1x3x3xf32>,
+                         %dy: tensor<2x4x7x6xf32>)
+    -> (tensor<2x4x7x6xf32>, tensor<2x6x9x7xf32>, tensor<2x6x9x7xf32>, tensor<4x3x3x2xf32>) {
+  // CHECK: mpt.conv2d %[[X]], %[[W]] {groups = 2 : i64} : tensor<2x6x9x7xf32>, tensor<4x3x3x2xf32> -> tensor<2x4x7x6xf32>
+  %y = mpt.conv2d %x, %w {groups = 2 : i64} : tensor<2x6x9x7xf32>, tensor<4x3x3x2xf32> -> tensor<2x4x7x6xf32>
+  // CHECK: mpt.conv2d %[[X]], %[[WD]] {groups = 6 : i64, padding = array<i64: 1, 1>} : tensor<2x6x9x7xf32>, tensor<6x1x3x3xf32> -> tensor<2x6x9x7xf32>
+  %yd = mpt.conv2d %x, %wd {padding = array<i64: 1, 1>, groups = 6 : i64}
+      : tensor<2x6x9x7xf32>, tensor<6x1x3x3xf32> -> tensor<2x6x9x7xf32>
+  // CHECK: mpt.conv2d_input_grad %[[DY]], %[[W]] {groups = 2 : i64} : tensor<2x4x7x6xf32>, tensor<4x3x3x2xf32> -> tensor<2x6x9x7xf32>
+  %dx = mpt.conv2d_input_grad %dy, %w {groups = 2 : i64} : tensor<2x4x7x6xf32>, tensor<4x3x3x2xf32> -> tensor<2x6x9x7xf32>
+  // CHECK: mpt.conv2d_filter_grad %[[X]], %[[DY]] {groups = 2 : i64} : tensor<2x6x9x7xf32>, tensor<2x4x7x6xf32> -> tensor<4x3x3x2xf32>
+  %dw = mpt.conv2d_filter_grad %x, %dy {groups = 2 : i64} : tensor<2x6x9x7xf32>, tensor<2x4x7x6xf32> -> tensor<4x3x3x2xf32>
+  return %y, %yd, %dx, %dw : tensor<2x4x7x6xf32>, tensor<2x6x9x7xf32>, tensor<2x6x9x7xf32>, tensor<4x3x3x2xf32>
+}
+
+// CHECK-LABEL: func @avg_pool2d
+// CHECK-SAME: (%[[X:.*]]: tensor<64x8x28x27xbf16>, %[[DP:.*]]: tensor<64x8x14x14xbf16>)
+func.func @avg_pool2d(%x: tensor<64x8x28x27xbf16>, %dp: tensor<64x8x14x14xbf16>)
+    -> (tensor<64x8x14x14xbf16>, tensor<64x8x28x27xbf16>) {
+  // H: (28 + 2*1 - 3) / 2 + 1 = 14; W: (27 + 2*1 - 3) / 2 + 1 = 14.
+  // CHECK: %[[P:.*]] = mpt.avg_pool2d %[[X]] {count_include_pad = false, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : tensor<64x8x28x27xbf16> -> tensor<64x8x14x14xbf16>
+  %p = mpt.avg_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1>,
+                          count_include_pad = false}
+      : tensor<64x8x28x27xbf16> -> tensor<64x8x14x14xbf16>
+  // CHECK: %[[DX:.*]] = mpt.avg_pool2d_grad %[[DP]] {kernel = array<i64: 3, 3>, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : tensor<64x8x14x14xbf16> -> tensor<64x8x28x27xbf16>
+  %dx = mpt.avg_pool2d_grad %dp {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1>}
+      : tensor<64x8x14x14xbf16> -> tensor<64x8x28x27xbf16>
+  // CHECK: return %[[P]], %[[DX]]
+  return %p, %dx : tensor<64x8x14x14xbf16>, tensor<64x8x28x27xbf16>
+}
+
 //===----------------------------------------------------------------------===//
 // Embedding
 //===----------------------------------------------------------------------===//

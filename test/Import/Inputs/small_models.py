@@ -150,6 +150,18 @@ class Attention(nn.Module):
         return self.fc(self.attention(x).mean(dim=1))
 
 
+class Pooling(nn.Module):
+    """An image classifier around one pooling function the importer refuses."""
+
+    def __init__(self, pool):
+        super().__init__()
+        self.pool = pool
+        self.fc = nn.Linear(2, 3)
+
+    def forward(self, x):
+        return self.fc(torch.mean(self.pool(x), dim=(2, 3)))
+
+
 def compile_model(model, batch=8, loss=None, target=None, width=4):
     if target is None:
         target = torch.randint(0, 3, (batch,))
@@ -216,6 +228,12 @@ elif case == "module":
     report(lambda: compile_model(Bilinear()))
 elif case == "dropout":
     report(lambda: compile_model(Dropout()))
+elif case == "pooling":
+    images, labels = torch.randn(2, 2, 6, 5), torch.randint(0, 3, (2,))
+    for pool in (nn.AvgPool2d(2, ceil_mode=True),
+                 lambda x: F.avg_pool2d(x, 2, divisor_override=3),
+                 lambda x: F.adaptive_avg_pool2d(x, (4, 2))):
+        report(lambda: mpt.compile(Pooling(pool), images, labels))
 elif case == "tied-transposed":
     report(lambda: compile_model(TiedTransposed()))
 elif case == "data":

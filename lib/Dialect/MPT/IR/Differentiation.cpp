@@ -140,7 +140,7 @@ Conv2DOp::buildOperandGradients(OpBuilder &builder, ArrayRef<Value> resultGrads,
   Value input = getLhs(), filter = getRhs();
   Value grad = castElements(builder, loc, resultGrads[0], input.getType());
   SmallVector<NamedAttribute> attrs =
-      windowAttrs(*this, {"strides", "padding", "dilations"});
+      windowAttrs(*this, {"strides", "padding", "dilations", "groups"});
   Value inputGrad =
       Conv2DInputGradOp::create(builder, loc, TypeRange{input.getType()},
                                 ValueRange{grad, filter}, attrs);
@@ -159,6 +159,19 @@ MaxPool2DOp::buildOperandGradients(OpBuilder &builder,
       builder, getLoc(), TypeRange{getInput().getType()},
       ValueRange{resultGrads[0], getInput()},
       windowAttrs(*this, {"kernel", "strides", "padding"}));
+  operandGrads.assign({inputGrad});
+  return success();
+}
+
+LogicalResult
+AvgPool2DOp::buildOperandGradients(OpBuilder &builder,
+                                   ArrayRef<Value> resultGrads,
+                                   SmallVectorImpl<Value> &operandGrads) {
+  Value inputGrad = AvgPool2DGradOp::create(
+      builder, getLoc(), TypeRange{getInput().getType()},
+      ValueRange{resultGrads[0]},
+      windowAttrs(*this,
+                  {"kernel", "strides", "padding", "count_include_pad"}));
   operandGrads.assign({inputGrad});
   return success();
 }

@@ -253,7 +253,7 @@ static int64_t windowOutputSize(int64_t size, int64_t kernel, int64_t stride,
 static LogicalResult verifyConv(Operation *op, const ConvRoles &roles,
                                 ArrayRef<int64_t> strides,
                                 ArrayRef<int64_t> padding,
-                                ArrayRef<int64_t> dilations) {
+                                ArrayRef<int64_t> dilations, int64_t groups) {
   if (failed(verifyWindowAttr(op, "strides", strides, 1)) ||
       failed(verifyWindowAttr(op, "padding", padding, 0)) ||
       failed(verifyWindowAttr(op, "dilations", dilations, 1)))
@@ -274,9 +274,19 @@ static LogicalResult verifyConv(Operation *op, const ConvRoles &roles,
   ArrayRef<int64_t> input = tensorType(roles.input).getShape();
   ArrayRef<int64_t> filter = tensorType(roles.filter).getShape();
   ArrayRef<int64_t> output = tensorType(roles.output).getShape();
-  if (failed(verifyDimsEqual(op, roles.inputName, 1, input[1], roles.filterName,
-                             1, filter[1])) ||
-      failed(verifyDimsEqual(op, roles.outputName, 0, output[0],
+  // Each group of F / groups filters reads C / groups input channels.
+  for (auto [name, channels] : {std::pair(roles.inputName, input[1]),
+                                std::pair(roles.filterName, filter[0])})
+    if (channels % groups != 0)
+      return op->emitOpError("expected ")
+             << name << " channels (" << channels
+             << ") to be divisible by groups (" << groups << ")";
+  if (input[1] / groups != filter[1])
+    return op->emitOpError("expected ")
+           << roles.inputName << " dim 1 (" << input[1] << ") / groups ("
+           << groups << ") to equal " << roles.filterName << " dim 1 ("
+           << filter[1] << ")";
+  if (failed(verifyDimsEqual(op, roles.outputName, 0, output[0],
                              roles.inputName, 0, input[0])) ||
       failed(verifyDimsEqual(op, roles.outputName, 1, output[1],
                              roles.filterName, 0, filter[0])))
@@ -318,19 +328,19 @@ MPT_BILINEAR_CONV(Conv2DFilterGradOp)
 LogicalResult Conv2DOp::verify() {
   return verifyConv(
       *this, {"input", "filter", "result", getLhs(), getRhs(), getResult()},
-      getStrides(), getPadding(), getDilations());
+      getStrides(), getPadding(), getDilations(), getGroups());
 }
 
 LogicalResult Conv2DInputGradOp::verify() {
   return verifyConv(
       *this, {"result", "filter", "grad", getResult(), getRhs(), getLhs()},
-      getStrides(), getPadding(), getDilations());
+      getStrides(), getPadding(), getDilations(), getGroups());
 }
 
 LogicalResult Conv2DFilterGradOp::verify() {
   return verifyConv(
       *this, {"input", "result", "grad", getLhs(), getResult(), getRhs()},
-      getStrides(), getPadding(), getDilations());
+      getStrides(), getPadding(), getDilations(), getGroups());
 }
 
 //===----------------------------------------------------------------------===//
@@ -338,8 +348,8 @@ LogicalResult Conv2DFilterGradOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// Verifies the pooling window and returns the pooled shape of `input` in
-/// `pooled`.
-static LogicalResult verifyPool(Operation *op, Value input,
+/// `pooled`; `inputName` is the value that has the forward input's shape.
+static LogicalResult verifyPool(Operation *op, StringRef inputName, Value input,
                                 ArrayRef<int64_t> kernel,
                                 ArrayRef<int64_t> strides,
                                 ArrayRef<int64_t> padding,
@@ -347,7 +357,7 @@ static LogicalResult verifyPool(Operation *op, Value input,
   if (failed(verifyWindowAttr(op, "kernel", kernel, 1)) ||
       failed(verifyWindowAttr(op, "strides", strides, 1)) ||
       failed(verifyWindowAttr(op, "padding", padding, 0)) ||
-      failed(verifyRank(op, "input (NCHW)", input, {4})))
+      failed(verifyRank(op, (inputName + " (NCHW)").str(), input, {4})))
     return failure();
   for (int i = 0; i < 2; ++i)
     if (2 * padding[i] > kernel[i])
@@ -361,7 +371,7 @@ static LogicalResult verifyPool(Operation *op, Value input,
         windowOutputSize(shape[2 + i], kernel[i], strides[i], padding[i], 1);
     if (size == 0)
       return op->emitOpError("kernel ")
-             << formatShape(kernel) << " does not fit the input "
+             << formatShape(kernel) << " does not fit the " << inputName << " "
              << formatShape(shape.drop_front(2)) << " padded by "
              << formatShape(padding);
     pooled.push_back(size);
@@ -369,24 +379,44 @@ static LogicalResult verifyPool(Operation *op, Value input,
   return success();
 }
 
-LogicalResult MaxPool2DOp::verify() {
-  SmallVector<int64_t> pooled;
-  if (failed(verifyPool(*this, getInput(), getKernel(), getStrides(),
-                        getPadding(), pooled)) ||
-      failed(verifySameElementType(*this, "input", getInput(), "result",
-                                   getResult())))
+/// Verifies a pooling op or its gradient: `image` has the forward input's
+/// shape, `pooled` the pooled one, and both one element type (reported in
+/// the op's operand order).
+static LogicalResult verifyPoolOp(Operation *op, StringRef imageName,
+                                  Value image, StringRef pooledName,
+                                  Value pooled, ArrayRef<int64_t> kernel,
+                                  ArrayRef<int64_t> strides,
+                                  ArrayRef<int64_t> padding) {
+  SmallVector<int64_t> pooledShape;
+  bool imageFirst = op->getOperand(0) == image;
+  if (failed(verifyPool(op, imageName, image, kernel, strides, padding,
+                        pooledShape)) ||
+      failed(imageFirst ? verifySameElementType(op, imageName, image,
+                                                pooledName, pooled)
+                        : verifySameElementType(op, pooledName, pooled,
+                                                imageName, image)))
     return failure();
-  return verifyShape(*this, "result", getResult(), pooled);
+  return verifyShape(op, pooledName, pooled, pooledShape);
+}
+
+LogicalResult MaxPool2DOp::verify() {
+  return verifyPoolOp(*this, "input", getInput(), "result", getResult(),
+                      getKernel(), getStrides(), getPadding());
 }
 
 LogicalResult MaxPool2DGradOp::verify() {
-  SmallVector<int64_t> pooled;
-  if (failed(verifyPool(*this, getInput(), getKernel(), getStrides(),
-                        getPadding(), pooled)) ||
-      failed(
-          verifySameElementType(*this, "grad", getGrad(), "input", getInput())))
-    return failure();
-  return verifyShape(*this, "grad", getGrad(), pooled);
+  return verifyPoolOp(*this, "input", getInput(), "grad", getGrad(),
+                      getKernel(), getStrides(), getPadding());
+}
+
+LogicalResult AvgPool2DOp::verify() {
+  return verifyPoolOp(*this, "input", getInput(), "result", getResult(),
+                      getKernel(), getStrides(), getPadding());
+}
+
+LogicalResult AvgPool2DGradOp::verify() {
+  return verifyPoolOp(*this, "result", getResult(), "grad", getGrad(),
+                      getKernel(), getStrides(), getPadding());
 }
 
 //===----------------------------------------------------------------------===//

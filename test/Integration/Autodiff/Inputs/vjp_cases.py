@@ -151,6 +151,21 @@ CASES = [
     # Both operands take a gradient: the target's is the input's negated.
     ("mse_loss", [([3, 4], "normal"), ([3, 4], "normal")],
      "%out = mpt.mse_loss %p0, %p1 : tensor<3x4xf32>", []),
+    # Groups neither 1 nor the channels, fewer filters than channels, a
+    # non-square window; depthwise with dilation; average pooling with the
+    # padding in and out of the divisor.
+    ("conv2d_grouped", [([2, 6, 5, 4], "normal"), ([4, 3, 3, 2], "normal")],
+     "%out = mpt.conv2d %p0, %p1 {strides = array<i64: 2, 1>, padding = array<i64: 1, 0>, groups = 2 : i64} "
+     ": tensor<2x6x5x4xf32>, tensor<4x3x3x2xf32> -> tensor<2x4x3x3xf32>", [2, 4, 3, 3]),
+    ("conv2d_depthwise", [([2, 3, 5, 5], "normal"), ([3, 1, 3, 3], "normal")],
+     "%out = mpt.conv2d %p0, %p1 {padding = array<i64: 1, 1>, dilations = array<i64: 2, 2>, groups = 3 : i64} "
+     ": tensor<2x3x5x5xf32>, tensor<3x1x3x3xf32> -> tensor<2x3x3x3xf32>", [2, 3, 3, 3]),
+    ("avg_pool2d", [([1, 2, 5, 4], "normal")],
+     "%out = mpt.avg_pool2d %p0 {kernel = array<i64: 3, 2>, strides = array<i64: 2, 1>, padding = array<i64: 1, 1>} "
+     ": tensor<1x2x5x4xf32> -> tensor<1x2x3x5xf32>", [1, 2, 3, 5]),
+    ("avg_pool2d_exclude_pad", [([1, 2, 5, 4], "normal")],
+     "%out = mpt.avg_pool2d %p0 {kernel = array<i64: 3, 2>, strides = array<i64: 2, 1>, padding = array<i64: 1, 1>, "
+     "count_include_pad = false} : tensor<1x2x5x4xf32> -> tensor<1x2x3x5xf32>", [1, 2, 3, 5]),
 ]
 
 

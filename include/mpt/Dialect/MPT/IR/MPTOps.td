@@ -216,7 +216,8 @@ class MPT_ConvOp<string mnemonic, string summaryText, list<Trait> traits = []>
   let arguments = (ins MPT_FloatTensor:$lhs, MPT_FloatTensor:$rhs,
                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
                        DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
-                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations);
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$groups);
   let results = (outs MPT_FloatTensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
@@ -227,9 +228,11 @@ class MPT_ConvOp<string mnemonic, string summaryText, list<Trait> traits = []>
 def MPT_Conv2DOp : MPT_ConvOp<"conv2d", "2-d convolution, NCHW input and FCHW filter",
                               [MPT_Differentiable]> {
   let description = [{
-    `lhs` is the input (N, C, H, W), `rhs` the filter (F, C, KH, KW); the result is
+    `lhs` is the input (N, C, H, W), `rhs` the filter (F, C/G, KH, KW); the result is
     (N, F, OH, OW) with `OH = (H + 2*pad - dilation*(KH-1) - 1) / stride + 1`. `padding` is
     symmetric, one value per spatial dimension. The result element type is the input's or f32.
+    With `groups` G (PyTorch's), C and F split into G consecutive groups and output group g
+    reads only input group g; G = C is a depthwise convolution.
 
     ```mlir
     %y = mpt.conv2d %x, %w {padding = array<i64: 1, 1>}
@@ -241,7 +244,7 @@ def MPT_Conv2DOp : MPT_ConvOp<"conv2d", "2-d convolution, NCHW input and FCHW fi
 def MPT_Conv2DInputGradOp
     : MPT_ConvOp<"conv2d_input_grad", "gradient of conv2d with respect to its input"> {
   let description = [{
-    `lhs` is the output gradient (N, F, OH, OW), `rhs` the filter (F, C, KH, KW); the result
+    `lhs` is the output gradient (N, F, OH, OW), `rhs` the filter (F, C/G, KH, KW); the result
     has the shape of the forward input (N, C, H, W). Attributes are those of the forward op.
   }];
 }
@@ -250,7 +253,7 @@ def MPT_Conv2DFilterGradOp
     : MPT_ConvOp<"conv2d_filter_grad", "gradient of conv2d with respect to its filter"> {
   let description = [{
     `lhs` is the forward input (N, C, H, W), `rhs` the output gradient (N, F, OH, OW); the
-    result has the filter's shape (F, C, KH, KW). Attributes are those of the forward op.
+    result has the filter's shape (F, C/G, KH, KW). Attributes are those of the forward op.
   }];
 }
 
@@ -284,6 +287,47 @@ def MPT_MaxPool2DGradOp : MPT_ComputeOp<"max_pool2d_grad", MPT_FollowClass,
                        DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding);
   let results = (outs MPT_FloatTensor:$result);
   let assemblyFormat = "$grad `,` $input attr-dict `:` type($grad) `,` type($input)";
+  let hasVerifier = 1;
+}
+
+def MPT_AvgPool2DOp : MPT_ComputeOp<"avg_pool2d", MPT_FollowClass, [MPT_Differentiable]> {
+  let summary = "2-d average pooling over NCHW";
+  let description = [{
+    PyTorch's avg_pool2d without ceil_mode: each output is the sum of its window divided by
+    the window's size, or with `count_include_pad = false` by the number of its positions
+    inside the image (padding adds zeros either way). Output size per spatial dimension is
+    `(H + 2*pad - kernel) / stride + 1`. On f16 and bf16 the sum accumulates in f32 and the
+    average is rounded once.
+
+    ```mlir
+    %p = mpt.avg_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>,
+                            padding = array<i64: 1, 1>, count_include_pad = false}
+        : tensor<64x8x28x28xf32> -> tensor<64x8x14x14xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+                       DefaultValuedAttr<BoolAttr, "true">:$count_include_pad);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def MPT_AvgPool2DGradOp : MPT_ComputeOp<"avg_pool2d_grad", MPT_FollowClass,
+    [ScaleEquivariantOpInterface]> {
+  let summary = "gradient of avg_pool2d: spreads each output gradient over its window";
+  let description = [{
+    `grad` is the pooled gradient; the result has the forward input's shape. Each input
+    position receives the sum, over the windows that hold it, of the window's gradient divided
+    by the forward op's divisor; computed in f32 and rounded once on f16 and bf16.
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+                       DefaultValuedAttr<BoolAttr, "true">:$count_include_pad);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$grad attr-dict `:` type($grad) `->` type($result)";
   let hasVerifier = 1;
 }
 
