@@ -150,6 +150,13 @@ CASES = [
     # Both operands take a gradient: the target's is the input's negated.
     ("mse_loss", [([3, 4], "normal"), ([3, 4], "normal")],
      "%out = mpt.mse_loss %p0, %p1 : tensor<3x4xf32>", []),
+    ("softmax_cross_entropy_smoothed_ignoring", [([4, 5], "normal")],
+     "%labels = arith.constant dense<[2, -100, 4, 0]> : tensor<4xi64>\n"
+     "  %out = mpt.softmax_cross_entropy %p0, %labels {label_smoothing = 0.3, ignore_index = -100}"
+     " : tensor<4x5xf32>, tensor<4xi64>", []),
+    ("softmax_cross_entropy_ignoring_a_class", [([4, 5], "normal")],
+     "%labels = arith.constant dense<[1, 3, 1, 0]> : tensor<4xi32>\n"
+     "  %out = mpt.softmax_cross_entropy %p0, %labels {ignore_index = 1} : tensor<4x5xf32>, tensor<4xi32>", []),
 ]
 
 
