@@ -41,6 +41,8 @@ class TensorInfo(ctypes.Structure):
         ("num_bytes", ctypes.c_size_t),
         ("num_classes", ctypes.c_int64),
         ("is_parameter", ctypes.c_int32),
+        ("has_ignored_label", ctypes.c_int32),
+        ("ignored_label", ctypes.c_int64),
     ]
 
 
@@ -189,4 +191,6 @@ def tensor_info_dict(info):
             "shape": tuple(info.shape[:info.rank]),
             "num_elements": info.num_elements,
             "num_classes": info.num_classes,
+            "ignored_label": (info.ignored_label if info.has_ignored_label
+                              else None),
             "is_parameter": bool(info.is_parameter)}

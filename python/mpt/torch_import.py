@@ -660,17 +660,24 @@ def _mean(fn, node):
 
 
 def _cross_entropy(fn, node, logits, target, options):
+    """PyTorch's cross-entropy with reduction='mean': its ignore_index (-100
+    unless set) and label smoothing become the op's attributes."""
     weight = options.get("weight")
     reduction = options.get("reduction", "mean")
-    smoothing = options.get("label_smoothing", 0.0)
-    if weight is not None or reduction != "mean" or smoothing:
-        _fail(node, "cross-entropy with class weights, label smoothing or a "
-                    "reduction other than 'mean' is not supported")
+    if weight is not None or reduction != "mean":
+        _fail(node, "cross-entropy with class weights or a reduction other "
+                    "than 'mean' is not supported")
     if len(logits.shape) != 2:
         _fail(node, f"cross-entropy of logits of shape {list(logits.shape)} "
-                    "(only (N, C)) is not supported")
-    return fn.emit.op(f"mpt.softmax_cross_entropy {logits.name}, {target.name} : "
-                      f"{logits.type}, {target.type}", (), "loss")
+                    "(only (N, C); view a sequence's as (N*T, C)) is not "
+                    "supported")
+    attributes = [f"ignore_index = {int(options.get('ignore_index', -100))} : i64"]
+    smoothing = float(options.get("label_smoothing", 0.0))
+    if smoothing:
+        attributes.append(f"label_smoothing = {_float(smoothing)} : f64")
+    return fn.emit.op(f"mpt.softmax_cross_entropy {logits.name}, {target.name} "
+                      f"{{{', '.join(attributes)}}} : {logits.type}, "
+                      f"{target.type}", (), "loss")
 
 
 def _cross_entropy_function(fn, node):
@@ -686,7 +693,8 @@ def _cross_entropy_module(fn, node, module):
     logits, target = (fn.values_of(a) for a in node.args[:2])
     return _cross_entropy(fn, node, logits, target, {
         "weight": module.weight, "reduction": module.reduction,
-        "label_smoothing": getattr(module, "label_smoothing", 0.0)})
+        "ignore_index": module.ignore_index,
+        "label_smoothing": module.label_smoothing})
 
 
 _MODULES[nn.CrossEntropyLoss] = _cross_entropy_module

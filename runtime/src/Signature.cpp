@@ -123,6 +123,7 @@ public:
     else
       return fail(what + " has unknown role '" + role->str() + "'");
     arg.classes = object.getInteger(key::Classes).value_or(0);
+    arg.ignoredLabel = object.getInteger(key::IgnoredLabel);
     arg.tableRows = object.getInteger(key::TableRows).value_or(0);
     arg.workingCopyOf = object.getInteger(key::WorkingCopyOf).value_or(-1);
     arg.optimizerStateOf =

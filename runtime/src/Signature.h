@@ -59,6 +59,8 @@ struct ArgInfo {
   int64_t classes = 0;               // data read as labels by a loss
   int64_t tableRows = 0;             // data read as ids by an embedding
   std::optional<ValueDomain> domain; // state the step keeps in a range
+  // Data read as labels: the label the loss ignores (its ignore_index).
+  std::optional<int64_t> ignoredLabel;
 };
 
 struct ResultInfo {

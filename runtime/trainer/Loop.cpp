@@ -31,11 +31,12 @@ static double secondsSince(Clock::time_point since) {
   return std::chrono::duration<double>(Clock::now() - since).count();
 }
 
-/// Accuracy on every example of `data`; the last partial batch is padded.
+/// Accuracy on every example of `data` whose label the loss does not ignore;
+/// the last partial batch is padded.
 static llvm::Expected<double> evaluate(mpt_session_t session,
                                        const DataBinding &binding,
                                        const Dataset &data) {
-  int64_t correct = 0;
+  int64_t correct = 0, counted = 0;
   int64_t batch = binding.evalBatchSize, size = binding.exampleSize;
   std::vector<float> examples(batch * size);
   std::vector<float> logits(batch * binding.numClasses);
@@ -55,12 +56,16 @@ static llvm::Expected<double> evaluate(mpt_session_t session,
             logits.data(), logits.size() * sizeof(float))))
       return std::move(error);
     for (int64_t i = 0; i < n; ++i) {
+      int64_t label = data.labels[start + i];
+      if (label == binding.ignoredLabel)
+        continue;
       const float *row = logits.data() + i * binding.numClasses;
       int64_t best = std::max_element(row, row + binding.numClasses) - row;
-      correct += best == data.labels[start + i];
+      correct += best == label;
+      ++counted;
     }
   }
-  return data.count ? double(correct) / double(data.count) : 0.0;
+  return counted ? double(correct) / double(counted) : 0.0;
 }
 
 llvm::Expected<std::string> mpt::findNonFiniteState(mpt_session_t session) {

@@ -126,6 +126,8 @@ static llvm::Error bindTrainInputs(mpt_program_t program,
                info.rank == 1) {
       binding.labels = info.name;
       binding.numClasses = info.num_classes;
+      if (info.has_ignored_label)
+        binding.ignoredLabel = info.ignored_label;
       if (binding.batchSize && info.shape[0] != binding.batchSize)
         return fail(model + ": labels '" + info.name + "' hold " +
                     Twine(info.shape[0]) + " values for a batch of " +
@@ -272,7 +274,8 @@ loadNamedFiles(const std::map<std::string, std::string> &files,
     return fail(yPath + " holds " + Twine(labels.shape[0]) + " samples but " +
                 xPath + " holds " + Twine(examples.shape[0]));
   for (size_t i = 0; i < labels.ints.size(); ++i)
-    if (labels.ints[i] < 0 || labels.ints[i] >= binding.numClasses)
+    if ((labels.ints[i] < 0 || labels.ints[i] >= binding.numClasses) &&
+        labels.ints[i] != binding.ignoredLabel)
       return fail(yPath + ": input '" + y + "': class id " +
                   Twine(labels.ints[i]) + " of sample " + Twine(i) +
                   " is outside [0, " + Twine(binding.numClasses) + ")");

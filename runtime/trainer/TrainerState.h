@@ -26,6 +26,8 @@ struct DataBinding {
   std::string examplesShape;        // as describe() gives it
   std::vector<int64_t> exampleDims; // one example's: the input's but the batch
   int64_t batchSize = 0, exampleSize = 0, numClasses = 0;
+  /// A label the loss ignores (its ignore_index), which the labels may hold.
+  std::optional<int64_t> ignoredLabel;
   /// The eval step's batch: the training step's over its micro-batches
   /// (mpt_compile_options_t::micro_batches), which the step is written for.
   int64_t evalBatchSize = 0;

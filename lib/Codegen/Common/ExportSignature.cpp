@@ -269,13 +269,9 @@ std::optional<std::string> sourceName(BlockArgument arg) {
   return std::nullopt;
 }
 
-/// The one count that the uses of data argument `arg` give it through
-/// `countOf` (0 for a use that gives none), 0 if none does: `noun` and
-/// `unit` say what it counts in the error when two differ. A step that
-/// accumulates gradients reads the data of each micro-batch through a slice.
-FailureOr<int64_t>
-agreedCount(func::FuncOp function, BlockArgument arg, StringRef noun,
-            StringRef unit, llvm::function_ref<int64_t(OpOperand &)> countOf) {
+/// The uses that read data argument `arg`. A step that accumulates gradients
+/// reads the data of each micro-batch through a slice.
+SmallVector<OpOperand *> dataReads(BlockArgument arg) {
   SmallVector<OpOperand *> uses;
   for (OpOperand &use : arg.getUses()) {
     if (auto slice = dyn_cast<tensor::ExtractSliceOp>(use.getOwner()))
@@ -284,8 +280,17 @@ agreedCount(func::FuncOp function, BlockArgument arg, StringRef noun,
     else
       uses.push_back(&use);
   }
+  return uses;
+}
+
+/// The one count that the uses of data argument `arg` give it through
+/// `countOf` (0 for a use that gives none), 0 if none does: `noun` and
+/// `unit` say what it counts in the error when two differ.
+FailureOr<int64_t>
+agreedCount(func::FuncOp function, BlockArgument arg, StringRef noun,
+            StringRef unit, llvm::function_ref<int64_t(OpOperand &)> countOf) {
   int64_t count = 0;
-  for (OpOperand *use : uses) {
+  for (OpOperand *use : dataReads(arg)) {
     int64_t useCount = countOf(*use);
     if (!useCount)
       continue;
@@ -298,22 +303,51 @@ agreedCount(func::FuncOp function, BlockArgument arg, StringRef noun,
   return count;
 }
 
+/// What a loss that reads `use` as its labels compares them with: its
+/// logits (null for any other use) and the label it ignores, if any.
+struct LabelRead {
+  Value logits;
+  std::optional<int64_t> ignored;
+};
+
+LabelRead labelRead(OpOperand &use) {
+  if (auto loss = dyn_cast<SoftmaxCrossEntropyOp>(use.getOwner());
+      loss && use.get() == loss.getLabels())
+    return {loss.getLogits(), loss.getIgnoreIndex()};
+  if (auto grad = dyn_cast<SoftmaxCrossEntropyGradOp>(use.getOwner());
+      grad && use.get() == grad.getLabels())
+    return {grad.getLogits(), grad.getIgnoreIndex()};
+  return {};
+}
+
 /// The class count of a data argument that a loss reads as labels: the width
 /// of the logits it is compared against.
 FailureOr<int64_t> labelClasses(func::FuncOp train, BlockArgument arg) {
   return agreedCount(train, arg, "labels", "classes", [](OpOperand &use) {
-    Value logits;
-    if (auto loss = dyn_cast<SoftmaxCrossEntropyOp>(use.getOwner());
-        loss && use.get() == loss.getLabels())
-      logits = loss.getLogits();
-    else if (auto grad = dyn_cast<SoftmaxCrossEntropyGradOp>(use.getOwner());
-             grad && use.get() == grad.getLabels())
-      logits = grad.getLogits();
+    Value logits = labelRead(use).logits;
     if (!logits)
       return int64_t(0);
     auto type = cast<RankedTensorType>(logits.getType());
     return type.getDimSize(type.getRank() - 1);
   });
+}
+
+/// The label that the losses reading data argument `arg` as labels ignore
+/// (their ignore_index), if they do; the runtime lets the argument hold it.
+FailureOr<std::optional<int64_t>> ignoredLabel(func::FuncOp train,
+                                               BlockArgument arg) {
+  std::optional<LabelRead> agreed;
+  for (OpOperand *use : dataReads(arg)) {
+    LabelRead read = labelRead(*use);
+    if (!read.logits)
+      continue;
+    if (agreed && agreed->ignored != read.ignored)
+      return train.emitError("data argument #")
+             << arg.getArgNumber()
+             << " is read as labels by losses that ignore different labels";
+    agreed = read;
+  }
+  return agreed ? agreed->ignored : std::nullopt;
 }
 
 /// The row count of the table that an embedding looks a data argument up in
@@ -459,12 +493,16 @@ describeTrainArgument(func::FuncOp train, BlockArgument arg, StringRef name,
   if (!isParam && !train.getArgAttr(index, MPTDialect::kStateAttrName)) {
     info->insert({key::Role, contract::role::Data});
     FailureOr<int64_t> labelCount = labelClasses(train, arg);
-    if (failed(labelCount) || failed(describeIds(train, arg, *info)))
+    FailureOr<std::optional<int64_t>> ignored = ignoredLabel(train, arg);
+    if (failed(labelCount) || failed(ignored) ||
+        failed(describeIds(train, arg, *info)))
       return failure();
     if (*labelCount) {
       info->insert({key::Classes, *labelCount});
       classes = *labelCount;
     }
+    if (*ignored)
+      info->insert({key::IgnoredLabel, **ignored});
     return info;
   }
   info->insert(

@@ -137,9 +137,31 @@ struct SoftmaxGradLowering : OpConversionPattern<SoftmaxGradOp> {
   }
 };
 
-/// mean over the batch of -log_softmax(x)[label], with PyTorch's
-/// log_softmax = (x - max) - log(sum(exp(x - max))). The labelled logit is
-/// picked in the same pass as the sum of exponentials.
+/// Whether `label` counts towards the loss: it is not the ignored index.
+Value isCounted(OpBuilder &b, Location loc, Value label, int64_t ignored) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, label,
+                               intConstant(b, loc, label.getType(), ignored));
+}
+
+/// The f32 count of the labels that are not `ignored`, a 0-d tensor.
+Value countedRows(OpBuilder &b, Location loc, Value labels, int64_t ignored) {
+  return buildGeneric(
+      b, loc, labels, createFilled(b, loc, {}, b.getF32Type(), 0.0),
+      {b.getMultiDimIdentityMap(1), AffineMap::get(1, 0, {}, b.getContext())},
+      iteratorTypes(1, {0}),
+      [&](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
+        FloatMath m{nb, l, nb.getF32Type()};
+        Value one =
+            arith::SelectOp::create(nb, l, isCounted(nb, l, args[0], ignored),
+                                    m.constant(1.0), m.constant(0.0));
+        return {m.add(args[1], one)};
+      })[0];
+}
+
+/// mean over the counted rows of (1 - e) * -log_softmax(x)[label] + e / C *
+/// sum over classes of -log_softmax(x), with PyTorch's log_softmax = (x - max)
+/// - log(sum(exp(x - max))). The labelled logit, and with smoothing the sum of
+/// x - max, are taken in the same pass as the sum of exponentials.
 struct SoftmaxCrossEntropyLowering
     : OpConversionPattern<SoftmaxCrossEntropyOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -152,48 +174,83 @@ struct SoftmaxCrossEntropyLowering
     RankedTensorType type = tensorType(logits);
     RowMaps maps = rowMaps(rewriter, type);
     Type f32 = rewriter.getF32Type();
+    double smoothing = op.getLabelSmoothing().convertToDouble();
+    std::optional<int64_t> ignored = op.getIgnoreIndex();
+    int64_t classes = type.getDimSize(1);
     Value max = rowMax(rewriter, loc, logits, maps);
     Value zeros = createFilled(rewriter, loc, maps.rowShape, f32, 0.0);
+    SmallVector<Value> rowInits = {zeros, zeros};
+    if (smoothing > 0.0)
+      rowInits.push_back(zeros);
+    SmallVector<AffineMap> rowPassMaps = {maps.element, maps.row, maps.row};
+    rowPassMaps.append(rowInits.size(), maps.row);
     SmallVector<Value> rowSums = buildGeneric(
-        rewriter, loc, ValueRange{logits, labels, max},
-        ValueRange{zeros, zeros},
-        {maps.element, maps.row, maps.row, maps.row, maps.row},
+        rewriter, loc, ValueRange{logits, labels, max}, rowInits, rowPassMaps,
         iteratorTypes(2, {1}),
-        [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF32Type()};
           Value x = m.cast(args[0]);
           Value hit = isLabel(b, l, args[1], 1);
           Value picked = arith::SelectOp::create(b, l, hit, x, m.constant(0.0));
-          return {m.add(args[3], m.exp(m.sub(x, args[2]))),
-                  m.add(args[4], picked)};
+          Value shifted = m.sub(x, args[2]);
+          SmallVector<Value> sums = {m.add(args[3], m.exp(shifted)),
+                                     m.add(args[4], picked)};
+          if (smoothing > 0.0)
+            sums.push_back(m.add(args[5], shifted));
+          return sums;
         });
 
-    // Sum over the batch of -log_softmax at the label, then the mean.
+    // Sum over the counted rows of each row's loss, then the mean.
     Value scalarZero = createFilled(rewriter, loc, {}, f32, 0.0);
     AffineMap perRow = rewriter.getMultiDimIdentityMap(1);
+    SmallVector<Value> rowValues = {rowSums[1], max, rowSums[0]};
+    if (smoothing > 0.0)
+      rowValues.push_back(rowSums[2]);
+    size_t labelArg = rowValues.size();
+    if (ignored)
+      rowValues.push_back(labels);
+    SmallVector<AffineMap> totalMaps(rowValues.size(), perRow);
+    totalMaps.push_back(AffineMap::get(1, 0, {}, getContext()));
     Value total = buildGeneric(
-        rewriter, loc, ValueRange{rowSums[1], max, rowSums[0]}, scalarZero,
-        {perRow, perRow, perRow, AffineMap::get(1, 0, {}, getContext())},
-        iteratorTypes(1, {0}),
-        [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+        rewriter, loc, rowValues, scalarZero, totalMaps, iteratorTypes(1, {0}),
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF32Type()};
           Value shifted = m.sub(args[0], args[1]);
-          Value logProb = m.sub(shifted, m.log(args[2]));
-          return {m.sub(args[3], logProb)};
+          Value logSum = m.log(args[2]);
+          Value loss = m.sub(logSum, shifted);
+          if (smoothing > 0.0) {
+            // sum over classes of -log_softmax = C * logSum - sum(x - max).
+            Value uniform = m.sub(m.mul(m.constant(classes), logSum), args[3]);
+            loss = m.add(m.mul(m.constant(1.0 - smoothing), loss),
+                         m.mul(m.constant(smoothing / classes), uniform));
+          }
+          if (ignored)
+            loss = arith::SelectOp::create(
+                b, l, isCounted(b, l, args[labelArg], *ignored), loss,
+                m.constant(0.0));
+          return {m.add(args.back(), loss)};
         })[0];
+    // The mean: over the batch, or over the rows counted when some may be
+    // ignored.
+    SmallVector<Value> meanInputs = {total};
+    if (ignored)
+      meanInputs.push_back(countedRows(rewriter, loc, labels, *ignored));
     int64_t batch = type.getDimSize(0);
     rewriter.replaceOp(
-        op, buildElementwise(rewriter, loc, {}, total, {}, f32,
+        op, buildElementwise(rewriter, loc, {}, meanInputs, {}, f32,
                              [&](OpBuilder &b, Location l,
                                  ValueRange args) -> SmallVector<Value> {
                                FloatMath m{b, l, b.getF32Type()};
-                               return {m.div(args[0], m.constant(batch))};
+                               Value count =
+                                   ignored ? args[1] : m.constant(batch);
+                               return {m.div(args[0], count)};
                              }));
     return success();
   }
 };
 
-/// seed * (softmax(x) - onehot(label)) / N.
+/// seed * (softmax(x) - target) / n on counted rows and zero on ignored ones,
+/// with target = (1 - e) * onehot(label) + e / C.
 struct SoftmaxCrossEntropyGradLowering
     : OpConversionPattern<SoftmaxCrossEntropyGradOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -202,19 +259,26 @@ struct SoftmaxCrossEntropyGradLowering
   matchAndRewrite(SoftmaxCrossEntropyGradOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value logits = adaptor.getLogits();
+    Value logits = adaptor.getLogits(), labels = adaptor.getLabels();
     RankedTensorType type = op.getType();
     RowMaps maps = rowMaps(rewriter, type);
+    double smoothing = op.getLabelSmoothing().convertToDouble();
+    std::optional<int64_t> ignored = op.getIgnoreIndex();
+    double offTarget = smoothing / type.getDimSize(1);
     Value max = rowMax(rewriter, loc, logits, maps);
     Value sum = rowSumExp(rewriter, loc, logits, max, maps);
+    AffineMap scalar = AffineMap::get(2, 0, {}, getContext());
+    SmallVector<Value> inputs = {logits, labels, max, sum, adaptor.getSeed()};
+    SmallVector<AffineMap> inputMaps = {maps.element, maps.row, maps.row,
+                                        maps.row, scalar};
+    if (ignored) {
+      inputs.push_back(countedRows(rewriter, loc, labels, *ignored));
+      inputMaps.push_back(scalar);
+    }
     int64_t batch = type.getDimSize(0);
     rewriter.replaceOp(
         op, buildElementwise(
-                rewriter, loc, type.getShape(),
-                ValueRange{logits, adaptor.getLabels(), max, sum,
-                           adaptor.getSeed()},
-                {maps.element, maps.row, maps.row, maps.row,
-                 AffineMap::get(2, 0, {}, getContext())},
+                rewriter, loc, type.getShape(), inputs, inputMaps,
                 type.getElementType(),
                 [&](OpBuilder &b, Location l,
                     ValueRange args) -> SmallVector<Value> {
@@ -222,11 +286,16 @@ struct SoftmaxCrossEntropyGradLowering
                   Value softmax =
                       m.div(m.exp(m.sub(m.cast(args[0]), args[2])), args[3]);
                   Value hit = isLabel(b, l, args[1], 1);
-                  Value one = m.constant(1.0);
-                  Value onehot =
-                      arith::SelectOp::create(b, l, hit, one, m.constant(0.0));
-                  Value scaled = m.mul(args[4], m.sub(softmax, onehot));
-                  Value dx = m.div(scaled, m.constant(batch));
+                  Value target = arith::SelectOp::create(
+                      b, l, hit, m.constant(1.0 - smoothing + offTarget),
+                      m.constant(offTarget));
+                  Value scaled = m.mul(args[4], m.sub(softmax, target));
+                  Value count = ignored ? args[5] : m.constant(batch);
+                  Value dx = m.div(scaled, count);
+                  if (ignored)
+                    dx = arith::SelectOp::create(
+                        b, l, isCounted(b, l, args[1], *ignored), dx,
+                        m.constant(0.0));
                   return {castScalar(b, l, dx, type.getElementType())};
                 }));
     return success();

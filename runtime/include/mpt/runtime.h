@@ -112,12 +112,18 @@ typedef struct mpt_tensor_info_t {
   int64_t num_elements;
   size_t num_bytes;
   /* For a data input that a loss reads as class labels: the class count
-     (values must lie in [0, num_classes)); 0 otherwise. */
+     (values must lie in [0, num_classes), or be ignored_label); 0
+     otherwise. */
   int64_t num_classes;
   /* For the session's state: 1 for a parameter (mpt.param), which data-
      parallel ranks keep identical; 0 for other state and for inputs and
      outputs. */
   int32_t is_parameter;
+  /* For class labels: 1 when the loss ignores the label ignored_label (its
+     ignore_index, PyTorch's -100), which the input may then hold; 0
+     otherwise. */
+  int32_t has_ignored_label;
+  int64_t ignored_label;
 } mpt_tensor_info_t;
 
 /*===-- Programs ----------------------------------------------------------===*/
@@ -310,9 +316,10 @@ MPT_API void mpt_session_free(mpt_session_t session);
    `function`. `bytes` must be the input's element count times the size of
    `dtype`; floats convert to the input's float type (rounding to nearest
    even) and integers to its integer type (in range). Class labels outside
-   [0, num_classes) are rejected, naming the value and its index, and so
-   are ids that an embedding looks up outside its table's rows. An input
-   stays bound until it is bound again. */
+   [0, num_classes), other than the loss's ignore_index, are rejected,
+   naming the value and its index, and so are ids that an embedding looks
+   up outside its table's rows. An input stays bound until it is bound
+   again. */
 MPT_MUST_USE_RESULT MPT_API mpt_status_t mpt_session_bind_input(
     mpt_session_t session, mpt_function_t function, const char *name,
     mpt_dtype_t dtype, const void *data, size_t bytes);

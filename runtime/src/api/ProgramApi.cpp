@@ -82,7 +82,8 @@ mpt_status_t describe(ProgramData &data, const std::string &path, bool mixed) {
                         arg.classes,
                         int64_t(i),
                         arg.role == Role::Param,
-                        arg.tableRows};
+                        arg.tableRows,
+                        arg.ignoredLabel};
     if (arg.role == Role::Data)
       data.trainInputs.push_back(tensor);
     else if (arg.init != InitKind::Copy) // a working copy follows its master

@@ -147,12 +147,14 @@ mpt_status_t checkByteCount(const PublicTensor &tensor, const char *what,
 }
 
 /// INVALID_ARGUMENT unless every value in `source` (of `kind`) lies in
-/// [0, `count`): the class labels of a loss or the ids of an embedding,
-/// which `values`, `value` (one of them) and `reason` name in the error.
+/// [0, `count`) or is `allowed` (a label the loss ignores): the class labels
+/// of a loss or the ids of an embedding, which `values`, `value` (one of them)
+/// and `reason` name in the error.
 mpt_status_t checkIndices(const PublicTensor &input, ElementKind kind,
                           const uint8_t *source, int64_t count,
-                          const char *values, const char *value,
-                          const std::string &reason, const char *caller) {
+                          std::optional<int64_t> allowed, const char *values,
+                          const char *value, const std::string &reason,
+                          const char *caller) {
   if (isFloatKind(kind))
     return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
                       std::string(caller) + ": input '" + input.name +
@@ -160,7 +162,7 @@ mpt_status_t checkIndices(const PublicTensor &input, ElementKind kind,
                           elementName(kind));
   for (int64_t i = 0, n = input.shape.numElements(); i < n; ++i) {
     int64_t index = loadInteger(source, kind, i);
-    if (index < 0 || index >= count)
+    if ((index < 0 || index >= count) && index != allowed)
       return makeStatus(
           MPT_STATUS_INVALID_ARGUMENT,
           std::string(caller) + ": input '" + input.name + "': " + value + " " +
@@ -463,15 +465,20 @@ mpt_status_t mpt_session_bind_input(mpt_session_t session,
     const auto *source = static_cast<const uint8_t *>(data);
     if (input->classes > 0)
       MPT_RETURN_IF_ERROR(checkIndices(
-          *input, kind, source, input->classes, "class labels", "label",
-          "the loss has " + std::to_string(input->classes) + " classes",
+          *input, kind, source, input->classes, input->ignoredLabel,
+          "class labels", "label",
+          "the loss has " + std::to_string(input->classes) + " classes" +
+              (input->ignoredLabel
+                   ? " and ignores " + std::to_string(*input->ignoredLabel)
+                   : ""),
           kCaller));
     if (input->tableRows > 0)
-      MPT_RETURN_IF_ERROR(checkIndices(
-          *input, kind, source, input->tableRows, "embedding ids", "id",
-          "the embedding table has " + std::to_string(input->tableRows) +
-              " rows",
-          kCaller));
+      MPT_RETURN_IF_ERROR(checkIndices(*input, kind, source, input->tableRows,
+                                       std::nullopt, "embedding ids", "id",
+                                       "the embedding table has " +
+                                           std::to_string(input->tableRows) +
+                                           " rows",
+                                       kCaller));
     bool eval = function == MPT_FUNCTION_EVAL;
     DeviceBuffer &buffer =
         eval ? session->evalInputs[input->index] : session->args[input->index];

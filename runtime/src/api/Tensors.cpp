@@ -211,6 +211,8 @@ mpt_status_t fillInfo(const PublicTensor &tensor, mpt_tensor_info_t *info) {
   info->num_bytes = tensor.shape.bytes();
   info->num_classes = tensor.classes;
   info->is_parameter = tensor.isParameter;
+  info->has_ignored_label = tensor.ignoredLabel.has_value();
+  info->ignored_label = tensor.ignoredLabel.value_or(0);
   return nullptr;
 }
 

@@ -54,6 +54,7 @@ struct PublicTensor {
   int64_t index = -1; // argument or result index in its function
   bool isParameter = false;
   int64_t tableRows = 0; // ids of an embedding must lie in [0, tableRows)
+  std::optional<int64_t> ignoredLabel; // a label allowed besides [0, classes)
 };
 
 mpt_status_t fillInfo(const PublicTensor &tensor, mpt_tensor_info_t *info);

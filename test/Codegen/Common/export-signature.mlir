@@ -229,3 +229,29 @@ func.func @train_step(%s: tensor<f32> {mpt.state, mpt.init = dense<0x7FC00000> :
     attributes {mpt.train_step} {
   return %s : tensor<f32>
 }
+
+// -----
+
+// Labels of a loss that ignores a label (ignore_index, PyTorch's -100) carry
+// it, which the runtime then accepts besides [0, classes).
+// CHECK-LABEL: module attributes {mpt.signature =
+// CHECK-SAME: {\22classes\22:2,\22dtype\22:\22I64\22,\22ignored_label\22:-100,\22name\22:\22arg1\22,\22role\22:\22data\22,\22shape\22:[2]}
+func.func @train_step(%logits: tensor<2x2xf32> {mpt.state}, %y: tensor<2xi64> {mpt.data})
+    -> (tensor<2x2xf32> {mpt.next = 0}, tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step} {
+  %loss = mpt.softmax_cross_entropy %logits, %y {ignore_index = -100} : tensor<2x2xf32>, tensor<2xi64>
+  %seed = mpt.loss_grad %loss
+  %grad = mpt.softmax_cross_entropy_grad %seed, %logits, %y {ignore_index = -100} : tensor<2x2xf32>, tensor<2xi64>
+  return %grad, %loss : tensor<2x2xf32>, tensor<f32>
+}
+
+// -----
+
+// expected-error @below {{data argument #1 is read as labels by losses that ignore different labels}}
+func.func @train_step(%logits: tensor<2x2xf32> {mpt.state}, %y: tensor<2xi64> {mpt.data})
+    -> (tensor<2x2xf32> {mpt.next = 0}, tensor<f32> {mpt.metric = "loss"}, tensor<f32> {mpt.metric = "other"})
+    attributes {mpt.train_step} {
+  %loss = mpt.softmax_cross_entropy %logits, %y {ignore_index = -100} : tensor<2x2xf32>, tensor<2xi64>
+  %other = mpt.softmax_cross_entropy %logits, %y : tensor<2x2xf32>, tensor<2xi64>
+  return %logits, %loss, %other : tensor<2x2xf32>, tensor<f32>, tensor<f32>
+}

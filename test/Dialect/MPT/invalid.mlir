@@ -983,6 +983,46 @@ func.func @sce_batch(%l: tensor<8x10xf32>, %y: tensor<10xi32>) {
 
 // -----
 
+func.func @sce_negative_smoothing(%l: tensor<8x10xf32>, %y: tensor<8xi32>) {
+  // expected-error @+1 {{'mpt.softmax_cross_entropy' op expected label_smoothing in [0, 1], got -1.000000e-01}}
+  %0 = mpt.softmax_cross_entropy %l, %y {label_smoothing = -0.1} : tensor<8x10xf32>, tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @sce_grad_smoothing_above_one(%s: tensor<f32>, %l: tensor<8x10xf32>, %y: tensor<8xi32>) {
+  // expected-error @+1 {{'mpt.softmax_cross_entropy_grad' op expected label_smoothing in [0, 1], got 1.500000e+00}}
+  %0 = mpt.softmax_cross_entropy_grad %s, %l, %y {label_smoothing = 1.5} : tensor<8x10xf32>, tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @sce_nan_smoothing(%l: tensor<8x10xf32>, %y: tensor<8xi32>) {
+  // expected-error @+1 {{'mpt.softmax_cross_entropy' op expected label_smoothing in [0, 1], got nan}}
+  %0 = mpt.softmax_cross_entropy %l, %y {label_smoothing = 0x7FF8000000000000 : f64} : tensor<8x10xf32>, tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @sce_ignore_index_outside_i32(%l: tensor<8x10xf32>, %y: tensor<8xi32>) {
+  // expected-error @+1 {{'mpt.softmax_cross_entropy' op ignore_index 4294967296 does not fit the labels' i32}}
+  %0 = mpt.softmax_cross_entropy %l, %y {ignore_index = 4294967296} : tensor<8x10xf32>, tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @sce_grad_ignore_index_outside_i32(%s: tensor<f32>, %l: tensor<8x10xf32>, %y: tensor<8xi32>) {
+  // expected-error @+1 {{'mpt.softmax_cross_entropy_grad' op ignore_index -2147483649 does not fit the labels' i32}}
+  %0 = mpt.softmax_cross_entropy_grad %s, %l, %y {ignore_index = -2147483649} : tensor<8x10xf32>, tensor<8xi32>
+  return
+}
+
+// -----
+
 func.func @sce_grad_logits_rank(%s: tensor<f32>, %l: tensor<10xf32>, %y: tensor<10xi32>) {
   // expected-error @+1 {{'mpt.softmax_cross_entropy_grad' op expected logits of rank 2, got rank 1 ('tensor<10xf32>')}}
   %0 = mpt.softmax_cross_entropy_grad %s, %l, %y : tensor<10xf32>, tensor<10xi32>

@@ -316,6 +316,19 @@ func.func @softmax_cross_entropy(%logits: tensor<128x10xf32>, %y32: tensor<128xi
   return %loss32, %loss64, %d32, %d64 : tensor<f32>, tensor<f32>, tensor<128x10xf32>, tensor<128x10xf16>
 }
 
+// The options are attributes; the default smoothing 0 is not printed.
+// CHECK-LABEL: func @softmax_cross_entropy_options
+func.func @softmax_cross_entropy_options(%logits: tensor<6x10xf32>, %y: tensor<6xi64>, %seed: tensor<f32>)
+    -> (tensor<f32>, tensor<f32>, tensor<6x10xf32>) {
+  // CHECK: mpt.softmax_cross_entropy %{{.*}}, %{{.*}} {ignore_index = -100 : i64, label_smoothing = 1.000000e-01 : f64} : tensor<6x10xf32>, tensor<6xi64>
+  %smoothed = mpt.softmax_cross_entropy %logits, %y {label_smoothing = 0.1, ignore_index = -100} : tensor<6x10xf32>, tensor<6xi64>
+  // CHECK: mpt.softmax_cross_entropy %{{.*}}, %{{.*}} {ignore_index = 0 : i64} : tensor<6x10xf32>, tensor<6xi64>
+  %padded = mpt.softmax_cross_entropy %logits, %y {label_smoothing = 0.0, ignore_index = 0} : tensor<6x10xf32>, tensor<6xi64>
+  // CHECK: mpt.softmax_cross_entropy_grad %{{.*}}, %{{.*}}, %{{.*}} {ignore_index = 3 : i64, label_smoothing = 1.000000e+00 : f64} : tensor<6x10xf32>, tensor<6xi64>
+  %grad = mpt.softmax_cross_entropy_grad %seed, %logits, %y {label_smoothing = 1.0, ignore_index = 3} : tensor<6x10xf32>, tensor<6xi64>
+  return %smoothed, %padded, %grad : tensor<f32>, tensor<f32>, tensor<6x10xf32>
+}
+
 // CHECK-LABEL: func @mse_loss
 // CHECK-SAME: (%[[X:.*]]: tensor<32x3xf16>, %[[Y:.*]]: tensor<32x3xf16>)
 func.func @mse_loss(%x: tensor<32x3xf16>, %y: tensor<32x3xf16>) -> (tensor<f32>, tensor<32x3xf16>) {

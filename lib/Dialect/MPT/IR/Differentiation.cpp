@@ -267,7 +267,7 @@ LogicalResult SoftmaxCrossEntropyOp::buildOperandGradients(
     SmallVectorImpl<Value> &operandGrads) {
   Value logitsGrad = SoftmaxCrossEntropyGradOp::create(
       builder, getLoc(), getLogits().getType(), resultGrads[0], getLogits(),
-      getLabels());
+      getLabels(), getLabelSmoothingAttr(), getIgnoreIndexAttr());
   operandGrads.assign({logitsGrad, Value()});
   return success();
 }

@@ -12,6 +12,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include "OpVerifiers.h"
 
@@ -577,12 +578,32 @@ static LogicalResult verifyLogitsAndLabels(Operation *op, Value logits,
                          "logits", 0, tensorType(logits).getDimSize(0));
 }
 
+/// Label smoothing mixes the one-hot target with the uniform distribution, so
+/// its weight is a probability. An ignored label that the label type cannot
+/// hold would never match: a mistake, not a no-op. Any representable value is
+/// accepted, in [0, C) too (a padding class) as in PyTorch.
+template <typename CrossEntropyOp>
+static LogicalResult verifyCrossEntropy(CrossEntropyOp op) {
+  if (failed(verifyLogitsAndLabels(op, op.getLogits(), op.getLabels())))
+    return failure();
+  double smoothing = op.getLabelSmoothing().convertToDouble();
+  if (!(smoothing >= 0.0 && smoothing <= 1.0))
+    return op.emitOpError("expected label_smoothing in [0, 1], got ")
+           << smoothing;
+  std::optional<int64_t> ignored = op.getIgnoreIndex();
+  unsigned labelBits = tensorType(op.getLabels()).getElementTypeBitWidth();
+  if (ignored && !llvm::isIntN(labelBits, *ignored))
+    return op.emitOpError("ignore_index ")
+           << *ignored << " does not fit the labels' i" << labelBits;
+  return success();
+}
+
 LogicalResult SoftmaxCrossEntropyOp::verify() {
-  return verifyLogitsAndLabels(*this, getLogits(), getLabels());
+  return verifyCrossEntropy(*this);
 }
 
 LogicalResult SoftmaxCrossEntropyGradOp::verify() {
-  return verifyLogitsAndLabels(*this, getLogits(), getLabels());
+  return verifyCrossEntropy(*this);
 }
 
 /// The mean squared error divides by the number of elements, so there must be

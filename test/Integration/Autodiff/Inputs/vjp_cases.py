@@ -166,6 +166,13 @@ CASES = [
     ("avg_pool2d_exclude_pad", [([1, 2, 5, 4], "normal")],
      "%out = mpt.avg_pool2d %p0 {kernel = array<i64: 3, 2>, strides = array<i64: 2, 1>, padding = array<i64: 1, 1>, "
      "count_include_pad = false} : tensor<1x2x5x4xf32> -> tensor<1x2x3x5xf32>", [1, 2, 3, 5]),
+    ("softmax_cross_entropy_smoothed_ignoring", [([4, 5], "normal")],
+     "%labels = arith.constant dense<[2, -100, 4, 0]> : tensor<4xi64>\n"
+     "  %out = mpt.softmax_cross_entropy %p0, %labels {label_smoothing = 0.3, ignore_index = -100}"
+     " : tensor<4x5xf32>, tensor<4xi64>", []),
+    ("softmax_cross_entropy_ignoring_a_class", [([4, 5], "normal")],
+     "%labels = arith.constant dense<[1, 3, 1, 0]> : tensor<4xi32>\n"
+     "  %out = mpt.softmax_cross_entropy %p0, %labels {ignore_index = 1} : tensor<4x5xf32>, tensor<4xi32>", []),
 ]
 
 

@@ -523,13 +523,24 @@ def MPT_SoftmaxCrossEntropyOp : MPT_ComputeOp<"softmax_cross_entropy", MPT_FP32C
   let summary = "mean softmax cross-entropy of logits against integer labels";
   let description = [{
     `logits` is (N, C), `labels` is (N) with class indices in [0, C). The result is the mean
-    over the batch of `-log softmax(logits)[label]`, an f32 scalar.
+    over the batch of `-log softmax(logits)[label]`, an f32 scalar: PyTorch's `cross_entropy`
+    with `reduction='mean'` (a sequence model's (N, T, C) logits are reshaped to (N*T, C)).
+
+    With `label_smoothing` ε in [0, 1], a row's loss is
+    `(1 - ε) * -log p[label] + ε / C * sum over classes of -log p`. With `ignore_index`, rows
+    whose label equals it contribute nothing and the mean is over the other rows, as in
+    PyTorch; when every row is ignored the mean is 0 / 0, NaN, and the gradient is zero.
+    The ignored value may lie outside [0, C), PyTorch's -100 for instance.
 
     ```mlir
     %loss = mpt.softmax_cross_entropy %logits, %y : tensor<128x10xf32>, tensor<128xi32>
+    %lm = mpt.softmax_cross_entropy %logits, %y {label_smoothing = 1.0e-01, ignore_index = -100}
+        : tensor<512x50xf32>, tensor<512xi64>
     ```
   }];
-  let arguments = (ins MPT_FloatTensor:$logits, MPT_LabelTensor:$labels);
+  let arguments = (ins MPT_FloatTensor:$logits, MPT_LabelTensor:$labels,
+                       DefaultValuedAttr<F64Attr, "0.0">:$label_smoothing,
+                       OptionalAttr<I64Attr>:$ignore_index);
   let results = (outs MPT_F32Scalar:$loss);
   let assemblyFormat = "$logits `,` $labels attr-dict `:` type($logits) `,` type($labels)";
   let hasVerifier = 1;
@@ -538,8 +549,15 @@ def MPT_SoftmaxCrossEntropyOp : MPT_ComputeOp<"softmax_cross_entropy", MPT_FP32C
 def MPT_SoftmaxCrossEntropyGradOp
     : MPT_ComputeOp<"softmax_cross_entropy_grad", MPT_FP32Class,
                     [AllTypesMatch<["logits", "result"]>, ScaleEquivariantOpInterface]> {
-  let summary = "gradient of softmax_cross_entropy: seed * (softmax(logits) - onehot) / N";
-  let arguments = (ins MPT_F32Scalar:$seed, MPT_FloatTensor:$logits, MPT_LabelTensor:$labels);
+  let summary = "gradient of softmax_cross_entropy";
+  let description = [{
+    `seed * (softmax(logits) - (1 - ε) * onehot(label) - ε / C) / n` on the rows whose label
+    is not `ignore_index`, n being their count (N without `ignore_index`), and zero on the
+    ignored rows.
+  }];
+  let arguments = (ins MPT_F32Scalar:$seed, MPT_FloatTensor:$logits, MPT_LabelTensor:$labels,
+                       DefaultValuedAttr<F64Attr, "0.0">:$label_smoothing,
+                       OptionalAttr<I64Attr>:$ignore_index);
   let results = (outs MPT_FloatTensor:$result);
   let assemblyFormat = [{
     $seed `,` $logits `,` $labels attr-dict `:` type($logits) `,` type($labels)
