@@ -150,6 +150,63 @@ class Attention(nn.Module):
         return self.fc(self.attention(x).mean(dim=1))
 
 
+class Slicing(nn.Module):
+    """A learned token joined to every sequence by torch.cat, then split,
+    chunk, narrow, unbind and indexing (x[:, 0], x[..., :k], a strided
+    slice), all read by the head: every slice's gradient reaches the input
+    of the slicing, overlapping ones summed."""
+
+    def __init__(self):
+        super().__init__()
+        self.token = nn.Parameter(torch.randn(1, 1, 4))
+        self.embed = nn.Linear(4, 4)
+        self.fc = nn.Linear(21, 3)
+
+    def forward(self, x):
+        x = self.embed(x.view(x.shape[0], 6, 4))
+        x = torch.cat([self.token.expand(x.shape[0], -1, -1), x], dim=1)
+        first, rest = torch.split(x, [3, 4], dim=1)
+        low, high = x.chunk(2, dim=-1)
+        a, b = torch.unbind(rest.narrow(1, 1, 2), dim=1)
+        features = [x[:, 0], x[..., :1].flatten(1), first[:, ::2, 1],
+                    low[:, 3], high[:, -1], a * b]
+        return self.fc(torch.cat(features, 1))
+
+
+class SelfAttention(nn.Module):
+    """nn.MultiheadAttention over a learned position table added to every
+    sequence, read by a linear head through the first token."""
+
+    def __init__(self, batch_first, dropout=0.0):
+        super().__init__()
+        self.batch_first = batch_first
+        self.position = nn.Parameter(torch.randn(6, 4))
+        self.attention = nn.MultiheadAttention(4, 2, dropout=dropout,
+                                               batch_first=batch_first)
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        x = x.view(x.shape[0], 6, 4) + self.position
+        if not self.batch_first:
+            x = x.transpose(0, 1)
+        y, _ = self.attention(x, x, x, need_weights=False)
+        return self.fc(y[:, 0] if self.batch_first else y[0])
+
+
+class AttentionMask(SelfAttention):
+    def forward(self, x):
+        x = x.view(x.shape[0], 6, 4)
+        y, _ = self.attention(x, x, x, attn_mask=torch.zeros(6, 6))
+        return self.fc(y[:, 0])
+
+
+class AttentionWeights(SelfAttention):
+    def forward(self, x):
+        x = x.view(x.shape[0], 6, 4)
+        y, weights = self.attention(x, x, x)
+        return self.fc(y[:, 0]) + weights[:, 0, :3]
+
+
 def compile_model(model, batch=8, loss=None, target=None, width=4):
     if target is None:
         target = torch.randint(0, 3, (batch,))
@@ -235,6 +292,23 @@ elif case == "attention":
     print(f"after 3 steps, max |mpt - torch| over the state_dict: "
           f"{state_difference(step, reference):.1e}; logits: "
           f"{output_difference(step, reference, x):.1e}")
+elif case == "slicing":
+    step, reference, x = train_against_torch(Slicing(), F.cross_entropy,
+                                             width=24)
+    print(f"after 3 steps, max |mpt - torch| over the state_dict: "
+          f"{state_difference(step, reference):.1e}; logits: "
+          f"{output_difference(step, reference, x):.1e}")
+elif case == "multihead-attention":
+    for batch_first in (True, False):
+        step, reference, x = train_against_torch(SelfAttention(batch_first),
+                                                 F.cross_entropy, width=24)
+        print(f"batch_first {batch_first}: parameters {sorted(step.state())}")
+        print(f"batch_first {batch_first}: after 3 steps, max |mpt - torch| "
+              f"over the state_dict: {state_difference(step, reference):.1e}; "
+              f"logits: {output_difference(step, reference, x):.1e}")
+    report(lambda: compile_model(SelfAttention(True, dropout=0.1), width=24))
+    report(lambda: compile_model(AttentionMask(True), width=24))
+    report(lambda: compile_model(AttentionWeights(True), width=24))
 elif case == "log-softmax":
     # nll_loss of log_softmax trains as cross-entropy; the eval step returns
     # the log-probabilities.
