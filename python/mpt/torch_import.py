@@ -198,6 +198,9 @@ def _trace(root, example_inputs, training):
     every node's shape by running it on the example inputs; `root` itself,
     its running statistics among it, does not change."""
     root = copy.deepcopy(root).train(training)
+    # The tracer runs the layers on meta tensors: a copy on the meta device
+    # (torch 2.x refuses a CPU weight with a meta input).
+    meta_root = copy.deepcopy(root).to(device="meta")
     names = list(inspect.signature(root.forward).parameters)
     meta_args = {name: x.to(device="meta")
                  for name, x in zip(names, example_inputs)}
@@ -206,9 +209,12 @@ def _trace(root, example_inputs, training):
             # Ops it cannot run on meta tensors leave their shapes to
             # ShapeProp; only reading such a shape while tracing fails.
             warnings.simplefilter("ignore", UserWarning)
-            graph = _Tracer().trace(root, meta_args=meta_args)
+            graph = _Tracer().trace(meta_root, meta_args=meta_args)
     except Exception as error:  # fx raises TraceError, TypeError, ...
         raise ImportError(f"torch.fx cannot trace the model: {error}") from None
+    for node in graph.nodes:
+        if _is_traced_constant(node):
+            setattr(root, node.target, getattr(meta_root, node.target))
     module = torch.fx.GraphModule(root, graph)
     with torch.no_grad():
         _ShapeProp(module).propagate(*example_inputs)

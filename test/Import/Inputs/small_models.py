@@ -207,6 +207,24 @@ class AttentionWeights(SelfAttention):
         return self.fc(y[:, 0]) + weights[:, 0, :3]
 
 
+class ScaledDotProduct(nn.Module):
+    """F.scaled_dot_product_attention (torch 2.x) of heads split from one
+    fused projection, read by a linear head through the last token."""
+
+    def __init__(self, causal):
+        super().__init__()
+        self.causal = causal
+        self.qkv = nn.Linear(4, 12)
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        x = x.view(x.shape[0], 6, 4)
+        q, k, v = (t.view(x.shape[0], 6, 2, 2).transpose(1, 2)
+                   for t in self.qkv(x).split(4, dim=-1))
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=self.causal)
+        return self.fc(y.transpose(1, 2).reshape(x.shape[0], 6, 4)[:, -1])
+
+
 def compile_model(model, batch=8, loss=None, target=None, width=4):
     if target is None:
         target = torch.randint(0, 3, (batch,))
@@ -309,6 +327,19 @@ elif case == "multihead-attention":
     report(lambda: compile_model(SelfAttention(True, dropout=0.1), width=24))
     report(lambda: compile_model(AttentionMask(True), width=24))
     report(lambda: compile_model(AttentionWeights(True), width=24))
+elif case == "scaled-dot-product":
+    if not hasattr(F, "scaled_dot_product_attention"):
+        print(f"torch {torch.__version__} has no scaled_dot_product_attention")
+    else:
+        differences = []
+        for causal in (False, True):
+            step, reference, x = train_against_torch(ScaledDotProduct(causal),
+                                                     F.cross_entropy, width=24)
+            differences.append((state_difference(step, reference),
+                                output_difference(step, reference, x)))
+        print(f"is_causal False and True: after 3 steps, max |mpt - torch| "
+              f"over the state_dict: {max(d for d, _ in differences):.1e}; "
+              f"logits: {max(o for _, o in differences):.1e}")
 elif case == "log-softmax":
     # nll_loss of log_softmax trains as cross-entropy; the eval step returns
     # the log-probabilities.
