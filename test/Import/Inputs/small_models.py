@@ -304,15 +304,9 @@ elif case == "activations":
     print(f"after 3 steps, max |mpt - torch| over the state_dict: "
           f"{state_difference(step, reference):.1e}; outputs: "
           f"{output_difference(step, reference, x):.1e}")
-elif case == "attention":
-    step, reference, x = train_against_torch(Attention(), F.cross_entropy,
-                                             width=24)
-    print(f"after 3 steps, max |mpt - torch| over the state_dict: "
-          f"{state_difference(step, reference):.1e}; logits: "
-          f"{output_difference(step, reference, x):.1e}")
-elif case == "slicing":
-    step, reference, x = train_against_torch(Slicing(), F.cross_entropy,
-                                             width=24)
+elif case in ("attention", "slicing"):
+    model = {"attention": Attention, "slicing": Slicing}[case]()
+    step, reference, x = train_against_torch(model, F.cross_entropy, width=24)
     print(f"after 3 steps, max |mpt - torch| over the state_dict: "
           f"{state_difference(step, reference):.1e}; logits: "
           f"{output_difference(step, reference, x):.1e}")
