@@ -23,11 +23,13 @@ import copy
 import inspect
 import math
 import operator
+import warnings
 
 import torch
 import torch.fx
 import torch.nn as nn
 import torch.nn.functional as F
+from torch.fx.experimental.meta_tracer import MetaTracer, proxys_to_metas
 from torch.fx.passes.shape_prop import ShapeProp
 
 
@@ -51,7 +53,8 @@ def _source_line(node):
               if "torch/fx/_symbolic_trace.py" in where]
     inner = frames[tracer[0] + 1:] if tracer else frames
     user = [(where, code) for where, code in inner
-            if "/torch/" not in where and '"<string>"' not in where]
+            if "/torch/" not in where and '"<string>"' not in where
+            and f'"{__file__}"' not in where]
     if not user:
         return None
     where, code = user[-1]
@@ -108,12 +111,46 @@ class _Constant:
         return emit.tensor_constant(self.tensor)
 
 
-class _Tracer(torch.fx.Tracer):
-    """fx's tracer, recording each node's Python stack for error messages."""
+# The ops that return a tuple of tensors, as functions and as methods.
+_PIECES = {torch.split, torch.chunk, torch.unbind, "split", "chunk", "unbind"}
+
+
+class _Tracer(MetaTracer):
+    """fx's tracer on meta tensors of the example inputs' shapes, so that
+    shapes are Python values while tracing (torchvision's models unpack
+    them: `n, c, h, w = x.shape`), recording each node's Python stack for
+    error messages."""
 
     def __init__(self):
         super().__init__()
         self.record_stack_traces = True
+
+    def is_leaf_module(self, module, qualified_name):
+        # fx cannot trace MultiheadAttention's forward (its checks branch on
+        # tensors): the importer expands it itself (_multihead_attention).
+        return (isinstance(module, nn.MultiheadAttention)
+                or super().is_leaf_module(module, qualified_name))
+
+    def call_module(self, module, forward, args, kwargs):
+        result = super().call_module(module, forward, args, kwargs)
+        # Its (output, weights) as a tuple, which the caller may unpack.
+        if isinstance(module, nn.MultiheadAttention):
+            return result[0], result[1]
+        return result
+
+    def create_proxy(self, kind, target, args, kwargs, *rest, **options):
+        proxy = super().create_proxy(kind, target, args, kwargs, *rest,
+                                     **options)
+        # The pieces of a split as a tuple, which the caller may unpack: fx
+        # cannot iterate a proxy (and, on torch 1.13 under Python 3.12, fails
+        # reading the caller's bytecode).
+        if kind in ("call_function", "call_method") and target in _PIECES:
+            metas, options = torch.fx.node.map_aggregate(
+                (args, kwargs), proxys_to_metas)
+            pieces = (target(*metas, **options) if kind == "call_function"
+                      else getattr(metas[0], target)(*metas[1:], **options))
+            return tuple(proxy[i] for i in range(len(pieces)))
+        return proxy
 
 
 def _is_traced_constant(node):
@@ -135,7 +172,11 @@ class _ShapeProp(ShapeProp):
 
     def run_node(self, node):
         result = super().run_node(node)
-        if not isinstance(result, torch.Tensor):
+        # A tuple of tensors (split, attention's output and weights) is the
+        # graph's values, not a Python constant.
+        holds_tensor = isinstance(result, (tuple, list)) and any(
+            isinstance(r, torch.Tensor) for r in result)
+        if not isinstance(result, torch.Tensor) and not holds_tensor:
             node.meta["concrete"] = result
         elif self.is_constant(node):
             node.meta["constant"] = result.detach().clone()
@@ -157,10 +198,23 @@ def _trace(root, example_inputs, training):
     every node's shape by running it on the example inputs; `root` itself,
     its running statistics among it, does not change."""
     root = copy.deepcopy(root).train(training)
+    # The tracer runs the layers on meta tensors: a copy on the meta device
+    # (torch 2.x refuses a CPU weight with a meta input).
+    meta_root = copy.deepcopy(root).to(device="meta")
+    names = list(inspect.signature(root.forward).parameters)
+    meta_args = {name: x.to(device="meta")
+                 for name, x in zip(names, example_inputs)}
     try:
-        graph = _Tracer().trace(root)
+        with warnings.catch_warnings():
+            # Ops it cannot run on meta tensors leave their shapes to
+            # ShapeProp; only reading such a shape while tracing fails.
+            warnings.simplefilter("ignore", UserWarning)
+            graph = _Tracer().trace(meta_root, meta_args=meta_args)
     except Exception as error:  # fx raises TraceError, TypeError, ...
         raise ImportError(f"torch.fx cannot trace the model: {error}") from None
+    for node in graph.nodes:
+        if _is_traced_constant(node):
+            setattr(root, node.target, getattr(meta_root, node.target))
     module = torch.fx.GraphModule(root, graph)
     with torch.no_grad():
         _ShapeProp(module).propagate(*example_inputs)
@@ -230,6 +284,15 @@ class _Emitter:
         return self.op(f"mpt.transpose {x.name} [{', '.join(map(str, permutation))}]"
                        f" : {x.type} -> {_tensor_type(shape)}", shape)
 
+    def extract_slice(self, x, offsets, sizes, strides=None):
+        strides = strides or [1] * len(x.shape)
+        if list(sizes) == list(x.shape):
+            return x
+        listed = lambda values: ", ".join(map(str, values))  # noqa: E731
+        return self.op(f"tensor.extract_slice {x.name}[{listed(offsets)}] "
+                       f"[{listed(sizes)}] [{listed(strides)}] : {x.type} to "
+                       f"{_tensor_type(sizes)}", sizes)
+
     def arith(self, name, x, y):
         return self.op(f"arith.{name} {x.name}, {y.name} : {x.type}", x.shape)
 
@@ -289,6 +352,8 @@ class _Function:
     def values_of(self, argument):
         if isinstance(argument, torch.fx.Node):
             value = self.values[argument]
+            if isinstance(value, _Unavailable):
+                _fail(argument, f"reading {value.what} is not supported")
             if isinstance(value, (_LogSoftmax, _Constant)):
                 value = self.values[argument] = value.materialize(self.emit)
             return value
@@ -343,15 +408,16 @@ class _Function:
 # --- modules ---------------------------------------------------------------
 
 
-def _linear(fn, node, x, weight, bias):
-    emit = fn.emit
-    out_shape = fn.shape(node)
+def _affine(emit, x, weight, bias):
+    """x·weight^T + bias over the last dimension of `x`, as (rows, out)."""
     rows = math.prod(x.shape[:-1])
     flat = emit.reshape(x, (rows, x.shape[-1]))
     y = emit.matmul(flat, weight, (rows, weight.shape[0]), transpose_b=True)
-    if bias is not None:
-        y = emit.bias_add(y, bias)
-    return emit.reshape(y, out_shape)
+    return emit.bias_add(y, bias) if bias is not None else y
+
+
+def _linear(fn, node, x, weight, bias):
+    return fn.emit.reshape(_affine(fn.emit, x, weight, bias), fn.shape(node))
 
 
 def _linear_module(fn, node, module):
@@ -821,6 +887,223 @@ _METHODS = {
     "log_softmax": _log_softmax,
     "softmax": lambda fn, node: _softmax(fn, node, fn.argument(node, 1, "dim")),
 }
+
+
+# --- slicing, concatenation, attention ------------------------------------
+
+
+def _dim_argument(fn, node, index, default=0):
+    dim = fn.argument(node, index, "dim", default)
+    return dim % len(fn.values_of(node.args[0]).shape)
+
+
+def _concat(fn, node):
+    tensors = fn.values_of(fn.argument(node, 0, "tensors"))
+    shape = fn.shape(node)
+    dim = fn.argument(node, 1, "dim", 0) % len(shape)
+    if len(tensors) == 1:
+        return tensors[0]
+    names = ", ".join(t.name for t in tensors)
+    types = ", ".join(t.type for t in tensors)
+    return fn.emit.op(f"tensor.concat dim({dim}) {names} : ({types}) -> "
+                      f"{_tensor_type(shape)}", shape)
+
+
+def _pieces(fn, node, x, dim):
+    """The results of split, chunk or unbind: consecutive slices along `dim`
+    with the sizes the example run gave them."""
+    metas = node.meta.get("tensor_meta")
+    offset, pieces = 0, []
+    for meta in metas:
+        shape = tuple(meta.shape)
+        size = shape[dim] if len(shape) == len(x.shape) else 1
+        offsets = [offset if d == dim else 0 for d in range(len(x.shape))]
+        sizes = [size if d == dim else s for d, s in enumerate(x.shape)]
+        pieces.append(fn.emit.reshape(fn.emit.extract_slice(x, offsets, sizes),
+                                      shape))
+        offset += size
+    return tuple(pieces)
+
+
+def _split(fn, node):
+    return _pieces(fn, node, fn.values_of(node.args[0]),
+                   _dim_argument(fn, node, 2))
+
+
+def _unbind(fn, node):
+    return _pieces(fn, node, fn.values_of(node.args[0]),
+                   _dim_argument(fn, node, 1))
+
+
+def _narrow(fn, node):
+    x = fn.values_of(node.args[0])
+    dim = _dim_argument(fn, node, 1)
+    start = fn.argument(node, 2, "start") % x.shape[dim]
+    sizes = list(fn.shape(node))
+    return fn.emit.extract_slice(
+        x, [start if d == dim else 0 for d in range(len(x.shape))], sizes)
+
+
+class _Unavailable:
+    """A result the importer does not compute (attention weights): an error
+    where a node reads it."""
+
+    def __init__(self, what):
+        self.what = what
+
+
+def _getitem(fn, node):
+    container = fn.values[node.args[0]]
+    index = node.args[1]
+    if isinstance(container, tuple):
+        return container[index]
+    x = fn.values_of(node.args[0])
+    if not isinstance(x, _Value):
+        _fail(node, "indexing something other than a tensor or a tuple of "
+                    "tensors is not supported")
+    return _index(fn, node, x, index)
+
+
+def _index(fn, node, x, index):
+    """x[index] for integers, slices with a positive step, `...` and None:
+    one tensor.extract_slice, then a reshape that drops the integer-indexed
+    dimensions and adds the None ones."""
+    items = list(index) if isinstance(index, tuple) else [index]
+    for item in items:
+        if not (item is None or item is Ellipsis or isinstance(item, (int, slice))):
+            _fail(node, f"indexing with {type(item).__name__} (only integers, "
+                        "slices, ... and None) is not supported")
+        if isinstance(item, slice) and not all(
+                isinstance(v, (int, type(None)))
+                for v in (item.start, item.stop, item.step)):
+            _fail(node, "a slice with tensor bounds is not supported")
+    rank = len(x.shape)
+    explicit = sum(1 for i in items if i is not None and i is not Ellipsis)
+    if Ellipsis in items:
+        at = items.index(Ellipsis)
+        items[at:at + 1] = [slice(None)] * (rank - explicit)
+    items += [slice(None)] * (rank - sum(1 for i in items if i is not None))
+    offsets, sizes, strides = [], [], []
+    dims = iter(range(len(x.shape)))
+    for item in items:
+        if item is None:
+            continue
+        size = x.shape[next(dims)]
+        if isinstance(item, int):
+            offsets.append(item % size)
+            sizes.append(1)
+            strides.append(1)
+            continue
+        start, stop, step = item.indices(size)
+        if step <= 0:
+            _fail(node, f"a slice with step {step} is not supported")
+        offsets.append(start)
+        sizes.append(len(range(start, stop, step)))
+        strides.append(step)
+    sliced = fn.emit.extract_slice(x, offsets, sizes, strides)
+    return fn.emit.reshape(sliced, fn.shape(node))
+
+
+def _attention(fn, node, q, k, v, causal):
+    """softmax(q k^T / sqrt(d) [+ causal mask]) v over (batch, length, d)
+    tensors, as in PyTorch: q scaled first."""
+    emit = fn.emit
+    batch, length, depth = q.shape
+    source = k.shape[1]
+    scores = emit.matmul(emit.scale(q, 1.0 / math.sqrt(depth)), k,
+                         (batch, length, source), transpose_b=True)
+    if causal:
+        mask = torch.ones(length, source).tril().logical_not()
+        additive = torch.zeros(length, source).masked_fill(mask, float("-inf"))
+        scores = emit.arith("addf", scores, emit.broadcast(
+            emit.tensor_constant(additive), scores.shape))
+    return emit.matmul(emit.unary("softmax", scores), v,
+                       (batch, length, v.shape[2]))
+
+
+def _scaled_dot_product_attention(fn, node):
+    q, k, v = (fn.values_of(fn.argument(node, i, name))
+               for i, name in enumerate(("query", "key", "value")))
+    if (fn.argument(node, 3, "attn_mask") is not None
+            or fn.argument(node, 4, "dropout_p", 0.0)
+            or fn.argument(node, 6, "scale") is not None):
+        _fail(node, "scaled_dot_product_attention with attn_mask, dropout_p "
+                    "or scale is not supported")
+    flat = lambda t: fn.emit.reshape(  # noqa: E731
+        t, (math.prod(t.shape[:-2]),) + t.shape[-2:])
+    out = _attention(fn, node, flat(q), flat(k), flat(v),
+                     fn.argument(node, 5, "is_causal", False))
+    return fn.emit.reshape(out, fn.shape(node))
+
+
+def _multihead_attention(fn, node, module):
+    """nn.MultiheadAttention without masks or dropout, from its packed
+    in_proj_weight (one parameter, as in PyTorch, sliced into q, k and v),
+    in_proj_bias and out_proj."""
+    name = node.target.removeprefix(fn.importer.prefix)
+    options = dict(zip(["key_padding_mask", "need_weights", "attn_mask",
+                        "average_attn_weights", "is_causal"], node.args[3:]))
+    options.update(node.kwargs)
+    if (options.get("key_padding_mask") is not None
+            or options.get("attn_mask") is not None or options.get("is_causal")):
+        _fail(node, f"MultiheadAttention '{name}' with a mask is not supported")
+    if fn.emit.training and module.dropout > 0:
+        _fail(node, f"MultiheadAttention '{name}' with dropout "
+                    f"(p={module.dropout}) in training is not supported")
+    if (not module._qkv_same_embed_dim or module.in_proj_bias is None
+            or module.bias_k is not None or module.add_zero_attn):
+        _fail(node, f"MultiheadAttention '{name}' with kdim/vdim, bias=False, "
+                    "add_bias_kv or add_zero_attn is not supported")
+    emit = fn.emit
+    embed, heads = module.embed_dim, module.num_heads
+    depth = embed // heads
+    weight = fn.parameter(node, node.target, "in_proj_weight")
+    bias = fn.parameter(node, node.target, "in_proj_bias")
+    batch_first = module.batch_first
+
+    def heads_of(x, part):
+        if not batch_first:
+            x = emit.transpose(x, [1, 0, 2])
+        batch, length, _ = x.shape
+        w = emit.extract_slice(weight, [part * embed, 0], [embed, embed])
+        b = emit.extract_slice(bias, [part * embed], [embed])
+        y = emit.transpose(emit.reshape(_affine(emit, x, w, b),
+                                        (batch, length, heads, depth)),
+                           [0, 2, 1, 3])
+        return emit.reshape(y, (batch * heads, length, depth))
+
+    q, k, v = (heads_of(fn.values_of(fn.argument(node, i, name)), i)
+               for i, name in enumerate(("query", "key", "value")))
+    out = _attention(fn, node, q, k, v, causal=False)
+    batch = out.shape[0] // heads
+    length = out.shape[1]
+    out = emit.transpose(emit.reshape(out, (batch, heads, length, depth)),
+                         [0, 2, 1, 3])
+    out = emit.reshape(_affine(
+        emit, emit.reshape(out, (batch, length, embed)),
+        fn.parameter(node, node.target, "out_proj.weight"),
+        fn.parameter(node, node.target, "out_proj.bias")), (batch, length, embed))
+    if not batch_first:
+        out = emit.transpose(out, [1, 0, 2])
+    return out, _Unavailable(f"the attention weights of MultiheadAttention "
+                             f"'{name}'")
+
+
+_MODULES[nn.MultiheadAttention] = _multihead_attention
+_FUNCTIONS.update({
+    torch.cat: _concat, torch.concat: _concat,
+    operator.getitem: _getitem,
+    torch.narrow: _narrow, torch.split: _split, torch.chunk: _split,
+    torch.unbind: _unbind,
+})
+_METHODS.update({
+    "narrow": _narrow, "split": _split, "chunk": _split, "unbind": _unbind,
+    "__getitem__": _getitem,
+    "expand": lambda fn, node: fn.emit.broadcast(fn.values_of(node.args[0]),
+                                                 fn.shape(node)),
+})
+if hasattr(F, "scaled_dot_product_attention"):  # torch 2.x
+    _FUNCTIONS[F.scaled_dot_product_attention] = _scaled_dot_product_attention
 
 
 # --- the step --------------------------------------------------------------

@@ -232,3 +232,18 @@ func.func @accumulator_outside_adagrad(%w: tensor<4xf32> {mpt.param})
   %loss = mpt.reduce_sum %w [0] : tensor<4xf32> -> tensor<f32>
   return %loss : tensor<f32>
 }
+
+// -----
+
+// A slice's gradient is a tensor of its source's shape: a dynamic one has none.
+func.func @dynamic_slice(%w: tensor<4xf32> {mpt.param}, %y: tensor<1xi32> {mpt.data})
+    -> (tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step, mpt.optimizer = {kind = "sgd", lr = 0.1 : f32}} {
+  %d = tensor.cast %w : tensor<4xf32> to tensor<?xf32>
+  // expected-error @+2 {{'tensor.extract_slice' op slices a tensor of dynamic shape 'tensor<?xf32>': its gradient needs a static shape}}
+  // expected-error @+1 {{'tensor.extract_slice' op failed to build its gradient}}
+  %s = tensor.extract_slice %d[0] [2] [1] : tensor<?xf32> to tensor<2xf32>
+  %r = mpt.reshape %s : tensor<2xf32> -> tensor<1x2xf32>
+  %loss = mpt.softmax_cross_entropy %r, %y : tensor<1x2xf32>, tensor<1xi32>
+  return %loss : tensor<f32>
+}

@@ -198,3 +198,38 @@ func.func @frozen_parameter(%w: tensor<4x3xf32> {mpt.param}, %frozen: tensor<4x3
   %loss = mpt.softmax_cross_entropy %z, %y : tensor<2x3xf32>, tensor<2xi32>
   return %loss : tensor<f32>
 }
+
+// -----
+
+// A packed weight read through two row slices (fused QKV): each slice's
+// gradient is zeros with the slice's gradient inserted at its rows, and the
+// two add up to the packed weight's gradient. A token joined to the data by
+// concat takes its slice of the concatenation's gradient; the data none.
+// CHECK-LABEL: func.func @slices_and_concat
+// CHECK-SAME:    (%[[W:[^:]*]]: tensor<4x2xf32> {mpt.param}, %[[T:[^:]*]]: tensor<1x2xf32> {mpt.param}, %[[X:[^:]*]]: tensor<3x2xf32> {mpt.data}, %[[Y:[^:]*]]: tensor<4xi32> {mpt.data})
+// CHECK:         tensor.extract_slice %[[W]][0, 0] [2, 2] [1, 1]
+// CHECK:         tensor.extract_slice %[[W]][2, 0] [2, 2] [1, 1]
+// CHECK:         %[[XT:.*]] = tensor.concat dim(0) %[[T]], %[[X]] : (tensor<1x2xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+// CHECK:         %[[DWK:.*]] = mpt.matmul %{{.*}}, %{{.*}} {transpose_a} : tensor<4x2xf32>, tensor<4x2xf32> -> tensor<2x2xf32>
+// CHECK:         %[[DXT:.*]] = mpt.matmul %{{.*}}, %{{.*}} {transpose_b} : tensor<4x2xf32>, tensor<2x2xf32> -> tensor<4x2xf32>
+// CHECK:         %[[DWQ:.*]] = mpt.matmul %[[XT]], %{{.*}} {transpose_a} : tensor<4x2xf32>, tensor<4x2xf32> -> tensor<2x2xf32>
+// CHECK-NEXT:    %[[DT:.*]] = tensor.extract_slice %[[DXT]][0, 0] [1, 2] [1, 1] : tensor<4x2xf32> to tensor<1x2xf32>
+// CHECK-NEXT:    %[[Z1:.*]] = arith.constant dense<0.000000e+00> : tensor<4x2xf32>
+// CHECK-NEXT:    %[[GK:.*]] = tensor.insert_slice %[[DWK]] into %[[Z1]][2, 0] [2, 2] [1, 1] : tensor<2x2xf32> into tensor<4x2xf32>
+// CHECK-NEXT:    %[[Z0:.*]] = arith.constant dense<0.000000e+00> : tensor<4x2xf32>
+// CHECK-NEXT:    %[[GQ:.*]] = tensor.insert_slice %[[DWQ]] into %[[Z0]][0, 0] [2, 2] [1, 1] : tensor<2x2xf32> into tensor<4x2xf32>
+// CHECK-NEXT:    %[[DW:.*]] = arith.addf %[[GK]], %[[GQ]] : tensor<4x2xf32>
+// CHECK-NEXT:    mpt.sgd %[[W]], %[[DW]]
+// CHECK-NEXT:    mpt.sgd %[[T]], %[[DT]]
+func.func @slices_and_concat(%w: tensor<4x2xf32> {mpt.param}, %t: tensor<1x2xf32> {mpt.param},
+                             %x: tensor<3x2xf32> {mpt.data}, %y: tensor<4xi32> {mpt.data})
+    -> (tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step, mpt.optimizer = {kind = "sgd", lr = 1.0e-01 : f32}} {
+  %wq = tensor.extract_slice %w[0, 0] [2, 2] [1, 1] : tensor<4x2xf32> to tensor<2x2xf32>
+  %wk = tensor.extract_slice %w[2, 0] [2, 2] [1, 1] : tensor<4x2xf32> to tensor<2x2xf32>
+  %xt = tensor.concat dim(0) %t, %x : (tensor<1x2xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  %q = mpt.matmul %xt, %wq : tensor<4x2xf32>, tensor<2x2xf32> -> tensor<4x2xf32>
+  %k = mpt.matmul %q, %wk : tensor<4x2xf32>, tensor<2x2xf32> -> tensor<4x2xf32>
+  %loss = mpt.softmax_cross_entropy %k, %y : tensor<4x2xf32>, tensor<4xi32>
+  return %loss : tensor<f32>
+}

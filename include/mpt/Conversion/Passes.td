@@ -21,7 +21,8 @@ def MPTConvertToLinalg : Pass<"mpt-convert-to-linalg", "::mlir::ModuleOp"> {
     (matmul, convolutions) multiply in the operand type's exact f32 products and accumulate in
     f32, then round once; reductions and statistics accumulate in f32. The one scatter,
     `embedding_grad`, is an `scf.forall` over the table's columns, each adding its rows in
-    order in an `scf.for`: no linalg op writes an element chosen by data.
+    order in an `scf.for`: no linalg op writes an element chosen by data. A `tensor.concat`
+    becomes `tensor.insert_slice`s into one new tensor.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -9,6 +9,7 @@
 
 #include "mpt/Conversion/Passes.h"
 
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -53,8 +54,12 @@ struct MPTConvertToLinalg
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, scf::SCFDialect,
                            tensor::TensorDialect>();
+    // A concatenation as inserts into one new tensor, which bufferize in
+    // place.
+    target.addIllegalOp<tensor::ConcatOp>();
     RewritePatternSet patterns(&getContext());
     populateMPTToLinalgPatterns(patterns);
+    tensor::populateDecomposeTensorConcatPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();

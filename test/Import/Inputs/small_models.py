@@ -162,6 +162,81 @@ class Pooling(nn.Module):
         return self.fc(torch.mean(self.pool(x), dim=(2, 3)))
 
 
+class Slicing(nn.Module):
+    """A learned token joined to every sequence by torch.cat, then split,
+    chunk, narrow, unbind and indexing (x[:, 0], x[..., :k], a strided
+    slice), all read by the head: every slice's gradient reaches the input
+    of the slicing, overlapping ones summed."""
+
+    def __init__(self):
+        super().__init__()
+        self.token = nn.Parameter(torch.randn(1, 1, 4))
+        self.embed = nn.Linear(4, 4)
+        self.fc = nn.Linear(21, 3)
+
+    def forward(self, x):
+        x = self.embed(x.view(x.shape[0], 6, 4))
+        x = torch.cat([self.token.expand(x.shape[0], -1, -1), x], dim=1)
+        first, rest = torch.split(x, [3, 4], dim=1)
+        low, high = x.chunk(2, dim=-1)
+        a, b = torch.unbind(rest.narrow(1, 1, 2), dim=1)
+        features = [x[:, 0], x[..., :1].flatten(1), first[:, ::2, 1],
+                    low[:, 3], high[:, -1], a * b]
+        return self.fc(torch.cat(features, 1))
+
+
+class SelfAttention(nn.Module):
+    """nn.MultiheadAttention over a learned position table added to every
+    sequence, read by a linear head through the first token."""
+
+    def __init__(self, batch_first, dropout=0.0):
+        super().__init__()
+        self.batch_first = batch_first
+        self.position = nn.Parameter(torch.randn(6, 4))
+        self.attention = nn.MultiheadAttention(4, 2, dropout=dropout,
+                                               batch_first=batch_first)
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        x = x.view(x.shape[0], 6, 4) + self.position
+        if not self.batch_first:
+            x = x.transpose(0, 1)
+        y, _ = self.attention(x, x, x, need_weights=False)
+        return self.fc(y[:, 0] if self.batch_first else y[0])
+
+
+class AttentionMask(SelfAttention):
+    def forward(self, x):
+        x = x.view(x.shape[0], 6, 4)
+        y, _ = self.attention(x, x, x, attn_mask=torch.zeros(6, 6))
+        return self.fc(y[:, 0])
+
+
+class AttentionWeights(SelfAttention):
+    def forward(self, x):
+        x = x.view(x.shape[0], 6, 4)
+        y, weights = self.attention(x, x, x)
+        return self.fc(y[:, 0]) + weights[:, 0, :3]
+
+
+class ScaledDotProduct(nn.Module):
+    """F.scaled_dot_product_attention (torch 2.x) of heads split from one
+    fused projection, read by a linear head through the last token."""
+
+    def __init__(self, causal):
+        super().__init__()
+        self.causal = causal
+        self.qkv = nn.Linear(4, 12)
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        x = x.view(x.shape[0], 6, 4)
+        q, k, v = (t.view(x.shape[0], 6, 2, 2).transpose(1, 2)
+                   for t in self.qkv(x).split(4, dim=-1))
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=self.causal)
+        return self.fc(y.transpose(1, 2).reshape(x.shape[0], 6, 4)[:, -1])
+
+
 def compile_model(model, batch=8, loss=None, target=None, width=4):
     if target is None:
         target = torch.randint(0, 3, (batch,))
@@ -247,12 +322,36 @@ elif case == "activations":
     print(f"after 3 steps, max |mpt - torch| over the state_dict: "
           f"{state_difference(step, reference):.1e}; outputs: "
           f"{output_difference(step, reference, x):.1e}")
-elif case == "attention":
-    step, reference, x = train_against_torch(Attention(), F.cross_entropy,
-                                             width=24)
+elif case in ("attention", "slicing"):
+    model = {"attention": Attention, "slicing": Slicing}[case]()
+    step, reference, x = train_against_torch(model, F.cross_entropy, width=24)
     print(f"after 3 steps, max |mpt - torch| over the state_dict: "
           f"{state_difference(step, reference):.1e}; logits: "
           f"{output_difference(step, reference, x):.1e}")
+elif case == "multihead-attention":
+    for batch_first in (True, False):
+        step, reference, x = train_against_torch(SelfAttention(batch_first),
+                                                 F.cross_entropy, width=24)
+        print(f"batch_first {batch_first}: parameters {sorted(step.state())}")
+        print(f"batch_first {batch_first}: after 3 steps, max |mpt - torch| "
+              f"over the state_dict: {state_difference(step, reference):.1e}; "
+              f"logits: {output_difference(step, reference, x):.1e}")
+    report(lambda: compile_model(SelfAttention(True, dropout=0.1), width=24))
+    report(lambda: compile_model(AttentionMask(True), width=24))
+    report(lambda: compile_model(AttentionWeights(True), width=24))
+elif case == "scaled-dot-product":
+    if not hasattr(F, "scaled_dot_product_attention"):
+        print(f"torch {torch.__version__} has no scaled_dot_product_attention")
+    else:
+        differences = []
+        for causal in (False, True):
+            step, reference, x = train_against_torch(ScaledDotProduct(causal),
+                                                     F.cross_entropy, width=24)
+            differences.append((state_difference(step, reference),
+                                output_difference(step, reference, x)))
+        print(f"is_causal False and True: after 3 steps, max |mpt - torch| "
+              f"over the state_dict: {max(d for d, _ in differences):.1e}; "
+              f"logits: {max(o for _, o in differences):.1e}")
 elif case == "log-softmax":
     # nll_loss of log_softmax trains as cross-entropy; the eval step returns
     # the log-probabilities.

@@ -1,7 +1,8 @@
 //===- Differentiation.cpp - reverse-mode rules of the mpt ops --*- C++ -*-===//
 //
 // DifferentiableOpInterface for the mpt ops and, through external models, for
-// the arith and math ops a training step may use on tensors. Every rule is a
+// the arith, math and tensor (slicing, concatenation) ops a training step may
+// use on tensors. Every rule is a
 // vector-Jacobian product: from the gradients of an op's results it builds the
 // gradients of its operands, with the operands' types, emitting the existing
 // `*_grad` ops so that the generated backward is the one a person would write.
@@ -12,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
@@ -519,6 +521,72 @@ void attach(MLIRContext *context) {
 }
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// tensor slicing and concatenation, through external models
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A slice's gradient is zeros with the slice's gradient inserted at the same
+/// offsets, sizes and strides (rank-reducing slices insert their reduced
+/// gradient the same way). Several slices of one tensor each give such a
+/// tensor, which mpt-autodiff sums like any value used more than once.
+struct ExtractSliceDifferentiable
+    : public DifferentiableOpInterface::ExternalModel<
+          ExtractSliceDifferentiable, tensor::ExtractSliceOp> {
+  LogicalResult
+  buildOperandGradients(Operation *op, OpBuilder &builder,
+                        ArrayRef<Value> resultGrads,
+                        SmallVectorImpl<Value> &operandGrads) const {
+    auto slice = cast<tensor::ExtractSliceOp>(op);
+    RankedTensorType sourceType = slice.getSourceType();
+    if (!sourceType.hasStaticShape())
+      return slice.emitOpError("slices a tensor of dynamic shape ")
+             << sourceType << ": its gradient needs a static shape";
+    Location loc = slice.getLoc();
+    Value inserted = tensor::InsertSliceOp::create(
+        builder, loc, resultGrads[0], splat(builder, loc, sourceType, 0.0),
+        slice.getMixedOffsets(), slice.getMixedSizes(),
+        slice.getMixedStrides());
+    // Dynamic offsets, sizes and strides are indices: no gradient.
+    operandGrads.assign(op->getNumOperands(), Value());
+    operandGrads[0] = inserted;
+    return success();
+  }
+};
+
+/// Each operand's gradient is its slice of the result's gradient.
+struct ConcatDifferentiable
+    : public DifferentiableOpInterface::ExternalModel<ConcatDifferentiable,
+                                                      tensor::ConcatOp> {
+  LogicalResult
+  buildOperandGradients(Operation *op, OpBuilder &builder,
+                        ArrayRef<Value> resultGrads,
+                        SmallVectorImpl<Value> &operandGrads) const {
+    auto concat = cast<tensor::ConcatOp>(op);
+    if (!concat.getResultType().hasStaticShape())
+      return concat.emitOpError("concatenates tensors of dynamic shape into ")
+             << concat.getResultType() << ": its gradient needs static shapes";
+    Location loc = concat.getLoc();
+    int64_t dim = concat.getDim();
+    int64_t rank = concat.getRank();
+    SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0)),
+        strides(rank, builder.getIndexAttr(1));
+    int64_t offset = 0;
+    operandGrads.clear();
+    for (Value input : concat.getInputs()) {
+      auto inputType = cast<RankedTensorType>(input.getType());
+      offsets[dim] = builder.getIndexAttr(offset);
+      operandGrads.push_back(tensor::ExtractSliceOp::create(
+          builder, loc, inputType, resultGrads[0], offsets,
+          getAsIndexOpFoldResult(builder.getContext(), inputType.getShape()),
+          strides));
+      offset += inputType.getDimSize(dim);
+    }
+    return success();
+  }
+};
+} // namespace
+
 void mpt::registerDifferentiableExternalModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, arith::ArithDialect *) {
     attach<arith::AddFOp, addRule>(context);
@@ -540,5 +608,10 @@ void mpt::registerDifferentiableExternalModels(DialectRegistry &registry) {
     attach<math::SqrtOp, sqrtRule>(context);
     attach<math::RsqrtOp, rsqrtRule>(context);
     attach<math::TanhOp, tanhRule>(context);
+  });
+  registry.addExtension(+[](MLIRContext *context, tensor::TensorDialect *) {
+    tensor::ExtractSliceOp::attachInterface<ExtractSliceDifferentiable>(
+        *context);
+    tensor::ConcatOp::attachInterface<ConcatDifferentiable>(*context);
   });
 }

@@ -88,6 +88,13 @@ void mpt::registerPrecisionPolicyExternalModels(DialectRegistry &registry) {
     attachScaleEquivariance<scalesWithAllOperands, tensor::ConcatOp>(context);
     attachScaleEquivariance<scalesWithSourceAndDest, tensor::InsertSliceOp>(
         context);
+    // A slice keeps its operand's precision; so does a slice's gradient, an
+    // insert into zeros that convert exactly.
+    attachPolicy<PrecisionClass::Follow, tensor::ExtractSliceOp,
+                 tensor::InsertSliceOp>(context);
+    // As in PyTorch's autocast (cat is a promote op): f16 with f16 stays
+    // f16, f16 with f32 (or bf16) joins in f32 instead of rounding one side.
+    attachPolicy<PrecisionClass::Promote, tensor::ConcatOp>(context);
   });
   registry.addExtension(+[](MLIRContext *context, math::MathDialect *) {
     // Transcendentals lose too much in f16 (exp overflows at 11.1, log of a

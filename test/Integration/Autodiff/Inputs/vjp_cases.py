@@ -148,6 +148,26 @@ CASES = [
      "%ids = arith.constant dense<[[4, 0, 4, 3], [1, 4, 0, 3]]> : tensor<2x4xi32>\n"
      "  %out = mpt.embedding %p0, %ids : tensor<5x3xf32>, tensor<2x4xi32> -> tensor<2x4x3xf32>",
      [2, 4, 3]),
+    # A slice's gradient is zeros with it inserted: a block, every other
+    # column (stride 2), a rank-reducing row (x[:, 0] of PyTorch), and two
+    # overlapping slices of one tensor, whose gradients add.
+    ("extract_slice", [([4, 5], "normal")],
+     "%out = tensor.extract_slice %p0[1, 2] [2, 3] [1, 1] : tensor<4x5xf32> to tensor<2x3xf32>",
+     [2, 3]),
+    ("extract_slice_strided", [([4, 6], "normal")],
+     "%out = tensor.extract_slice %p0[0, 1] [4, 3] [1, 2] : tensor<4x6xf32> to tensor<4x3xf32>",
+     [4, 3]),
+    ("extract_slice_rank_reducing", [([3, 4, 2], "normal")],
+     "%out = tensor.extract_slice %p0[0, 1, 0] [3, 1, 2] [1, 1, 1] : tensor<3x4x2xf32> to tensor<3x2xf32>",
+     [3, 2]),
+    ("extract_slice_twice", [([4, 4], "normal")],
+     "%a = tensor.extract_slice %p0[0, 0] [3, 4] [1, 1] : tensor<4x4xf32> to tensor<3x4xf32>\n"
+     "  %b = tensor.extract_slice %p0[1, 0] [3, 4] [1, 1] : tensor<4x4xf32> to tensor<3x4xf32>\n"
+     "  %out = arith.mulf %a, %b : tensor<3x4xf32>", [3, 4]),
+    # Each operand's gradient is its slice of the result's.
+    ("concat", [([2, 3], "normal"), ([2, 2], "normal")],
+     "%j = tensor.concat dim(1) %p0, %p1, %p0 : (tensor<2x3xf32>, tensor<2x2xf32>, tensor<2x3xf32>) -> tensor<2x8xf32>\n"
+     "  %out = arith.mulf %j, %j : tensor<2x8xf32>", [2, 8]),
     # Both operands take a gradient: the target's is the input's negated.
     ("mse_loss", [([3, 4], "normal"), ([3, 4], "normal")],
      "%out = mpt.mse_loss %p0, %p1 : tensor<3x4xf32>", []),
