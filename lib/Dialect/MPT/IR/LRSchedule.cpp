@@ -18,13 +18,9 @@ public:
               llvm::function_ref<InFlightDiagnostic()> emitError)
       : schedule(schedule), kind(kind), emitError(emitError) {}
 
-  /// An integer field of at least `min`; `fallback` when it is absent, or an
-  /// error if there is none.
-  FailureOr<int64_t> integer(StringRef name, int64_t min,
-                             std::optional<int64_t> fallback = std::nullopt) {
+  /// A required integer field of at least `min`.
+  FailureOr<int64_t> integer(StringRef name, int64_t min) {
     Attribute value = lookup(name);
-    if (!value && fallback)
-      return *fallback;
     if (!value)
       return missing(name);
     auto number = dyn_cast<IntegerAttr>(value);
@@ -35,7 +31,8 @@ public:
   }
 
   /// A finite non-negative number field, at most 1 where `fraction` is set
-  /// (an integer is taken as one).
+  /// (an integer is taken as one); `fallback` when it is absent, or an error
+  /// if there is none.
   FailureOr<double> number(StringRef name, bool fraction,
                            std::optional<double> fallback = std::nullopt) {
     Attribute value = lookup(name);
