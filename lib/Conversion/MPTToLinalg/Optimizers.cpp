@@ -231,8 +231,8 @@ struct AdamLowering : OpConversionPattern<AdamLikeOp> {
           if (!decoupledWeightDecay) {
             g = addWeightDecay(m, g, p, weightDecay);
           } else if (weightDecay != 0.0f) {
-            // A constant rate folds the factor here, rounded as the
-            // scheduled one is in the loop.
+            // 1 - lr * weight_decay in f32 either way, folded for a
+            // constant rate.
             Value keep = scheduledLr
                              ? m.sub(m.constant(1.0f),
                                      m.mul(lr, m.constant(weightDecay)))
@@ -268,19 +268,20 @@ struct AdamLowering : OpConversionPattern<AdamLikeOp> {
 // Learning-rate schedules
 //===----------------------------------------------------------------------===//
 
-/// The rate of `schedule` for `base` after `step` (an i64) applied updates,
+/// The rate of `schedule` for `base` after `step` (an integer) applied updates,
 /// in f64 as PyTorch's schedulers compute it in Python floats, each formula
 /// in the order of operations of their closed forms.
 Value buildScheduledLr(const FloatMath &m, const LRSchedule &schedule,
                        double base, Value step) {
   OpBuilder &b = m.b;
   Location l = m.loc;
-  Type i64 = step.getType();
+  Type countType = step.getType();
   auto toFloat = [&](Value integer) {
     return arith::SIToFPOp::create(b, l, m.type, integer).getResult();
   };
   auto atMost = [&](Value integer, int64_t bound) {
-    return arith::MinSIOp::create(b, l, integer, intConstant(b, l, i64, bound))
+    return arith::MinSIOp::create(b, l, integer,
+                                  intConstant(b, l, countType, bound))
         .getResult();
   };
   switch (schedule.kind) {
@@ -288,7 +289,7 @@ Value buildScheduledLr(const FloatMath &m, const LRSchedule &schedule,
     return m.constant(base);
   case LRSchedule::Kind::Step: {
     Value decays = arith::DivSIOp::create(
-        b, l, step, intConstant(b, l, i64, schedule.stepSize));
+        b, l, step, intConstant(b, l, countType, schedule.stepSize));
     Value factor =
         math::PowFOp::create(b, l, m.constant(schedule.gamma), toFloat(decays));
     return m.mul(m.constant(base), factor);
@@ -296,9 +297,9 @@ Value buildScheduledLr(const FloatMath &m, const LRSchedule &schedule,
   case LRSchedule::Kind::WarmupCosine: {
     double minLr = schedule.minLr;
     double period = schedule.totalSteps - schedule.warmupSteps;
-    Value sinceWarmup = toFloat(
-        arith::SubIOp::create(b, l, atMost(step, schedule.totalSteps),
-                              intConstant(b, l, i64, schedule.warmupSteps)));
+    Value sinceWarmup = toFloat(arith::SubIOp::create(
+        b, l, atMost(step, schedule.totalSteps),
+        intConstant(b, l, countType, schedule.warmupSteps)));
     Value angle = m.div(m.mul(m.constant(llvm::numbers::pi), sinceWarmup),
                         m.constant(period));
     Value half =
@@ -312,9 +313,9 @@ Value buildScheduledLr(const FloatMath &m, const LRSchedule &schedule,
     Value ramp = m.div(m.mul(m.constant(1.0 - start), toFloat(step)),
                        m.constant(static_cast<double>(schedule.warmupSteps)));
     Value factor = m.add(m.constant(start), ramp);
-    Value warming =
-        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, step,
-                              intConstant(b, l, i64, schedule.warmupSteps));
+    Value warming = arith::CmpIOp::create(
+        b, l, arith::CmpIPredicate::slt, step,
+        intConstant(b, l, countType, schedule.warmupSteps));
     return arith::SelectOp::create(b, l, warming,
                                    m.mul(m.constant(base), factor), cosine);
   }
@@ -326,7 +327,7 @@ Value buildScheduledLr(const FloatMath &m, const LRSchedule &schedule,
     Value lr = m.constant(schedule.values.back());
     for (int64_t i = 0; i < last; ++i) {
       Value here = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, index,
-                                         intConstant(b, l, i64, i));
+                                         intConstant(b, l, countType, i));
       lr = arith::SelectOp::create(b, l, here, m.constant(schedule.values[i]),
                                    lr);
     }
