@@ -170,7 +170,8 @@ static void addOptimizerState(OptimizerSpec &spec, StringRef kind,
     spec.stateTypes.append(1 + hasMomentum + centered, paramType);
     spec.attributes.push_back(builder.getNamedAttr(
         RMSpropOp::getOperandSegmentSizesAttrName(spec.name),
-        builder.getDenseI32ArrayAttr({1, 1, 1, hasMomentum, centered})));
+        builder.getDenseI32ArrayAttr({1, 1, 1, hasMomentum, centered,
+                                      static_cast<bool>(spec.schedule)})));
   } else if (kind == "adagrad") {
     spec.stateTypes = {paramType, stepType};
   } else if (kind == "adadelta") {
@@ -183,12 +184,11 @@ static void addOptimizerState(OptimizerSpec &spec, StringRef kind,
 /// The key of `mpt.optimizer` that gives a learning-rate schedule.
 static constexpr StringLiteral kLRScheduleKey = "lr_schedule";
 
-/// The `lr_schedule` `value` of the optimizer of `kind` for the parameter
-/// `where` names, checked; `groupLrOverride` says that the parameter gives
-/// its own `lr` but takes the step's schedule.
+/// The `lr_schedule` `value` for the parameter `where` names, checked;
+/// `groupLrOverride` says that the parameter gives its own `lr` but takes the
+/// step's schedule.
 static FailureOr<DictionaryAttr> getSchedule(func::FuncOp function,
-                                             StringRef where, StringRef kind,
-                                             Attribute value,
+                                             StringRef where, Attribute value,
                                              bool groupLrOverride) {
   auto fail = [&] {
     return function.emitOpError("optimizer of ") << where << ": ";
@@ -197,11 +197,6 @@ static FailureOr<DictionaryAttr> getSchedule(func::FuncOp function,
   if (!schedule)
     return fail() << "option '" << kLRScheduleKey
                   << "' must be a dictionary, got " << value;
-  if (!llvm::is_contained({"sgd", "adam", "adamw"}, kind))
-    return fail() << "'" << kLRScheduleKey
-                  << "' is supported for \"sgd\", \"adam\" and \"adamw\", "
-                     "not \""
-                  << kind << "\"";
   FailureOr<LRSchedule> parsed = LRSchedule::parse(schedule, fail);
   if (failed(parsed))
     return failure();
@@ -254,7 +249,7 @@ static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
       continue;
     if (key == kLRScheduleKey) {
       FailureOr<DictionaryAttr> schedule = getSchedule(
-          function, where, kind.getValue(), entry.getValue(),
+          function, where, entry.getValue(),
           overrides && overrides.get("lr") && !overrides.get(kLRScheduleKey));
       if (failed(schedule))
         return failure();

@@ -110,17 +110,6 @@ func.func @not_a_dictionary(%w: tensor<4xf32> {mpt.param}, %x: tensor<4xf32> {mp
 
 // -----
 
-// expected-error @below {{optimizer of parameter argument #0: 'lr_schedule' is supported for "sgd", "adam" and "adamw", not "rmsprop"}}
-func.func @rmsprop_schedule(%w: tensor<4xf32> {mpt.param}, %x: tensor<4xf32> {mpt.data})
-    -> (tensor<f32> {mpt.metric = "loss"})
-    attributes {mpt.train_step, mpt.optimizer = {kind = "rmsprop", lr = 0.1, lr_schedule = {kind = "constant"}}} {
-  %h = arith.mulf %x, %w : tensor<4xf32>
-  %loss = mpt.reduce_sum %h [0] : tensor<4xf32> -> tensor<f32>
-  return %loss : tensor<f32>
-}
-
-// -----
-
 // A table's rates are absolute: a group's own lr cannot rescale them.
 // expected-error @below {{optimizer of parameter argument #1: its own 'lr' does not apply to the step's 'table' schedule; give it its own 'lr_schedule'}}
 func.func @table_group_lr(%w: tensor<4xf32> {mpt.param}, %b: tensor<4xf32> {mpt.param, mpt.optimizer = {lr = 0.5}},

@@ -61,3 +61,29 @@ func.func @warmup_cosine(%w: tensor<4x4xf32> {mpt.param},
   %loss = mpt.softmax_cross_entropy %p, %y : tensor<2x4xf32>, tensor<2xi32>
   return %loss : tensor<f32>
 }
+
+// -----
+
+// RMSprop (its optional state and the rate as operand segments), Adagrad and
+// Adadelta read the rate as well (lr = 0.01 is RMSprop's and Adagrad's default,
+// which the printer leaves out).
+
+// CHECK-LABEL: func.func @other_optimizers(
+// CHECK:         %[[LR:[^,]*]], %{{[^ ]*}} = mpt.lr_schedule %{{[^ ]*}} {base_lr = 1.000000e-02 : f64, schedule = {kind = "constant"}} : tensor<i64>
+// CHECK:         mpt.rmsprop %{{[^,]*}}, %{{[^,]*}}, %{{[^ ]*}} momentum_buffer(%{{[^)]*}}) scheduled_lr(%[[LR]]) {momentum = 0.899999976 : f32} : tensor<4x4xf32>
+// CHECK:         mpt.adagrad %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^ ]*}} scheduled_lr(%[[LR]]) : tensor<4xf32>, tensor<i64>
+// CHECK:         mpt.adadelta %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^ ]*}} scheduled_lr(%[[LR]]) {lr = 0.00999999977 : f32} : tensor<4xf32>
+func.func @other_optimizers(%w: tensor<4x4xf32> {mpt.param, mpt.optimizer = {kind = "rmsprop", momentum = 0.9}},
+                            %b: tensor<4xf32> {mpt.param, mpt.optimizer = {kind = "adagrad"}},
+                            %v: tensor<4xf32> {mpt.param},
+                            %x: tensor<2x4xf32> {mpt.data}, %y: tensor<2xi32> {mpt.data})
+    -> (tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step,
+                mpt.optimizer = {kind = "adadelta", lr = 1.0e-2,
+                                 lr_schedule = {kind = "constant"}}} {
+  %h = mpt.matmul %x, %w : tensor<2x4xf32>, tensor<4x4xf32> -> tensor<2x4xf32>
+  %o = mpt.bias_add %h, %b : tensor<2x4xf32>, tensor<4xf32>
+  %p = mpt.bias_add %o, %v : tensor<2x4xf32>, tensor<4xf32>
+  %loss = mpt.softmax_cross_entropy %p, %y : tensor<2x4xf32>, tensor<2xi32>
+  return %loss : tensor<f32>
+}

@@ -102,6 +102,16 @@ SmallVector<AffineMap> updateMaps(MLIRContext *context, int64_t rank,
   return maps;
 }
 
+/// -lr in an update's body: the scheduled rate, read as the first of
+/// `scalars` (the body's arguments from the scheduled rate's on), negated, or
+/// the constant `lr`.
+Value negatedRate(const FloatMath &m, APFloat lr, Value scheduledLr,
+                  ValueRange scalars) {
+  if (!scheduledLr)
+    return m.constant(-lr.convertToFloat());
+  return arith::NegFOp::create(m.b, m.loc, scalars.front());
+}
+
 //===----------------------------------------------------------------------===//
 // SGD
 //===----------------------------------------------------------------------===//
@@ -381,7 +391,6 @@ struct RMSpropLowering : OpConversionPattern<RMSpropOp> {
   LogicalResult
   matchAndRewrite(RMSpropOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    float lr = op.getLr().convertToFloat();
     float alpha = op.getAlpha().convertToFloat();
     float epsilon = op.getEpsilon().convertToFloat();
     float weightDecay = op.getWeightDecay().convertToFloat();
@@ -394,18 +403,27 @@ struct RMSpropLowering : OpConversionPattern<RMSpropOp> {
       operands.push_back(buffer);
     if (gradAvg)
       operands.push_back(gradAvg);
+    unsigned numTensors = operands.size();
+    RankedTensorType type = tensorType(op.getParam());
+    Value scheduledLr = adaptor.getScheduledLr();
+    if (scheduledLr)
+      operands.push_back(scheduledLr);
 
     rewriter.replaceOp(
         op,
         buildElementwise(
-            rewriter, op.getLoc(), tensorType(op.getParam()).getShape(),
-            operands, {}, elementTypes(op->getResults()),
+            rewriter, op.getLoc(), type.getShape(), operands,
+            updateMaps(getContext(), type.getRank(), numTensors,
+                       scheduledLr ? 1 : 0),
+            elementTypes(op->getResults()),
             [&](OpBuilder &b, Location l,
                 ValueRange args) -> SmallVector<Value> {
               FloatMath m{b, l, b.getF32Type()};
+              Value negatedLr = negatedRate(m, op.getLr(), scheduledLr,
+                                            args.drop_front(numTensors));
               // The output block arguments carry the result element types.
               ValueRange outs = args.drop_front(operands.size());
-              ValueRange state = args.take_front(operands.size());
+              ValueRange state = args.take_front(numTensors);
               Value param = m.cast(state[0]);
               Value g = addWeightDecay(m, m.cast(state[1]), param, weightDecay,
                                        /*fused=*/true);
@@ -422,9 +440,9 @@ struct RMSpropLowering : OpConversionPattern<RMSpropOp> {
               if (buffer) {
                 Value kept = m.mul(m.constant(momentum), m.cast(state[3]));
                 nextBuffer = addcdiv(m, kept, m.constant(1.0f), g, denominator);
-                next = addScaled(m, param, m.constant(-lr), nextBuffer);
+                next = addScaled(m, param, negatedLr, nextBuffer);
               } else {
-                next = addcdiv(m, param, m.constant(-lr), g, denominator);
+                next = addcdiv(m, param, negatedLr, g, denominator);
               }
               SmallVector<Value> results;
               for (Value value : {next, squareAvg, nextBuffer, average})
@@ -452,21 +470,26 @@ struct AdagradLowering : OpConversionPattern<AdagradOp> {
   matchAndRewrite(AdagradOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    float lr = op.getLr().convertToFloat();
     float lrDecay = op.getLrDecay().convertToFloat();
     float weightDecay = op.getWeightDecay().convertToFloat();
     float epsilon = op.getEpsilon().convertToFloat();
 
     // In f64 and rounded once, as PyTorch computes it in Python floats.
     Value step = adaptor.getStep();
+    SmallVector<Value> scalars = {step};
+    if (Value scheduledLr = adaptor.getScheduledLr())
+      scalars.push_back(scheduledLr);
     Value negatedStepLr = buildElementwise(
-        rewriter, loc, {}, step, {}, rewriter.getF32Type(),
+        rewriter, loc, {}, scalars, {}, rewriter.getF32Type(),
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF64Type()};
           Value done = arith::SIToFPOp::create(b, l, b.getF64Type(), args[0]);
           Value decay =
               m.add(m.constant(1.0), m.mul(done, m.constant(lrDecay)));
-          Value stepLr = m.div(m.constant(lr), decay);
+          Value lr = scalars.size() == 2
+                         ? m.cast(args[1])
+                         : m.constant(op.getLr().convertToFloat());
+          Value stepLr = m.div(lr, decay);
           return {castScalar(b, l, arith::NegFOp::create(b, l, stepLr),
                              b.getF32Type())};
         })[0];
@@ -508,37 +531,45 @@ struct AdadeltaLowering : OpConversionPattern<AdadeltaOp> {
   LogicalResult
   matchAndRewrite(AdadeltaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    float lr = op.getLr().convertToFloat();
     float rho = op.getRho().convertToFloat();
     float epsilon = op.getEpsilon().convertToFloat();
     float weightDecay = op.getWeightDecay().convertToFloat();
     Type type = elementType(op.getParam());
+    SmallVector<Value> operands = {adaptor.getParam(), adaptor.getGrad(),
+                                   adaptor.getSquareAvg(),
+                                   adaptor.getAccDelta()};
+    Value scheduledLr = adaptor.getScheduledLr();
+    if (scheduledLr)
+      operands.push_back(scheduledLr);
+    int64_t rank = tensorType(op.getParam()).getRank();
     rewriter.replaceOp(
-        op, buildElementwise(
-                rewriter, op.getLoc(), tensorType(op.getParam()).getShape(),
-                ValueRange{adaptor.getParam(), adaptor.getGrad(),
-                           adaptor.getSquareAvg(), adaptor.getAccDelta()},
-                {}, TypeRange{type, type, type},
-                [&](OpBuilder &b, Location l,
-                    ValueRange args) -> SmallVector<Value> {
-                  FloatMath m{b, l, b.getF32Type()};
-                  Value p = m.cast(args[0]);
-                  Value g = addWeightDecay(m, m.cast(args[1]), p, weightDecay,
-                                           /*fused=*/true);
-                  Value keptSquares = m.mul(m.constant(rho), m.cast(args[2]));
-                  Value squareAvg = addcmul(m, keptSquares, 1.0f - rho, g, g);
-                  Value accDelta = m.cast(args[3]);
-                  Value std = m.sqrt(m.add(squareAvg, m.constant(epsilon)));
-                  Value rms = m.sqrt(m.add(accDelta, m.constant(epsilon)));
-                  Value delta = m.mul(m.div(rms, std), g);
-                  Value keptDeltas = m.mul(m.constant(rho), accDelta);
-                  Value nextAccDelta =
-                      addcmul(m, keptDeltas, 1.0f - rho, delta, delta);
-                  Value next = addScaled(m, p, m.constant(-lr), delta);
-                  return {castScalar(b, l, next, type),
-                          castScalar(b, l, squareAvg, type),
-                          castScalar(b, l, nextAccDelta, type)};
-                }));
+        op,
+        buildElementwise(
+            rewriter, op.getLoc(), tensorType(op.getParam()).getShape(),
+            operands, updateMaps(getContext(), rank, 4, scheduledLr ? 1 : 0),
+            TypeRange{type, type, type},
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
+              FloatMath m{b, l, b.getF32Type()};
+              Value negatedLr =
+                  negatedRate(m, op.getLr(), scheduledLr, args.drop_front(4));
+              Value p = m.cast(args[0]);
+              Value g = addWeightDecay(m, m.cast(args[1]), p, weightDecay,
+                                       /*fused=*/true);
+              Value keptSquares = m.mul(m.constant(rho), m.cast(args[2]));
+              Value squareAvg = addcmul(m, keptSquares, 1.0f - rho, g, g);
+              Value accDelta = m.cast(args[3]);
+              Value std = m.sqrt(m.add(squareAvg, m.constant(epsilon)));
+              Value rms = m.sqrt(m.add(accDelta, m.constant(epsilon)));
+              Value delta = m.mul(m.div(rms, std), g);
+              Value keptDeltas = m.mul(m.constant(rho), accDelta);
+              Value nextAccDelta =
+                  addcmul(m, keptDeltas, 1.0f - rho, delta, delta);
+              Value next = addScaled(m, p, negatedLr, delta);
+              return {castScalar(b, l, next, type),
+                      castScalar(b, l, squareAvg, type),
+                      castScalar(b, l, nextAccDelta, type)};
+            }));
     return success();
   }
 };

@@ -1406,7 +1406,7 @@ func.func @rmsprop_unexpected_grad_avg(%w: tensor<4xf32>, %t: tensor<i64>) {
 
 func.func @rmsprop_square_avg_type(%w: tensor<4xf32>, %v: tensor<4xf16>) {
   // expected-error @+1 {{'mpt.rmsprop' op failed to verify that square_avg has the type of param}}
-  %0:2 = "mpt.rmsprop"(%w, %w, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (tensor<4xf32>, tensor<4xf32>, tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf32>)
+  %0:2 = "mpt.rmsprop"(%w, %w, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (tensor<4xf32>, tensor<4xf32>, tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf32>)
   return
 }
 

@@ -14,3 +14,15 @@ func.func @scheduled(%p: tensor<4xf32>, %g: tensor<4xf32>, %m: tensor<4xf32>, %t
   %p4, %m4, %v4, %t4 = mpt.adamw %p, %g, %m, %m, %t scheduled_lr(%lr) {lr = 0.1 : f32} : tensor<4xf32>, tensor<i64>
   return %p2, %m2, %p3, %p4, %t2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<i64>
 }
+
+// CHECK-LABEL: func.func @scheduled_others
+// CHECK: mpt.rmsprop %{{.*}}, %{{.*}}, %{{.*}} grad_avg(%{{.*}}) scheduled_lr(%{{.*}}) {centered} : tensor<4xf32>
+// CHECK: mpt.adagrad %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} scheduled_lr(%{{.*}}) : tensor<4xf32>, tensor<i64>
+// CHECK: mpt.adadelta %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} scheduled_lr(%{{.*}}) : tensor<4xf32>
+func.func @scheduled_others(%p: tensor<4xf32>, %g: tensor<4xf32>, %m: tensor<4xf32>, %t: tensor<i64>, %lr: tensor<f32>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %p2, %s2:2 = mpt.rmsprop %p, %g, %m grad_avg(%m) scheduled_lr(%lr) {centered} : tensor<4xf32>
+  %p3, %s3, %t3 = mpt.adagrad %p, %g, %m, %t scheduled_lr(%lr) : tensor<4xf32>, tensor<i64>
+  %p4, %v4, %u4 = mpt.adadelta %p, %g, %m, %m scheduled_lr(%lr) : tensor<4xf32>
+  return %p2, %p3, %p4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}

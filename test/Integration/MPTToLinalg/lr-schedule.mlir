@@ -1,5 +1,5 @@
 // Runs mpt.lr_schedule lowered to linalg on the CPU at step counts on both
-// sides of each schedule's boundaries, and SGD and AdamW reading the rate it
+// sides of each schedule's boundaries, and the optimizers reading the rate it
 // gives. The expected rates are PyTorch's closed forms (StepLR, LinearLR then
 // CosineAnnealingLR) in Python floats, rounded to f32.
 //
@@ -49,6 +49,25 @@ func.func @adamw_scheduled(%p: tensor<3xf32>, %g: tensor<3xf32>, %m: tensor<3xf3
   %lr, %n = mpt.lr_schedule %t {base_lr = 1.0e-02 : f64, schedule = {kind = "constant"}} : tensor<i64>
   %p2, %m2, %v2, %t2 = mpt.adamw %p, %g, %m, %m, %t scheduled_lr(%lr) {lr = 1.0e-02 : f32, weight_decay = 0.5 : f32} : tensor<3xf32>, tensor<i64>
   return %p2 : tensor<3xf32>
+}
+
+// RMSprop (with momentum), Adagrad (with lr_decay, from step 2) and Adadelta
+// with a constant and with a scheduled rate of 0.5.
+func.func @others_constant(%p: tensor<3xf32>, %g: tensor<3xf32>, %s: tensor<3xf32>, %t: tensor<i64>)
+    -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %p1, %v1, %b1 = mpt.rmsprop %p, %g, %s momentum_buffer(%s) {lr = 0.5 : f32, momentum = 0.9 : f32} : tensor<3xf32>
+  %p2, %s2, %t2 = mpt.adagrad %p, %g, %s, %t {lr = 0.5 : f32, lr_decay = 0.25 : f32} : tensor<3xf32>, tensor<i64>
+  %p3, %v3, %u3 = mpt.adadelta %p, %g, %s, %s {lr = 0.5 : f32} : tensor<3xf32>
+  return %p1, %p2, %p3 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
+}
+
+func.func @others_scheduled(%p: tensor<3xf32>, %g: tensor<3xf32>, %s: tensor<3xf32>, %t: tensor<i64>)
+    -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %lr, %n = mpt.lr_schedule %t {base_lr = 1.0 : f64, schedule = {kind = "table", values = [0.5]}} : tensor<i64>
+  %p1, %v1, %b1 = mpt.rmsprop %p, %g, %s momentum_buffer(%s) scheduled_lr(%lr) {lr = 1.0 : f32, momentum = 0.9 : f32} : tensor<3xf32>
+  %p2, %s2, %t2 = mpt.adagrad %p, %g, %s, %t scheduled_lr(%lr) {lr = 1.0 : f32, lr_decay = 0.25 : f32} : tensor<3xf32>, tensor<i64>
+  %p3, %v3, %u3 = mpt.adadelta %p, %g, %s, %s scheduled_lr(%lr) {lr = 1.0 : f32} : tensor<3xf32>
+  return %p1, %p2, %p3 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
 }
 
 func.func @print(%x: tensor<f32>) {
@@ -138,5 +157,28 @@ func.func @main() {
   %b = call @adamw_scheduled(%q, %h, %z, %c0) : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<i64>) -> tensor<3xf32>
   %bu = tensor.cast %b : tensor<3xf32> to tensor<*xf32>
   call @printMemrefF32(%bu) : (tensor<*xf32>) -> ()
+
+  // RMSprop, Adagrad and Adadelta: the same parameters either way.
+  // CHECK: {{^}}[[RMSPROP:\[0\..*]]
+  // CHECK: {{^}}[[ADAGRAD:\[0\..*]]
+  // CHECK: {{^}}[[ADADELTA:\[0\..*]]
+  // CHECK: {{^}}[[RMSPROP]]{{$}}
+  // CHECK: {{^}}[[ADAGRAD]]{{$}}
+  // CHECK: {{^}}[[ADADELTA]]{{$}}
+  %s = arith.constant dense<[0.25, 0.5, 1.0]> : tensor<3xf32>
+  %o:3 = call @others_constant(%q, %h, %s, %c2) : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<i64>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+  %r:3 = call @others_scheduled(%q, %h, %s, %c2) : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<i64>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+  %o0 = tensor.cast %o#0 : tensor<3xf32> to tensor<*xf32>
+  call @printMemrefF32(%o0) : (tensor<*xf32>) -> ()
+  %o1 = tensor.cast %o#1 : tensor<3xf32> to tensor<*xf32>
+  call @printMemrefF32(%o1) : (tensor<*xf32>) -> ()
+  %o2 = tensor.cast %o#2 : tensor<3xf32> to tensor<*xf32>
+  call @printMemrefF32(%o2) : (tensor<*xf32>) -> ()
+  %r0 = tensor.cast %r#0 : tensor<3xf32> to tensor<*xf32>
+  call @printMemrefF32(%r0) : (tensor<*xf32>) -> ()
+  %r1 = tensor.cast %r#1 : tensor<3xf32> to tensor<*xf32>
+  call @printMemrefF32(%r1) : (tensor<*xf32>) -> ()
+  %r2 = tensor.cast %r#2 : tensor<3xf32> to tensor<*xf32>
+  call @printMemrefF32(%r2) : (tensor<*xf32>) -> ()
   return
 }

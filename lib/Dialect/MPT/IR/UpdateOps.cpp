@@ -89,13 +89,19 @@ SmallVector<StringRef> AdamWOp::getOptimizerStateNames() {
   return {"exp_avg", "exp_avg_sq", "step"};
 }
 
-LogicalResult RMSpropOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
-    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferredReturnTypes) {
+LogicalResult
+RMSpropOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                            ValueRange operands, DictionaryAttr attributes,
+                            OpaqueProperties properties, RegionRange regions,
+                            SmallVectorImpl<Type> &inferredReturnTypes) {
   if (operands.empty())
     return failure();
-  // The updated parameter and state: every operand but the gradient.
-  inferredReturnTypes.assign(operands.size() - 1, operands.front().getType());
+  // The updated parameter and state: every operand but the gradient and the
+  // scheduled learning rate.
+  Adaptor adaptor(operands, attributes, properties, regions);
+  inferredReturnTypes.assign(operands.size() - 1 -
+                                 static_cast<bool>(adaptor.getScheduledLr()),
+                             operands.front().getType());
   return success();
 }
 

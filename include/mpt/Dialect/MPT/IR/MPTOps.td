@@ -748,7 +748,8 @@ def MPT_RMSpropOp : MPT_ComputeOp<"rmsprop", MPT_FP32Class, [
     ```
     The momentum buffer is an operand exactly when `momentum` is non-zero and the gradient
     average exactly when `centered` is set; the updated state follows the updated parameter in
-    operand order. All state starts as the zero tensor.
+    operand order. All state starts as the zero tensor. A `scheduled_lr` operand (from
+    `mpt.lr_schedule`) replaces `lr`, which then only records the schedule's base learning rate.
 
     ```mlir
     %w2, %v2, %b2 = mpt.rmsprop %w, %dw, %v momentum_buffer(%b) {momentum = 9.0e-1 : f32}
@@ -759,6 +760,7 @@ def MPT_RMSpropOp : MPT_ComputeOp<"rmsprop", MPT_FP32Class, [
                        MPT_FloatTensor:$square_avg,
                        Optional<MPT_FloatTensor>:$momentum_buffer,
                        Optional<MPT_FloatTensor>:$grad_avg,
+                       Optional<MPT_F32Scalar>:$scheduled_lr,
                        DefaultValuedAttr<F32Attr, "0.01f">:$lr,
                        DefaultValuedAttr<F32Attr, "0.99f">:$alpha,
                        DefaultValuedAttr<F32Attr, "1.0e-8f">:$epsilon,
@@ -769,7 +771,8 @@ def MPT_RMSpropOp : MPT_ComputeOp<"rmsprop", MPT_FP32Class, [
                       Variadic<MPT_FloatTensor>:$updated_state);
   let assemblyFormat = [{
     $param `,` $grad `,` $square_avg (`momentum_buffer` `(` $momentum_buffer^ `)`)?
-    (`grad_avg` `(` $grad_avg^ `)`)? attr-dict `:` type($param)
+    (`grad_avg` `(` $grad_avg^ `)`)? (`scheduled_lr` `(` $scheduled_lr^ `)`)? attr-dict `:`
+    type($param)
   }];
   let hasVerifier = 1;
 }
@@ -787,7 +790,9 @@ def MPT_AdagradOp : MPT_ComputeOp<"adagrad", MPT_FP32Class, [
     sum' = sum + g^2
     param' = param - lr / (1 + (t - 1) * lr_decay) * g / (sqrt(sum') + epsilon)
     ```
-    `sum` starts at PyTorch's `initial_accumulator_value` (the `mpt.init` of its state).
+    `sum` starts at PyTorch's `initial_accumulator_value` (the `mpt.init` of its state). A
+    `scheduled_lr` operand (from `mpt.lr_schedule`) replaces `lr`, which then only records the
+    schedule's base learning rate.
 
     ```mlir
     %w2, %s2, %t2 = mpt.adagrad %w, %dw, %s, %t {lr_decay = 1.0e-2 : f32}
@@ -796,6 +801,7 @@ def MPT_AdagradOp : MPT_ComputeOp<"adagrad", MPT_FP32Class, [
   }];
   let arguments = (ins MPT_FloatTensor:$param, MPT_FloatTensor:$grad,
                        MPT_FloatTensor:$sum, MPT_StepScalar:$step,
+                       Optional<MPT_F32Scalar>:$scheduled_lr,
                        DefaultValuedAttr<F32Attr, "0.01f">:$lr,
                        DefaultValuedAttr<F32Attr, "0.0f">:$lr_decay,
                        DefaultValuedAttr<F32Attr, "0.0f">:$weight_decay,
@@ -803,7 +809,8 @@ def MPT_AdagradOp : MPT_ComputeOp<"adagrad", MPT_FP32Class, [
   let results = (outs MPT_FloatTensor:$updated_param, MPT_FloatTensor:$updated_sum,
                       MPT_StepScalar:$updated_step);
   let assemblyFormat = [{
-    $param `,` $grad `,` $sum `,` $step attr-dict `:` type($param) `,` type($step)
+    $param `,` $grad `,` $sum `,` $step (`scheduled_lr` `(` $scheduled_lr^ `)`)? attr-dict `:`
+    type($param) `,` type($step)
   }];
   let hasVerifier = 1;
 }
@@ -822,6 +829,8 @@ def MPT_AdadeltaOp : MPT_ComputeOp<"adadelta", MPT_FP32Class, [
     u' = rho * u + (1 - rho) * delta^2
     param' = param - lr * delta
     ```
+    A `scheduled_lr` operand (from `mpt.lr_schedule`) replaces `lr`, which then only records
+    the schedule's base learning rate.
 
     ```mlir
     %w2, %v2, %u2 = mpt.adadelta %w, %dw, %v, %u {rho = 9.5e-1 : f32} : tensor<128x128xf32>
@@ -829,6 +838,7 @@ def MPT_AdadeltaOp : MPT_ComputeOp<"adadelta", MPT_FP32Class, [
   }];
   let arguments = (ins MPT_FloatTensor:$param, MPT_FloatTensor:$grad,
                        MPT_FloatTensor:$square_avg, MPT_FloatTensor:$acc_delta,
+                       Optional<MPT_F32Scalar>:$scheduled_lr,
                        DefaultValuedAttr<F32Attr, "1.0f">:$lr,
                        DefaultValuedAttr<F32Attr, "0.9f">:$rho,
                        DefaultValuedAttr<F32Attr, "1.0e-6f">:$epsilon,
@@ -837,7 +847,8 @@ def MPT_AdadeltaOp : MPT_ComputeOp<"adadelta", MPT_FP32Class, [
                       MPT_FloatTensor:$updated_square_avg,
                       MPT_FloatTensor:$updated_acc_delta);
   let assemblyFormat = [{
-    $param `,` $grad `,` $square_avg `,` $acc_delta attr-dict `:` type($param)
+    $param `,` $grad `,` $square_avg `,` $acc_delta (`scheduled_lr` `(` $scheduled_lr^ `)`)?
+    attr-dict `:` type($param)
   }];
   let hasVerifier = 1;
 }
