@@ -951,10 +951,6 @@ def _lr_schedules(scheduler, optimizer, total_steps):
     if isinstance(scheduler, torch.optim.lr_scheduler.ReduceLROnPlateau):
         raise ImportError(f"{name} follows a metric, which a compiled "
                           "schedule cannot")
-    if type(optimizer) not in (torch.optim.SGD, torch.optim.Adam,
-                               torch.optim.AdamW):
-        raise ImportError(f"{name} of {type(optimizer).__name__}: compiled "
-                          "schedules drive SGD, Adam and AdamW")
     if getattr(scheduler, "optimizer", None) is not optimizer:
         raise ImportError(f"the {name} schedules another optimizer than the "
                           "step's")
@@ -1219,8 +1215,8 @@ def import_module(model, example_inputs, target, loss=F.cross_entropy,
     ImportedStep. `example_inputs` (a tensor or a tuple) and `target` fix the
     shapes: the batch of the training step; `eval_inputs`, if given, the eval
     step's (another batch size, for the last partial batch or inference).
-    `lr_scheduler`, a fresh torch.optim.lr_scheduler of `optimizer` (SGD, Adam
-    or AdamW), becomes part of the step, which then steps it once per applied
+    `lr_scheduler`, a fresh torch.optim.lr_scheduler of `optimizer`, becomes
+    part of the step, which then steps it once per applied
     (not skipped) step; one without a closed form in mpt is tabulated over
     `total_steps` steps, its last rate holding after them."""
     if optimizer is None:

@@ -58,6 +58,12 @@ def adamw(model):
                              weight_decay=0.125, foreach=False)
 
 
+def rmsprop(model):
+    # alpha exact in f32: mpt's 1 - alpha is then PyTorch's (optimizers.py).
+    return torch.optim.RMSprop(groups(model, {"lr": 2.0 ** -9}), lr=2.0 ** -8,
+                               alpha=0.875, momentum=0.5, foreach=False)
+
+
 def warmup_cosine(optimizer):
     return schedulers.SequentialLR(optimizer, [
         schedulers.LinearLR(optimizer, start_factor=0.25, total_iters=3),
@@ -76,6 +82,8 @@ CONFIGS = [
     ("adamw StepLR", adamw,
      lambda o: schedulers.StepLR(o, step_size=5, gamma=0.25), None),
     ("adamw LinearLR+CosineAnnealingLR", adamw, warmup_cosine, None),
+    ("rmsprop StepLR", rmsprop,
+     lambda o: schedulers.StepLR(o, step_size=4, gamma=0.5), None),
     ("adamw LambdaLR tabulated", adamw,
      lambda o: schedulers.LambdaLR(o, lambda s: 0.8 ** s), 12),
 ]
@@ -179,17 +187,12 @@ def errors():
         return schedulers.StepLR(torch.optim.SGD(optimizer.param_groups[0]["params"],
                                                  lr=0.1), step_size=2)
 
-    def rmsprop(model):
-        return torch.optim.RMSprop(model.parameters(), lr=0.01)
-
     cases = [
         ("MultiStepLR without total_steps", sgd,
          lambda o: schedulers.MultiStepLR(o, milestones=[2, 5])),
         ("ReduceLROnPlateau", sgd, schedulers.ReduceLROnPlateau),
         ("a stepped StepLR", sgd, stepped),
         ("another optimizer's StepLR", sgd, other_optimizer),
-        ("RMSprop's StepLR", rmsprop,
-         lambda o: schedulers.StepLR(o, step_size=2)),
     ]
     for name, make_optimizer, make_scheduler in cases:
         model, optimizer, scheduler = build(0, make_optimizer, make_scheduler)
