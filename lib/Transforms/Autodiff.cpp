@@ -16,6 +16,7 @@
 
 #include "Utils.h"
 #include "mpt/Contract/Contract.h"
+#include "mpt/Dialect/MPT/IR/LRSchedule.h"
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
 #include "mpt/Dialect/MPT/IR/TrainStep.h"
 
@@ -146,6 +147,9 @@ struct OptimizerSpec {
   SmallVector<NamedAttribute> attributes;
   SmallVector<Type> stateTypes;
   double floatStateInit = 0.0;
+  /// The `lr_schedule`, if any, and the rate it starts from, unrounded.
+  DictionaryAttr schedule;
+  double baseLr = 0.0;
 };
 } // namespace
 
@@ -158,11 +162,16 @@ static void addOptimizerState(OptimizerSpec &spec, StringRef kind,
   if (kind == "sgd") {
     if (hasMomentum)
       spec.stateTypes.push_back(paramType);
+    spec.attributes.push_back(builder.getNamedAttr(
+        SGDOp::getOperandSegmentSizesAttrName(spec.name),
+        builder.getDenseI32ArrayAttr(
+            {1, 1, hasMomentum, static_cast<bool>(spec.schedule)})));
   } else if (kind == "rmsprop") {
     spec.stateTypes.append(1 + hasMomentum + centered, paramType);
     spec.attributes.push_back(builder.getNamedAttr(
         RMSpropOp::getOperandSegmentSizesAttrName(spec.name),
-        builder.getDenseI32ArrayAttr({1, 1, 1, hasMomentum, centered})));
+        builder.getDenseI32ArrayAttr({1, 1, 1, hasMomentum, centered,
+                                      static_cast<bool>(spec.schedule)})));
   } else if (kind == "adagrad") {
     spec.stateTypes = {paramType, stepType};
   } else if (kind == "adadelta") {
@@ -172,6 +181,33 @@ static void addOptimizerState(OptimizerSpec &spec, StringRef kind,
   }
 }
 
+/// The key of `mpt.optimizer` that gives a learning-rate schedule.
+static constexpr StringLiteral kLRScheduleKey = "lr_schedule";
+
+/// The `lr_schedule` `value` for the parameter `where` names, checked;
+/// `groupLrOverride` says that the parameter gives its own `lr` but takes the
+/// step's schedule.
+static FailureOr<DictionaryAttr> getSchedule(func::FuncOp function,
+                                             StringRef where, Attribute value,
+                                             bool groupLrOverride) {
+  auto fail = [&] {
+    return function.emitOpError("optimizer of ") << where << ": ";
+  };
+  auto schedule = dyn_cast<DictionaryAttr>(value);
+  if (!schedule)
+    return fail() << "option '" << kLRScheduleKey
+                  << "' must be a dictionary, got " << value;
+  FailureOr<LRSchedule> parsed = LRSchedule::parse(schedule, fail);
+  if (failed(parsed))
+    return failure();
+  // A table gives absolute rates, which no other base rate can rescale.
+  if (groupLrOverride && parsed->kind == LRSchedule::Kind::Table)
+    return fail() << "its own 'lr' does not apply to the step's 'table' "
+                     "schedule; give it its own '"
+                  << kLRScheduleKey << "'";
+  return schedule;
+}
+
 /// The function's optimizer spec with the parameter's overrides, checked
 /// against the optimizer op it names.
 static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
@@ -179,8 +215,9 @@ static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
   MLIRContext *context = function.getContext();
   NamedAttrList entries(
       function->getAttrOfType<DictionaryAttr>(MPTDialect::kOptimizerAttrName));
-  if (auto overrides = function.getArgAttrOfType<DictionaryAttr>(
-          param.getArgNumber(), MPTDialect::kOptimizerAttrName))
+  auto overrides = function.getArgAttrOfType<DictionaryAttr>(
+      param.getArgNumber(), MPTDialect::kOptimizerAttrName);
+  if (overrides)
     for (NamedAttribute entry : overrides)
       entries.set(entry.getName(), entry.getValue());
 
@@ -210,6 +247,21 @@ static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
     StringRef key = entry.getName().getValue();
     if (key == "kind")
       continue;
+    if (key == kLRScheduleKey) {
+      FailureOr<DictionaryAttr> schedule = getSchedule(
+          function, where, entry.getValue(),
+          overrides && overrides.get("lr") && !overrides.get(kLRScheduleKey));
+      if (failed(schedule))
+        return failure();
+      spec.schedule = *schedule;
+      continue;
+    }
+    if (key == "lr") {
+      if (auto number = dyn_cast<FloatAttr>(entry.getValue()))
+        spec.baseLr = number.getValueAsDouble();
+      else if (auto number = dyn_cast<IntegerAttr>(entry.getValue()))
+        spec.baseLr = static_cast<double>(number.getInt());
+    }
     if (key != initKey &&
         !llvm::is_contained(name->getAttributeNames(), entry.getName()))
       return function.emitOpError("optimizer of ")
@@ -375,38 +427,96 @@ struct NewResults {
 };
 } // namespace
 
-/// Creates one optimizer op per parameter, reading the state arguments from
-/// `firstState` on, and records its updates as results carried into the
-/// parameter and its state.
-static LogicalResult
-buildOptimizerUpdates(func::FuncOp function, OpBuilder &builder,
-                      ArrayRef<BlockArgument> params,
-                      ArrayRef<Value> paramGrads, ArrayRef<OptimizerSpec> specs,
-                      unsigned firstState, NewResults &results) {
+/// Records `updated` as a result carried into argument #`argIndex`.
+static void carry(Builder &builder, NewResults &results, Value updated,
+                  unsigned argIndex) {
+  results.values.push_back(updated);
+  results.attrs.push_back(builder.getDictionaryAttr(builder.getNamedAttr(
+      MPTDialect::kNextAttrName, builder.getI64IntegerAttr(argIndex))));
+}
+
+/// Where any parameter's optimizer has a schedule: a new state argument that
+/// counts applied steps (a skipped step leaves it, as all state, unchanged),
+/// one `mpt.lr_schedule` per distinct schedule and base rate, the counter's
+/// update, and the first parameter's rate as the metric "lr". Returns each
+/// spec's rate, null for a constant one.
+static FailureOr<SmallVector<Value>>
+buildLRSchedules(func::FuncOp function, OpBuilder &builder,
+                 ArrayRef<OptimizerSpec> specs, NewResults &results) {
+  SmallVector<Value> rates(specs.size());
+  if (llvm::none_of(specs, [](const OptimizerSpec &spec) {
+        return static_cast<bool>(spec.schedule);
+      }))
+    return rates;
+  MLIRContext *context = function.getContext();
   Location loc = function.getLoc();
-  auto carry = [&](Value updated, unsigned argIndex) {
-    results.values.push_back(updated);
-    results.attrs.push_back(builder.getDictionaryAttr(builder.getNamedAttr(
-        MPTDialect::kNextAttrName, builder.getI64IntegerAttr(argIndex))));
-  };
+  unsigned counterIndex = function.getNumArguments();
+  if (failed(function.insertArgument(
+          counterIndex, RankedTensorType::get({}, builder.getI64Type()),
+          builder.getDictionaryAttr(builder.getNamedAttr(
+              MPTDialect::kStateAttrName, builder.getUnitAttr())),
+          NameLoc::get(StringAttr::get(context, contract::name::LRScheduleStep),
+                       loc))))
+    return failure();
+  Value counter = function.getArgument(counterIndex);
+  llvm::SmallDenseMap<std::pair<Attribute, Attribute>, Value> built;
+  Value nextCount;
+  for (auto [spec, rate] : llvm::zip_equal(specs, rates)) {
+    if (!spec.schedule)
+      continue;
+    FloatAttr base = builder.getF64FloatAttr(spec.baseLr);
+    Value &lr = built[{base, spec.schedule}];
+    if (!lr) {
+      auto schedule =
+          LRScheduleOp::create(builder, loc, counter, base, spec.schedule);
+      if (failed(verify(schedule)))
+        return failure();
+      lr = schedule.getLr();
+      if (!nextCount)
+        nextCount = schedule.getUpdatedStep();
+    }
+    rate = lr;
+  }
+  carry(builder, results, nextCount, counterIndex);
+  if (rates.front()) {
+    results.values.push_back(rates.front());
+    results.attrs.push_back(builder.getDictionaryAttr(
+        builder.getNamedAttr(MPTDialect::kMetricAttrName,
+                             builder.getStringAttr(contract::metric::LR))));
+  }
+  return rates;
+}
+
+/// Creates one optimizer op per parameter, reading the state arguments from
+/// `firstState` on and the scheduled rate where there is one, and records
+/// its updates as results carried into the parameter and its state.
+static LogicalResult buildOptimizerUpdates(
+    func::FuncOp function, OpBuilder &builder, ArrayRef<BlockArgument> params,
+    ArrayRef<Value> paramGrads, ArrayRef<OptimizerSpec> specs,
+    ArrayRef<Value> scheduledRates, unsigned firstState, NewResults &results) {
+  Location loc = function.getLoc();
   unsigned nextState = firstState;
-  for (auto [param, grad, spec] : llvm::zip_equal(params, paramGrads, specs)) {
+  for (auto [param, grad, spec, rate] :
+       llvm::zip_equal(params, paramGrads, specs, scheduledRates)) {
     SmallVector<Value> operands = {param, grad};
     for (unsigned i = 0, e = spec.stateTypes.size(); i < e; ++i)
       operands.push_back(function.getArgument(nextState++));
+    if (rate)
+      operands.push_back(rate);
     OperationState state(loc, spec.name);
     state.addOperands(operands);
     state.addTypes(param.getType());
     state.addTypes(spec.stateTypes);
     state.addAttributes(spec.attributes);
-    Operation *optimizer = builder.create(state);
+    auto optimizer = cast<OptimizerOpInterface>(builder.create(state));
     if (failed(verify(optimizer)))
       return failure();
-    carry(optimizer->getResult(0), param.getArgNumber());
+    carry(builder, results, optimizer.getUpdatedParam(), param.getArgNumber());
     for (auto [stateArg, updated] :
-         llvm::zip_equal(ArrayRef<Value>(operands).drop_front(2),
-                         optimizer->getResults().drop_front(1)))
-      carry(updated, cast<BlockArgument>(stateArg).getArgNumber());
+         llvm::zip_equal(optimizer.getOptimizerState(),
+                         optimizer.getUpdatedOptimizerState()))
+      carry(builder, results, updated,
+            cast<BlockArgument>(stateArg).getArgNumber());
   }
   return success();
 }
@@ -569,8 +679,12 @@ void Autodiff::runOnOperation() {
   if (failed(specs))
     return fail();
   NewResults results;
-  if (failed(buildOptimizerUpdates(function, builder, *params, *paramGrads,
-                                   *specs, firstState, results)))
+  FailureOr<SmallVector<Value>> scheduledRates =
+      buildLRSchedules(function, builder, *specs, results);
+  if (failed(scheduledRates) ||
+      failed(buildOptimizerUpdates(function, builder, *params, *paramGrads,
+                                   *specs, *scheduledRates, firstState,
+                                   results)))
     return fail();
   if (gradNorm) {
     results.values.push_back(*gradNorm);

@@ -77,9 +77,9 @@ SmallVector<Value> findGradientRoots(func::FuncOp function) {
 }
 
 bool isUpdateOp(Operation *op) {
-  return isa<OptimizerOpInterface, UnscaleOp, AllFiniteOp, GradientStatsOp,
-             UpdateLossScaleOp, ClipGradNormOp, arith::SelectOp,
-             tensor::ExtractOp>(op);
+  return isa<OptimizerOpInterface, LRScheduleOp, UnscaleOp, AllFiniteOp,
+             GradientStatsOp, UpdateLossScaleOp, ClipGradNormOp,
+             arith::SelectOp, tensor::ExtractOp>(op);
 }
 
 llvm::SmallBitVector getScaledOperands(Operation *op,

@@ -34,9 +34,9 @@ void eraseDeadCasts(mlir::func::FuncOp function);
 llvm::SmallVector<mlir::Value> findGradientRoots(mlir::func::FuncOp function);
 
 /// Whether `op` is on the gradient and state side of the step (optimizers,
-/// unscaling, clipping, the finite check, the loss scale's update, the
-/// skipped-step selects): its results are gradients and state, not
-/// activations.
+/// their learning-rate schedules, unscaling, clipping, the finite check, the
+/// loss scale's update, the skipped-step selects): its results are gradients
+/// and state, not activations.
 bool isUpdateOp(mlir::Operation *op);
 
 /// Which operands of `op` are in `scaled`, one bit per operand.

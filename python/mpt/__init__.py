@@ -205,7 +205,8 @@ class Step:
 
 def compile(module, example_inputs, target, loss=None, optimizer=None,  # noqa: A001
             precision="fp32", loss_scale="auto", device="cpu", seed=0,
-            dump_prefix=None, eval_inputs=None):
+            dump_prefix=None, eval_inputs=None, lr_scheduler=None,
+            total_steps=None):
     """Imports `module` and compiles its training step; the session starts
     from the module's current parameters and buffers.
 
@@ -214,13 +215,16 @@ def compile(module, example_inputs, target, loss=None, optimizer=None,  # noqa: 
     AdamW, RMSprop, Adagrad or Adadelta over the module's parameters (default SGD, lr 0.01);
     `precision` is "fp32", "f16" or "bf16"; `loss_scale` "auto", "dynamic",
     "static", "none" or a number (a static scale); `eval_inputs` gives
-    step.evaluate another batch size than training's."""
+    step.evaluate another batch size than training's; `lr_scheduler` (with
+    `total_steps` where it has no closed form) is compiled into the step,
+    which reports the rate as the metric "lr" (see import_module)."""
     from .torch_import import import_module
     import torch.nn.functional as F
 
     imported = import_module(module, example_inputs, target,
                              loss if loss is not None else F.cross_entropy,
-                             optimizer, eval_inputs)
+                             optimizer, eval_inputs, lr_scheduler,
+                             total_steps)
     runtime = rt.lib()
     options = rt.CompileOptions()
     runtime.mpt_compile_options_init(ctypes.byref(options))

@@ -1183,6 +1183,10 @@ def _check_optimizer(optimizer):
                                   "is not supported")
 
 
+class _Raw(str):
+    """An attribute written as it is: a nested dictionary, an f64."""
+
+
 def _attribute_dict(entries):
     parts = []
     for key, value in entries.items():
@@ -1190,6 +1194,8 @@ def _attribute_dict(entries):
             parts.append(key)
         elif value is False:
             parts.append(f"{key} = false")
+        elif isinstance(value, _Raw):
+            parts.append(f"{key} = {value}")
         elif isinstance(value, str):
             parts.append(f'{key} = "{value}"')
         else:
@@ -1197,15 +1203,121 @@ def _attribute_dict(entries):
     return "{" + ", ".join(parts) + "}"
 
 
+# --- learning-rate schedules ------------------------------------------------
+
+
+def _float64(value):
+    """An f64 attribute that holds `value` exactly (17 digits)."""
+    return f"{float(value):.16e}"
+
+
+def _schedule_attribute(schedule):
+    """An mpt `lr_schedule` dictionary: integers as i64, numbers as f64."""
+    def value(v):
+        if isinstance(v, str):
+            return f'"{v}"'
+        if isinstance(v, int):
+            return str(v)
+        if isinstance(v, list):
+            return "[" + ", ".join(_float64(x) for x in v) + "]"
+        return _float64(v)
+    return _Raw("{" + ", ".join(f"{k} = {value(v)}" for k, v in schedule.items())
+                + "}")
+
+
+def _closed_form_schedule(scheduler):
+    """The mpt schedule that computes `scheduler`'s rates, as a function of a
+    group's base rate, or None where mpt has none for it."""
+    schedulers = torch.optim.lr_scheduler
+    kind = type(scheduler)
+    if kind is schedulers.StepLR:
+        return lambda base: {"kind": "step", "step_size": scheduler.step_size,
+                             "gamma": float(scheduler.gamma)}
+    if kind is schedulers.CosineAnnealingLR:
+        return lambda base: {"kind": "warmup_cosine", "warmup_steps": 0,
+                             "total_steps": scheduler.T_max,
+                             "min_lr": float(scheduler.eta_min)}
+    if kind is schedulers.LinearLR and scheduler.end_factor == 1.0:
+        # After the warmup, a cosine from the base rate to itself: constant.
+        return lambda base: {"kind": "warmup_cosine",
+                             "warmup_steps": scheduler.total_iters,
+                             "total_steps": scheduler.total_iters + 1,
+                             "start_factor": float(scheduler.start_factor),
+                             "min_lr": base}
+    if kind is schedulers.SequentialLR:
+        parts = scheduler._schedulers
+        if (len(parts) == 2 and type(parts[0]) is schedulers.LinearLR
+                and parts[0].end_factor == 1.0
+                and type(parts[1]) is schedulers.CosineAnnealingLR
+                and list(scheduler._milestones) == [parts[0].total_iters]):
+            warmup, cosine = parts
+            return lambda base: {"kind": "warmup_cosine",
+                                 "warmup_steps": warmup.total_iters,
+                                 "total_steps": warmup.total_iters + cosine.T_max,
+                                 "start_factor": float(warmup.start_factor),
+                                 "min_lr": float(cosine.eta_min)}
+    return None
+
+
+def _tabulated_rates(scheduler, optimizer, total_steps):
+    """Each group's rates over `total_steps` steps of `scheduler`, which is
+    stepped and then put back as it was."""
+    groups = optimizer.param_groups
+    saved = (copy.deepcopy(scheduler.state_dict()), [g["lr"] for g in groups])
+    rates = []
+    with warnings.catch_warnings():
+        # Stepping a scheduler before its optimizer steps warns.
+        warnings.simplefilter("ignore")
+        for _ in range(total_steps):
+            rates.append([g["lr"] for g in groups])
+            scheduler.step()
+    scheduler.load_state_dict(saved[0])
+    for group, lr in zip(groups, saved[1]):
+        group["lr"] = lr
+    return [[float(step[i]) for step in rates] for i in range(len(groups))]
+
+
+def _lr_schedules(scheduler, optimizer, total_steps):
+    """The mpt `lr_schedule` of each parameter group of `optimizer` under
+    `scheduler`, with the group's base rate: a closed form for StepLR,
+    CosineAnnealingLR, LinearLR (to a factor of 1) and SequentialLR of
+    LinearLR then CosineAnnealingLR, else the rates of `total_steps` steps as
+    a table."""
+    name = type(scheduler).__name__
+    if isinstance(scheduler, torch.optim.lr_scheduler.ReduceLROnPlateau):
+        raise ImportError(f"{name} follows a metric, which a compiled "
+                          "schedule cannot")
+    if getattr(scheduler, "optimizer", None) is not optimizer:
+        raise ImportError(f"the {name} schedules another optimizer than the "
+                          "step's")
+    if scheduler.last_epoch != 0:
+        raise ImportError(f"the {name} has already stepped (last_epoch "
+                          f"{scheduler.last_epoch}); the step's schedule starts "
+                          "from step 0")
+    bases = [float(g["initial_lr"]) for g in optimizer.param_groups]
+    closed_form = _closed_form_schedule(scheduler)
+    if closed_form is not None:
+        return [(base, closed_form(base)) for base in bases]
+    if total_steps is None:
+        raise ImportError(f"{name} has no closed form in mpt; pass "
+                          "total_steps to tabulate its rates over that many "
+                          "steps")
+    tables = _tabulated_rates(scheduler, optimizer, total_steps)
+    return [(base, {"kind": "table", "values": table})
+            for base, table in zip(bases, tables)]
+
+
 class _Importer:
     def __init__(self, model, example_inputs, eval_inputs, target, loss,
-                 optimizer):
+                 optimizer, lr_schedules=None):
         self.model = model
         self.inputs = example_inputs
         self.eval_inputs = eval_inputs
         self.target = target
         self.loss = loss
         self.optimizer = optimizer
+        # Per parameter group: (base rate, mpt lr_schedule), or None.
+        self.lr_schedules = lr_schedules
         # Parameters by identity, under the name named_parameters() gives them
         # (tied ones once, under their first name).
         self.canonical = {id(p): name for name, p in model.named_parameters()}
@@ -1359,11 +1471,23 @@ class _Importer:
         read by no op of the training forward (it gets no gradient)."""
         return not self.lookup(None, name).requires_grad or not read_by_forward
 
+    def group_entries(self, group):
+        """mpt.optimizer entries of parameter group #`group`, with its
+        schedule: the scheduler's base rate replaces the group's current
+        one, which the scheduler's first step may already have scaled."""
+        kind, entries = _optimizer_entries(self.optimizer,
+                                           self.optimizer.param_groups[group])
+        if self.lr_schedules is not None:
+            base, schedule = self.lr_schedules[group]
+            entries["lr"] = _Raw(_float64(base))
+            entries["lr_schedule"] = _schedule_attribute(schedule)
+        return kind, entries
+
     def render(self, train_lines, loss, train_data, predict_lines, logits,
                predict_data):
         parameters, buffers = self.ordered_arguments()
         groups = self.optimizer.param_groups
-        kind, entries = _optimizer_entries(self.optimizer, groups[0])
+        kind, entries = self.group_entries(0)
         group_of = {id(p): i for i, g in enumerate(groups) for p in g["params"]}
         arguments = []
         for name in parameters:
@@ -1376,7 +1500,7 @@ class _Importer:
             if group is None:
                 raise ImportError(f"parameter '{name}' is in no parameter group "
                                   "of the optimizer")
-            _, own = _optimizer_entries(self.optimizer, groups[group])
+            _, own = self.group_entries(group)
             override = {k: v for k, v in own.items() if entries.get(k) != v}
             if override:
                 attrs += f", mpt.optimizer = {_attribute_dict(override)}"
@@ -1419,16 +1543,23 @@ def _tuple(inputs):
 
 
 def import_module(model, example_inputs, target, loss=F.cross_entropy,
-                  optimizer=None, eval_inputs=None):
+                  optimizer=None, eval_inputs=None, lr_scheduler=None,
+                  total_steps=None):
     """Imports `model` (a torch.nn.Module) trained on `loss(model(*inputs),
     target)` by `optimizer` (a torch.optim SGD, Adam, AdamW, RMSprop, Adagrad
     or Adadelta over its parameters; default SGD with lr 0.01) into an
     ImportedStep. `example_inputs` (a tensor or a tuple) and `target` fix the
     shapes: the batch of the training step; `eval_inputs`, if given, the eval
-    step's (another batch size, for the last partial batch or inference)."""
+    step's (another batch size, for the last partial batch or inference).
+    `lr_scheduler`, a fresh torch.optim.lr_scheduler of `optimizer`, becomes
+    part of the step, which then steps it once per applied
+    (not skipped) step; one without a closed form in mpt is tabulated over
+    `total_steps` steps, its last rate holding after them."""
     if optimizer is None:
         optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
     example_inputs = _tuple(example_inputs)
     eval_inputs = example_inputs if eval_inputs is None else _tuple(eval_inputs)
+    lr_schedules = (None if lr_scheduler is None else
+                    _lr_schedules(lr_scheduler, optimizer, total_steps))
     return _Importer(model, example_inputs, eval_inputs, target, loss,
-                     optimizer).run()
+                     optimizer, lr_schedules).run()

@@ -203,9 +203,9 @@ template <typename T> llvm::json::Object domain(T min, T max) {
 /// The values the step keeps the state `arg` in, where it bounds them: a
 /// dynamic loss scale in its [min_scale, max_scale], a static one positive
 /// and finite, and step counts (the scale's growth tracker, integer
-/// optimizer state such as Adam's step, the dropout counter) from zero. A value
-/// outside them breaks the step: a nan scale skips every step, a negative step
-/// count gives nan weights.
+/// optimizer state such as Adam's step, the dropout counter, a schedule's
+/// count) from zero. A value outside them breaks the step: a nan scale skips
+/// every step, a negative step count gives nan weights.
 std::optional<llvm::json::Object> stateDomain(BlockArgument arg) {
   std::optional<llvm::json::Object> staticScale;
   for (Operation *user : arg.getUsers()) {
@@ -222,8 +222,9 @@ std::optional<llvm::json::Object> stateDomain(BlockArgument arg) {
         dropout && dropout.getCounter() == arg)
       return domain<int64_t>(0, kMaxStepCount);
     auto optimizer = dyn_cast<OptimizerOpInterface>(user);
-    if (optimizer && getElementTypeOrSelf(arg.getType()).isInteger() &&
-        llvm::is_contained(optimizer.getOptimizerState(), arg))
+    if ((optimizer && getElementTypeOrSelf(arg.getType()).isInteger() &&
+         llvm::is_contained(optimizer.getOptimizerState(), arg)) ||
+        isa<LRScheduleOp>(user))
       return domain<int64_t>(0, kMaxStepCount);
   }
   return staticScale;

@@ -11,7 +11,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/Support/MathExtras.h"
 
+#include "mpt/Dialect/MPT/IR/LRSchedule.h"
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
 
 using namespace mlir;
@@ -100,6 +102,16 @@ SmallVector<AffineMap> updateMaps(MLIRContext *context, int64_t rank,
   return maps;
 }
 
+/// -lr in an update's body: the scheduled rate, read as the first of
+/// `scalars` (the body's arguments from the scheduled rate's on), negated, or
+/// the constant `lr`.
+Value negatedRate(const FloatMath &m, APFloat lr, Value scheduledLr,
+                  ValueRange scalars) {
+  if (!scheduledLr)
+    return m.constant(-lr.convertToFloat());
+  return arith::NegFOp::create(m.b, m.loc, scalars.front());
+}
+
 //===----------------------------------------------------------------------===//
 // SGD
 //===----------------------------------------------------------------------===//
@@ -116,24 +128,32 @@ struct SGDLowering : OpConversionPattern<SGDOp> {
   LogicalResult
   matchAndRewrite(SGDOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    float lr = op.getLr().convertToFloat();
     float momentum = op.getMomentum().convertToFloat();
     float gradWeight = 1.0f - op.getDampening().convertToFloat();
     float weightDecay = op.getWeightDecay().convertToFloat();
     bool nesterov = op.getNesterov();
     SmallVector<Value> operands = {adaptor.getParam(), adaptor.getGrad()};
-    if (Value buffer = adaptor.getMomentumBuffer())
-      operands.push_back(buffer);
-    bool hasMomentum = operands.size() == 3;
+    bool hasMomentum = static_cast<bool>(adaptor.getMomentumBuffer());
+    if (hasMomentum)
+      operands.push_back(adaptor.getMomentumBuffer());
+    unsigned numTensors = operands.size();
+    RankedTensorType type = tensorType(op.getParam());
+    Value scheduledLr = adaptor.getScheduledLr();
+    if (scheduledLr)
+      operands.push_back(scheduledLr);
 
     rewriter.replaceOp(
         op,
         buildElementwise(
-            rewriter, op.getLoc(), tensorType(op.getParam()).getShape(),
-            operands, {}, elementTypes(op->getResults()),
+            rewriter, op.getLoc(), type.getShape(), operands,
+            updateMaps(getContext(), type.getRank(), numTensors,
+                       scheduledLr ? 1 : 0),
+            elementTypes(op->getResults()),
             [&](OpBuilder &b, Location l,
                 ValueRange args) -> SmallVector<Value> {
               FloatMath m{b, l, b.getF32Type()};
+              Value lr = scheduledLr ? args[numTensors]
+                                     : m.constant(op.getLr().convertToFloat());
               Value param = m.cast(args[0]);
               Value g = addWeightDecay(m, m.cast(args[1]), param, weightDecay);
               Value direction = g, buffer;
@@ -146,7 +166,7 @@ struct SGDLowering : OpConversionPattern<SGDOp> {
                                 ? m.add(g, m.mul(m.constant(momentum), buffer))
                                 : buffer;
               }
-              Value next = m.sub(param, m.mul(m.constant(lr), direction));
+              Value next = m.sub(param, m.mul(lr, direction));
               // The output block arguments carry the result element types.
               ValueRange outs = args.drop_front(operands.size());
               SmallVector<Value> results = {
@@ -179,7 +199,6 @@ struct AdamLowering : OpConversionPattern<AdamLikeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
-    float lr = op.getLr().convertToFloat();
     float beta1 = op.getBeta1().convertToFloat();
     float beta2 = op.getBeta2().convertToFloat();
     float epsilon = op.getEpsilon().convertToFloat();
@@ -200,20 +219,36 @@ struct AdamLowering : OpConversionPattern<AdamLikeOp> {
 
     Value param = adaptor.getParam();
     RankedTensorType type = tensorType(param);
+    SmallVector<Value> inputs = {param,
+                                 adaptor.getGrad(),
+                                 adaptor.getExpAvg(),
+                                 adaptor.getExpAvgSq(),
+                                 corrections[0],
+                                 corrections[1]};
+    Value scheduledLr = adaptor.getScheduledLr();
+    if (scheduledLr)
+      inputs.push_back(scheduledLr);
     SmallVector<Value> updated = buildElementwise(
-        rewriter, loc, type.getShape(),
-        ValueRange{param, adaptor.getGrad(), adaptor.getExpAvg(),
-                   adaptor.getExpAvgSq(), corrections[0], corrections[1]},
-        updateMaps(rewriter.getContext(), type.getRank(), 4, 2),
+        rewriter, loc, type.getShape(), inputs,
+        updateMaps(rewriter.getContext(), type.getRank(), 4, inputs.size() - 4),
         TypeRange{type.getElementType(), type.getElementType(),
                   type.getElementType()},
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF32Type()};
+          float constantLr = op.getLr().convertToFloat();
+          Value lr = scheduledLr ? args[6] : m.constant(constantLr);
           Value p = m.cast(args[0]), g = m.cast(args[1]);
-          if (!decoupledWeightDecay)
+          if (!decoupledWeightDecay) {
             g = addWeightDecay(m, g, p, weightDecay);
-          else if (weightDecay != 0.0f)
-            p = m.mul(p, m.constant(1.0f - lr * weightDecay));
+          } else if (weightDecay != 0.0f) {
+            // 1 - lr * weight_decay in f32 either way, folded for a
+            // constant rate.
+            Value keep = scheduledLr
+                             ? m.sub(m.constant(1.0f),
+                                     m.mul(lr, m.constant(weightDecay)))
+                             : m.constant(1.0f - constantLr * weightDecay);
+            p = m.mul(p, keep);
+          }
           // One op per statement: their order must not depend on the
           // compiler's argument evaluation order.
           Value oldExpAvg = m.cast(args[2]), oldExpAvgSq = m.cast(args[3]);
@@ -225,7 +260,7 @@ struct AdamLowering : OpConversionPattern<AdamLikeOp> {
           Value newSq = m.mul(m.constant(1.0f - beta2), square);
           Value expAvgSq = m.add(keptSq, newSq);
           Value corrected = m.div(expAvg, args[4]);
-          Value stepSize = m.mul(m.constant(lr), corrected);
+          Value stepSize = m.mul(lr, corrected);
           Value root = m.sqrt(m.div(expAvgSq, args[5]));
           Value denominator = m.add(root, m.constant(epsilon));
           Value next = m.sub(p, m.div(stepSize, denominator));
@@ -235,6 +270,108 @@ struct AdamLowering : OpConversionPattern<AdamLikeOp> {
         });
     updated.push_back(nextStep);
     rewriter.replaceOp(op, updated);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Learning-rate schedules
+//===----------------------------------------------------------------------===//
+
+/// The rate of `schedule` for `base` after `step` (an integer) applied updates,
+/// in f64 as PyTorch's schedulers compute it in Python floats, each formula
+/// in the order of operations of their closed forms.
+Value buildScheduledLr(const FloatMath &m, const LRSchedule &schedule,
+                       double base, Value step) {
+  OpBuilder &b = m.b;
+  Location l = m.loc;
+  Type countType = step.getType();
+  auto toFloat = [&](Value integer) {
+    return arith::SIToFPOp::create(b, l, m.type, integer).getResult();
+  };
+  auto atMost = [&](Value integer, int64_t bound) {
+    return arith::MinSIOp::create(b, l, integer,
+                                  intConstant(b, l, countType, bound))
+        .getResult();
+  };
+  switch (schedule.kind) {
+  case LRSchedule::Kind::Constant:
+    return m.constant(base);
+  case LRSchedule::Kind::Step: {
+    Value decays = arith::DivSIOp::create(
+        b, l, step, intConstant(b, l, countType, schedule.stepSize));
+    Value factor =
+        math::PowFOp::create(b, l, m.constant(schedule.gamma), toFloat(decays));
+    return m.mul(m.constant(base), factor);
+  }
+  case LRSchedule::Kind::WarmupCosine: {
+    double minLr = schedule.minLr;
+    double period = schedule.totalSteps - schedule.warmupSteps;
+    Value sinceWarmup = toFloat(arith::SubIOp::create(
+        b, l, atMost(step, schedule.totalSteps),
+        intConstant(b, l, countType, schedule.warmupSteps)));
+    Value angle = m.div(m.mul(m.constant(llvm::numbers::pi), sinceWarmup),
+                        m.constant(period));
+    Value half =
+        m.mul(m.constant(0.5),
+              m.add(m.constant(1.0), math::CosOp::create(b, l, angle)));
+    Value cosine =
+        m.add(m.constant(minLr), m.mul(m.constant(base - minLr), half));
+    if (schedule.warmupSteps == 0)
+      return cosine;
+    double start = schedule.startFactor;
+    Value ramp = m.div(m.mul(m.constant(1.0 - start), toFloat(step)),
+                       m.constant(static_cast<double>(schedule.warmupSteps)));
+    Value factor = m.add(m.constant(start), ramp);
+    Value warming = arith::CmpIOp::create(
+        b, l, arith::CmpIPredicate::slt, step,
+        intConstant(b, l, countType, schedule.warmupSteps));
+    return arith::SelectOp::create(b, l, warming,
+                                   m.mul(m.constant(base), factor), cosine);
+  }
+  case LRSchedule::Kind::Table: {
+    // A select per entry: tables are short, and a lookup in a constant
+    // buffer would need one on the device.
+    int64_t last = schedule.values.size() - 1;
+    Value index = atMost(step, last);
+    Value lr = m.constant(schedule.values.back());
+    for (int64_t i = 0; i < last; ++i) {
+      Value here = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, index,
+                                         intConstant(b, l, countType, i));
+      lr = arith::SelectOp::create(b, l, here, m.constant(schedule.values[i]),
+                                   lr);
+    }
+    return lr;
+  }
+  }
+  llvm_unreachable("every schedule kind is handled");
+}
+
+/// The scheduled rate rounded once to f32, and step + 1, in one 0-d generic.
+struct LRScheduleLowering : OpConversionPattern<LRScheduleOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LRScheduleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<LRSchedule> schedule =
+        LRSchedule::parse(op.getSchedule(), [&] { return op.emitOpError(); });
+    if (failed(schedule))
+      return failure();
+    double base = op.getBaseLr().convertToDouble();
+    Value step = adaptor.getStep();
+    rewriter.replaceOp(
+        op, buildElementwise(
+                rewriter, op.getLoc(), {}, step, {},
+                TypeRange{rewriter.getF32Type(), elementType(step)},
+                [&](OpBuilder &b, Location l,
+                    ValueRange args) -> SmallVector<Value> {
+                  FloatMath m{b, l, b.getF64Type()};
+                  Value lr = buildScheduledLr(m, *schedule, base, args[0]);
+                  Value next = arith::AddIOp::create(
+                      b, l, args[0], intConstant(b, l, args[0].getType(), 1));
+                  return {castScalar(b, l, lr, b.getF32Type()), next};
+                }));
     return success();
   }
 };
@@ -254,7 +391,6 @@ struct RMSpropLowering : OpConversionPattern<RMSpropOp> {
   LogicalResult
   matchAndRewrite(RMSpropOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    float lr = op.getLr().convertToFloat();
     float alpha = op.getAlpha().convertToFloat();
     float epsilon = op.getEpsilon().convertToFloat();
     float weightDecay = op.getWeightDecay().convertToFloat();
@@ -267,18 +403,27 @@ struct RMSpropLowering : OpConversionPattern<RMSpropOp> {
       operands.push_back(buffer);
     if (gradAvg)
       operands.push_back(gradAvg);
+    unsigned numTensors = operands.size();
+    RankedTensorType type = tensorType(op.getParam());
+    Value scheduledLr = adaptor.getScheduledLr();
+    if (scheduledLr)
+      operands.push_back(scheduledLr);
 
     rewriter.replaceOp(
         op,
         buildElementwise(
-            rewriter, op.getLoc(), tensorType(op.getParam()).getShape(),
-            operands, {}, elementTypes(op->getResults()),
+            rewriter, op.getLoc(), type.getShape(), operands,
+            updateMaps(getContext(), type.getRank(), numTensors,
+                       scheduledLr ? 1 : 0),
+            elementTypes(op->getResults()),
             [&](OpBuilder &b, Location l,
                 ValueRange args) -> SmallVector<Value> {
               FloatMath m{b, l, b.getF32Type()};
+              Value negatedLr = negatedRate(m, op.getLr(), scheduledLr,
+                                            args.drop_front(numTensors));
               // The output block arguments carry the result element types.
               ValueRange outs = args.drop_front(operands.size());
-              ValueRange state = args.take_front(operands.size());
+              ValueRange state = args.take_front(numTensors);
               Value param = m.cast(state[0]);
               Value g = addWeightDecay(m, m.cast(state[1]), param, weightDecay,
                                        /*fused=*/true);
@@ -295,9 +440,9 @@ struct RMSpropLowering : OpConversionPattern<RMSpropOp> {
               if (buffer) {
                 Value kept = m.mul(m.constant(momentum), m.cast(state[3]));
                 nextBuffer = addcdiv(m, kept, m.constant(1.0f), g, denominator);
-                next = addScaled(m, param, m.constant(-lr), nextBuffer);
+                next = addScaled(m, param, negatedLr, nextBuffer);
               } else {
-                next = addcdiv(m, param, m.constant(-lr), g, denominator);
+                next = addcdiv(m, param, negatedLr, g, denominator);
               }
               SmallVector<Value> results;
               for (Value value : {next, squareAvg, nextBuffer, average})
@@ -325,21 +470,26 @@ struct AdagradLowering : OpConversionPattern<AdagradOp> {
   matchAndRewrite(AdagradOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    float lr = op.getLr().convertToFloat();
     float lrDecay = op.getLrDecay().convertToFloat();
     float weightDecay = op.getWeightDecay().convertToFloat();
     float epsilon = op.getEpsilon().convertToFloat();
 
     // In f64 and rounded once, as PyTorch computes it in Python floats.
     Value step = adaptor.getStep();
+    SmallVector<Value> scalars = {step};
+    if (Value scheduledLr = adaptor.getScheduledLr())
+      scalars.push_back(scheduledLr);
     Value negatedStepLr = buildElementwise(
-        rewriter, loc, {}, step, {}, rewriter.getF32Type(),
+        rewriter, loc, {}, scalars, {}, rewriter.getF32Type(),
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
           FloatMath m{b, l, b.getF64Type()};
           Value done = arith::SIToFPOp::create(b, l, b.getF64Type(), args[0]);
           Value decay =
               m.add(m.constant(1.0), m.mul(done, m.constant(lrDecay)));
-          Value stepLr = m.div(m.constant(lr), decay);
+          Value lr = scalars.size() == 2
+                         ? m.cast(args[1])
+                         : m.constant(op.getLr().convertToFloat());
+          Value stepLr = m.div(lr, decay);
           return {castScalar(b, l, arith::NegFOp::create(b, l, stepLr),
                              b.getF32Type())};
         })[0];
@@ -381,37 +531,45 @@ struct AdadeltaLowering : OpConversionPattern<AdadeltaOp> {
   LogicalResult
   matchAndRewrite(AdadeltaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    float lr = op.getLr().convertToFloat();
     float rho = op.getRho().convertToFloat();
     float epsilon = op.getEpsilon().convertToFloat();
     float weightDecay = op.getWeightDecay().convertToFloat();
     Type type = elementType(op.getParam());
+    SmallVector<Value> operands = {adaptor.getParam(), adaptor.getGrad(),
+                                   adaptor.getSquareAvg(),
+                                   adaptor.getAccDelta()};
+    Value scheduledLr = adaptor.getScheduledLr();
+    if (scheduledLr)
+      operands.push_back(scheduledLr);
+    int64_t rank = tensorType(op.getParam()).getRank();
     rewriter.replaceOp(
-        op, buildElementwise(
-                rewriter, op.getLoc(), tensorType(op.getParam()).getShape(),
-                ValueRange{adaptor.getParam(), adaptor.getGrad(),
-                           adaptor.getSquareAvg(), adaptor.getAccDelta()},
-                {}, TypeRange{type, type, type},
-                [&](OpBuilder &b, Location l,
-                    ValueRange args) -> SmallVector<Value> {
-                  FloatMath m{b, l, b.getF32Type()};
-                  Value p = m.cast(args[0]);
-                  Value g = addWeightDecay(m, m.cast(args[1]), p, weightDecay,
-                                           /*fused=*/true);
-                  Value keptSquares = m.mul(m.constant(rho), m.cast(args[2]));
-                  Value squareAvg = addcmul(m, keptSquares, 1.0f - rho, g, g);
-                  Value accDelta = m.cast(args[3]);
-                  Value std = m.sqrt(m.add(squareAvg, m.constant(epsilon)));
-                  Value rms = m.sqrt(m.add(accDelta, m.constant(epsilon)));
-                  Value delta = m.mul(m.div(rms, std), g);
-                  Value keptDeltas = m.mul(m.constant(rho), accDelta);
-                  Value nextAccDelta =
-                      addcmul(m, keptDeltas, 1.0f - rho, delta, delta);
-                  Value next = addScaled(m, p, m.constant(-lr), delta);
-                  return {castScalar(b, l, next, type),
-                          castScalar(b, l, squareAvg, type),
-                          castScalar(b, l, nextAccDelta, type)};
-                }));
+        op,
+        buildElementwise(
+            rewriter, op.getLoc(), tensorType(op.getParam()).getShape(),
+            operands, updateMaps(getContext(), rank, 4, scheduledLr ? 1 : 0),
+            TypeRange{type, type, type},
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
+              FloatMath m{b, l, b.getF32Type()};
+              Value negatedLr =
+                  negatedRate(m, op.getLr(), scheduledLr, args.drop_front(4));
+              Value p = m.cast(args[0]);
+              Value g = addWeightDecay(m, m.cast(args[1]), p, weightDecay,
+                                       /*fused=*/true);
+              Value keptSquares = m.mul(m.constant(rho), m.cast(args[2]));
+              Value squareAvg = addcmul(m, keptSquares, 1.0f - rho, g, g);
+              Value accDelta = m.cast(args[3]);
+              Value std = m.sqrt(m.add(squareAvg, m.constant(epsilon)));
+              Value rms = m.sqrt(m.add(accDelta, m.constant(epsilon)));
+              Value delta = m.mul(m.div(rms, std), g);
+              Value keptDeltas = m.mul(m.constant(rho), accDelta);
+              Value nextAccDelta =
+                  addcmul(m, keptDeltas, 1.0f - rho, delta, delta);
+              Value next = addScaled(m, p, negatedLr, delta);
+              return {castScalar(b, l, next, type),
+                      castScalar(b, l, squareAvg, type),
+                      castScalar(b, l, nextAccDelta, type)};
+            }));
     return success();
   }
 };
@@ -674,8 +832,9 @@ struct UpdateLossScaleLowering : OpConversionPattern<UpdateLossScaleOp> {
 
 void mpt::detail::populateOptimizerPatterns(RewritePatternSet &patterns) {
   patterns.add<SGDLowering, AdamLowering<AdamOp, /*decoupled=*/false>,
-               AdamLowering<AdamWOp, /*decoupled=*/true>, RMSpropLowering,
-               AdagradLowering, AdadeltaLowering, ClipGradNormLowering,
-               UnscaleLowering, AllFiniteLowering, GradientStatsLowering,
-               UpdateLossScaleLowering>(patterns.getContext());
+               AdamLowering<AdamWOp, /*decoupled=*/true>, LRScheduleLowering,
+               RMSpropLowering, AdagradLowering, AdadeltaLowering,
+               ClipGradNormLowering, UnscaleLowering, AllFiniteLowering,
+               GradientStatsLowering, UpdateLossScaleLowering>(
+      patterns.getContext());
 }

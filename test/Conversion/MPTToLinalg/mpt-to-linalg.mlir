@@ -844,6 +844,34 @@ func.func @adamw(%p: tensor<4xf32>, %g: tensor<4xf32>, %m: tensor<4xf32>, %v: te
 
 // -----
 
+// A scheduled rate: mpt.lr_schedule is one 0-d generic computing the rate in
+// f64, rounded to f32 once, and the next count; SGD reads the rate through a
+// 0-d map instead of a constant.
+
+// CHECK-DAG: #[[$SCALAR:.*]] = affine_map<() -> ()>
+// CHECK-DAG: #[[$VEC:.*]] = affine_map<(d0) -> (d0)>
+// CHECK-DAG: #[[$BCAST:.*]] = affine_map<(d0) -> ()>
+// CHECK-LABEL: func.func @sgd_scheduled
+// CHECK: %[[SCHED:[a-zA-Z0-9_]+]]:2 = linalg.generic {indexing_maps = [#[[$SCALAR]], #[[$SCALAR]], #[[$SCALAR]]], iterator_types = []} ins(%{{.*}} : tensor<i64>) outs(%{{.*}}, %{{.*}} : tensor<f32>, tensor<i64>)
+// CHECK: ^bb0(%[[T:[a-zA-Z0-9_]+]]: i64,
+// CHECK: arith.divsi %[[T]], %{{.*}} : i64
+// CHECK: math.powf %{{.*}} : f64
+// CHECK: %[[LR64:.*]] = arith.mulf %{{.*}} : f64
+// CHECK: %[[NEXT:.*]] = arith.addi %[[T]], %{{.*}} : i64
+// CHECK: %[[LR32:.*]] = arith.truncf %[[LR64]] : f64 to f32
+// CHECK: linalg.yield %[[LR32]], %[[NEXT]] : f32, i64
+// CHECK: linalg.generic {indexing_maps = [#[[$VEC]], #[[$VEC]], #[[$BCAST]], #[[$VEC]]], iterator_types = ["parallel"]} ins(%{{.*}}, %{{.*}}, %[[SCHED]]#0 : tensor<4xf32>, tensor<4xf32>, tensor<f32>)
+// CHECK: ^bb0(%[[P:[a-zA-Z0-9_]+]]: f32, %[[G:[a-zA-Z0-9_]+]]: f32, %[[LR:[a-zA-Z0-9_]+]]: f32, %{{.*}}: f32):
+// CHECK: %[[STEP:.*]] = arith.mulf %[[LR]], %[[G]] : f32
+// CHECK: arith.subf %[[P]], %[[STEP]] : f32
+func.func @sgd_scheduled(%p: tensor<4xf32>, %g: tensor<4xf32>, %t: tensor<i64>) -> (tensor<4xf32>, tensor<i64>) {
+  %lr, %t2 = mpt.lr_schedule %t {base_lr = 1.0e-01 : f64, schedule = {kind = "step", step_size = 3, gamma = 0.5}} : tensor<i64>
+  %p2 = mpt.sgd %p, %g scheduled_lr(%lr) {lr = 1.0e-01 : f32} : tensor<4xf32>
+  return %p2, %t2 : tensor<4xf32>, tensor<i64>
+}
+
+// -----
+
 // One f32 sum of squares over every gradient, then the norm and the factor.
 
 // CHECK-LABEL: func.func @clip_grad_norm

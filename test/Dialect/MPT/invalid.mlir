@@ -70,7 +70,7 @@ func.func @loss_grad_f16(%l: tensor<f16>) {
 
 func.func @sgd_grad_type(%w: tensor<4xf32>, %g: tensor<4xf16>) {
   // expected-error @+1 {{'mpt.sgd' op failed to verify that grad has the type of param}}
-  %0 = "mpt.sgd"(%w, %g) <{lr = 1.0 : f32}> : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  %0 = "mpt.sgd"(%w, %g) <{lr = 1.0 : f32, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
   return
 }
 
@@ -1361,7 +1361,7 @@ func.func @sgd_nesterov_with_dampening(%w: tensor<4xf32>) {
 
 func.func @sgd_buffer_type(%w: tensor<4xf32>, %m: tensor<4xf16>) {
   // expected-error @+1 {{'mpt.sgd' op failed to verify that momentum_buffer has the type of param}}
-  %0:2 = "mpt.sgd"(%w, %w, %m) <{lr = 1.0e-2 : f32, momentum = 0.9 : f32}> : (tensor<4xf32>, tensor<4xf32>, tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf32>)
+  %0:2 = "mpt.sgd"(%w, %w, %m) <{lr = 1.0e-2 : f32, momentum = 0.9 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (tensor<4xf32>, tensor<4xf32>, tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf32>)
   return
 }
 
@@ -1370,7 +1370,7 @@ func.func @sgd_buffer_type(%w: tensor<4xf32>, %m: tensor<4xf16>) {
 func.func @sgd_result_count(%w: tensor<4xf32>) {
   // expected-error @+2 {{'mpt.sgd' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<4xf32>', 'tensor<4xf32>'}}
   // expected-error @+1 {{'mpt.sgd' op failed to infer returned types}}
-  %0:2 = "mpt.sgd"(%w, %w) <{lr = 1.0e-2 : f32}> : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  %0:2 = "mpt.sgd"(%w, %w) <{lr = 1.0e-2 : f32, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
   return
 }
 
@@ -1546,7 +1546,7 @@ func.func @rmsprop_unexpected_grad_avg(%w: tensor<4xf32>, %t: tensor<i64>) {
 
 func.func @rmsprop_square_avg_type(%w: tensor<4xf32>, %v: tensor<4xf16>) {
   // expected-error @+1 {{'mpt.rmsprop' op failed to verify that square_avg has the type of param}}
-  %0:2 = "mpt.rmsprop"(%w, %w, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (tensor<4xf32>, tensor<4xf32>, tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf32>)
+  %0:2 = "mpt.rmsprop"(%w, %w, %v) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (tensor<4xf32>, tensor<4xf32>, tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf32>)
   return
 }
 

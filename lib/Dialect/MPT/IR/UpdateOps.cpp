@@ -7,6 +7,8 @@
 
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
 
+#include "mpt/Dialect/MPT/IR/LRSchedule.h"
+
 #include "OpVerifiers.h"
 
 using namespace mlir;
@@ -17,13 +19,16 @@ using namespace mpt::detail;
 // Optimizers
 //===----------------------------------------------------------------------===//
 
-LogicalResult SGDOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
-    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferredReturnTypes) {
+LogicalResult
+SGDOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                        ValueRange operands, DictionaryAttr attributes,
+                        OpaqueProperties properties, RegionRange regions,
+                        SmallVectorImpl<Type> &inferredReturnTypes) {
   if (operands.empty())
     return failure();
   // The updated parameter, and the updated momentum buffer when there is one.
-  inferredReturnTypes.assign(operands.size() == 3 ? 2 : 1,
+  Adaptor adaptor(operands, attributes, properties, regions);
+  inferredReturnTypes.assign(adaptor.getMomentumBuffer() ? 2 : 1,
                              operands.front().getType());
   return success();
 }
@@ -84,13 +89,19 @@ SmallVector<StringRef> AdamWOp::getOptimizerStateNames() {
   return {"exp_avg", "exp_avg_sq", "step"};
 }
 
-LogicalResult RMSpropOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
-    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferredReturnTypes) {
+LogicalResult
+RMSpropOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                            ValueRange operands, DictionaryAttr attributes,
+                            OpaqueProperties properties, RegionRange regions,
+                            SmallVectorImpl<Type> &inferredReturnTypes) {
   if (operands.empty())
     return failure();
-  // The updated parameter and state: every operand but the gradient.
-  inferredReturnTypes.assign(operands.size() - 1, operands.front().getType());
+  // The updated parameter and state: every operand but the gradient and the
+  // scheduled learning rate.
+  Adaptor adaptor(operands, attributes, properties, regions);
+  inferredReturnTypes.assign(operands.size() - 1 -
+                                 static_cast<bool>(adaptor.getScheduledLr()),
+                             operands.front().getType());
   return success();
 }
 
@@ -159,6 +170,13 @@ LogicalResult AdadeltaOp::verify() {
 // update, so it is not kept).
 SmallVector<StringRef> AdadeltaOp::getOptimizerStateNames() {
   return {"square_avg", "acc_delta"};
+}
+
+LogicalResult LRScheduleOp::verify() {
+  if (failed(
+          verifyNonNegative(*this, "base_lr", getBaseLr().convertToDouble())))
+    return failure();
+  return LRSchedule::parse(getSchedule(), [&] { return emitOpError(); });
 }
 
 LogicalResult

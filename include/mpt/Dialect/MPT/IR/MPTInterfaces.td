@@ -50,10 +50,16 @@ def OptimizerOpInterface : OpInterface<"OptimizerOpInterface"> {
     InterfaceMethod<"The gradient of the parameter.", "::mlir::Value", "getGrad">,
     InterfaceMethod<"The updated parameter.", "::mlir::Value", "getUpdatedParam">,
     InterfaceMethod<[{
+        The learning rate of this step as a 0-d f32 tensor (an `mpt.lr_schedule` result), or
+        null where the op's `lr` attribute is the learning rate.
+      }], "::mlir::Value", "getScheduledLr", (ins), [{}], [{
+        return {};
+      }]>,
+    InterfaceMethod<[{
         The optimizer state read by the update. By convention the operands are the parameter,
-        its gradient, then the state.
+        its gradient, the state, then the scheduled learning rate if any.
       }], "::mlir::OperandRange", "getOptimizerState", (ins), [{}], [{
-        return $_op->getOperands().drop_front(2);
+        return $_op->getOperands().drop_front(2).drop_back($_op.getScheduledLr() ? 1 : 0);
       }]>,
     InterfaceMethod<[{
         The updated optimizer state, in the order of getOptimizerState(). By convention the

@@ -697,7 +697,7 @@ def MPT_BroadcastOp : MPT_ComputeOp<"broadcast", MPT_FollowClass,
 
 def MPT_SGDOp : MPT_ComputeOp<"sgd", MPT_FP32Class, [
     DeclareOpInterfaceMethods<OptimizerOpInterface, ["getOptimizerStateNames"]>,
-    DeclareOpInterfaceMethods<InferTypeOpInterface>,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>, AttrSizedOperandSegments,
     TypesMatchWith<"grad has the type of param", "param", "grad", "$_self">,
     OptionalTypesMatchWith<"momentum_buffer has the type of param", "param",
                            "momentum_buffer", "$_self">]> {
@@ -711,15 +711,18 @@ def MPT_SGDOp : MPT_ComputeOp<"sgd", MPT_FP32Class, [
     param' = param - lr * d
     ```
     With a non-zero `momentum` the buffer is an operand and its update a second result. As in
-    PyTorch's first step, the buffer starts as the zero tensor.
+    PyTorch's first step, the buffer starts as the zero tensor. A `scheduled_lr` operand (from
+    `mpt.lr_schedule`) replaces `lr`, which then only records the schedule's base learning rate.
 
     ```mlir
     %w2, %m2 = mpt.sgd %w, %dw, %m {lr = 5.0e-2 : f32, momentum = 9.0e-1 : f32}
         : tensor<784x256xf32>
+    %w3 = mpt.sgd %w, %dw scheduled_lr(%lr) {lr = 5.0e-2 : f32} : tensor<784x256xf32>
     ```
   }];
   let arguments = (ins MPT_FloatTensor:$param, MPT_FloatTensor:$grad,
                        Optional<MPT_FloatTensor>:$momentum_buffer,
+                       Optional<MPT_F32Scalar>:$scheduled_lr,
                        F32Attr:$lr,
                        DefaultValuedAttr<F32Attr, "0.0f">:$momentum,
                        DefaultValuedAttr<F32Attr, "0.0f">:$dampening,
@@ -728,7 +731,8 @@ def MPT_SGDOp : MPT_ComputeOp<"sgd", MPT_FP32Class, [
   let results = (outs MPT_FloatTensor:$updated_param,
                       Optional<MPT_FloatTensor>:$updated_momentum_buffer);
   let assemblyFormat = [{
-    $param `,` $grad (`,` $momentum_buffer^)? attr-dict `:` type($param)
+    $param `,` $grad (`,` $momentum_buffer^)? (`scheduled_lr` `(` $scheduled_lr^ `)`)?
+    attr-dict `:` type($param)
   }];
   let hasVerifier = 1;
 }
@@ -745,6 +749,7 @@ class MPT_AdamBase<string mnemonic, string defaultWeightDecay, string summaryTex
   let arguments = (ins MPT_FloatTensor:$param, MPT_FloatTensor:$grad,
                        MPT_FloatTensor:$exp_avg, MPT_FloatTensor:$exp_avg_sq,
                        MPT_StepScalar:$step,
+                       Optional<MPT_F32Scalar>:$scheduled_lr,
                        F32Attr:$lr,
                        DefaultValuedAttr<F32Attr, "0.9f">:$beta1,
                        DefaultValuedAttr<F32Attr, "0.999f">:$beta2,
@@ -753,8 +758,8 @@ class MPT_AdamBase<string mnemonic, string defaultWeightDecay, string summaryTex
   let results = (outs MPT_FloatTensor:$updated_param, MPT_FloatTensor:$updated_exp_avg,
                       MPT_FloatTensor:$updated_exp_avg_sq, MPT_StepScalar:$updated_step);
   let assemblyFormat = [{
-    $param `,` $grad `,` $exp_avg `,` $exp_avg_sq `,` $step attr-dict `:`
-    type($param) `,` type($step)
+    $param `,` $grad `,` $exp_avg `,` $exp_avg_sq `,` $step
+    (`scheduled_lr` `(` $scheduled_lr^ `)`)? attr-dict `:` type($param) `,` type($step)
   }];
   let hasVerifier = 1;
 }
@@ -768,6 +773,8 @@ def MPT_AdamOp : MPT_AdamBase<"adam", "0.0f", "Adam with bias correction", [{
     v' = beta2 * v + (1 - beta2) * g^2
     param' = param - lr * (m' / (1 - beta1^t)) / (sqrt(v' / (1 - beta2^t)) + epsilon)
     ```
+    A `scheduled_lr` operand (from `mpt.lr_schedule`) replaces `lr`, which then only records
+    the schedule's base learning rate.
 
     ```mlir
     %w2, %m2, %v2, %t2 = mpt.adam %w, %dw, %m, %v, %t {lr = 1.0e-3 : f32}
@@ -803,7 +810,8 @@ def MPT_RMSpropOp : MPT_ComputeOp<"rmsprop", MPT_FP32Class, [
     ```
     The momentum buffer is an operand exactly when `momentum` is non-zero and the gradient
     average exactly when `centered` is set; the updated state follows the updated parameter in
-    operand order. All state starts as the zero tensor.
+    operand order. All state starts as the zero tensor. A `scheduled_lr` operand (from
+    `mpt.lr_schedule`) replaces `lr`, which then only records the schedule's base learning rate.
 
     ```mlir
     %w2, %v2, %b2 = mpt.rmsprop %w, %dw, %v momentum_buffer(%b) {momentum = 9.0e-1 : f32}
@@ -814,6 +822,7 @@ def MPT_RMSpropOp : MPT_ComputeOp<"rmsprop", MPT_FP32Class, [
                        MPT_FloatTensor:$square_avg,
                        Optional<MPT_FloatTensor>:$momentum_buffer,
                        Optional<MPT_FloatTensor>:$grad_avg,
+                       Optional<MPT_F32Scalar>:$scheduled_lr,
                        DefaultValuedAttr<F32Attr, "0.01f">:$lr,
                        DefaultValuedAttr<F32Attr, "0.99f">:$alpha,
                        DefaultValuedAttr<F32Attr, "1.0e-8f">:$epsilon,
@@ -824,7 +833,8 @@ def MPT_RMSpropOp : MPT_ComputeOp<"rmsprop", MPT_FP32Class, [
                       Variadic<MPT_FloatTensor>:$updated_state);
   let assemblyFormat = [{
     $param `,` $grad `,` $square_avg (`momentum_buffer` `(` $momentum_buffer^ `)`)?
-    (`grad_avg` `(` $grad_avg^ `)`)? attr-dict `:` type($param)
+    (`grad_avg` `(` $grad_avg^ `)`)? (`scheduled_lr` `(` $scheduled_lr^ `)`)? attr-dict `:`
+    type($param)
   }];
   let hasVerifier = 1;
 }
@@ -842,7 +852,9 @@ def MPT_AdagradOp : MPT_ComputeOp<"adagrad", MPT_FP32Class, [
     sum' = sum + g^2
     param' = param - lr / (1 + (t - 1) * lr_decay) * g / (sqrt(sum') + epsilon)
     ```
-    `sum` starts at PyTorch's `initial_accumulator_value` (the `mpt.init` of its state).
+    `sum` starts at PyTorch's `initial_accumulator_value` (the `mpt.init` of its state). A
+    `scheduled_lr` operand (from `mpt.lr_schedule`) replaces `lr`, which then only records the
+    schedule's base learning rate.
 
     ```mlir
     %w2, %s2, %t2 = mpt.adagrad %w, %dw, %s, %t {lr_decay = 1.0e-2 : f32}
@@ -851,6 +863,7 @@ def MPT_AdagradOp : MPT_ComputeOp<"adagrad", MPT_FP32Class, [
   }];
   let arguments = (ins MPT_FloatTensor:$param, MPT_FloatTensor:$grad,
                        MPT_FloatTensor:$sum, MPT_StepScalar:$step,
+                       Optional<MPT_F32Scalar>:$scheduled_lr,
                        DefaultValuedAttr<F32Attr, "0.01f">:$lr,
                        DefaultValuedAttr<F32Attr, "0.0f">:$lr_decay,
                        DefaultValuedAttr<F32Attr, "0.0f">:$weight_decay,
@@ -858,7 +871,8 @@ def MPT_AdagradOp : MPT_ComputeOp<"adagrad", MPT_FP32Class, [
   let results = (outs MPT_FloatTensor:$updated_param, MPT_FloatTensor:$updated_sum,
                       MPT_StepScalar:$updated_step);
   let assemblyFormat = [{
-    $param `,` $grad `,` $sum `,` $step attr-dict `:` type($param) `,` type($step)
+    $param `,` $grad `,` $sum `,` $step (`scheduled_lr` `(` $scheduled_lr^ `)`)? attr-dict `:`
+    type($param) `,` type($step)
   }];
   let hasVerifier = 1;
 }
@@ -877,6 +891,8 @@ def MPT_AdadeltaOp : MPT_ComputeOp<"adadelta", MPT_FP32Class, [
     u' = rho * u + (1 - rho) * delta^2
     param' = param - lr * delta
     ```
+    A `scheduled_lr` operand (from `mpt.lr_schedule`) replaces `lr`, which then only records
+    the schedule's base learning rate.
 
     ```mlir
     %w2, %v2, %u2 = mpt.adadelta %w, %dw, %v, %u {rho = 9.5e-1 : f32} : tensor<128x128xf32>
@@ -884,6 +900,7 @@ def MPT_AdadeltaOp : MPT_ComputeOp<"adadelta", MPT_FP32Class, [
   }];
   let arguments = (ins MPT_FloatTensor:$param, MPT_FloatTensor:$grad,
                        MPT_FloatTensor:$square_avg, MPT_FloatTensor:$acc_delta,
+                       Optional<MPT_F32Scalar>:$scheduled_lr,
                        DefaultValuedAttr<F32Attr, "1.0f">:$lr,
                        DefaultValuedAttr<F32Attr, "0.9f">:$rho,
                        DefaultValuedAttr<F32Attr, "1.0e-6f">:$epsilon,
@@ -892,8 +909,40 @@ def MPT_AdadeltaOp : MPT_ComputeOp<"adadelta", MPT_FP32Class, [
                       MPT_FloatTensor:$updated_square_avg,
                       MPT_FloatTensor:$updated_acc_delta);
   let assemblyFormat = [{
-    $param `,` $grad `,` $square_avg `,` $acc_delta attr-dict `:` type($param)
+    $param `,` $grad `,` $square_avg `,` $acc_delta (`scheduled_lr` `(` $scheduled_lr^ `)`)?
+    attr-dict `:` type($param)
   }];
+  let hasVerifier = 1;
+}
+
+def MPT_LRScheduleOp : MPT_ComputeOp<"lr_schedule", MPT_FP32Class, [
+    AllTypesMatch<["step", "updated_step"]>]> {
+  let summary = "the learning rate of a schedule at the step count, and the next count";
+  let description = [{
+    The learning rate a schedule gives `base_lr` after `step` applied updates (PyTorch's
+    scheduler `last_epoch`), computed in f64 and rounded to f32 once, and `step + 1`.
+    `schedule` is the dictionary of `mpt.optimizer`'s `lr_schedule` (`kind` and its fields):
+    - `constant`: `base_lr`;
+    - `step` (`step_size`, `gamma` = 0.1), PyTorch's StepLR:
+      `base_lr * gamma^floor(step / step_size)`;
+    - `warmup_cosine` (`warmup_steps`, `total_steps`, `start_factor` = 1/3, `min_lr` = 0),
+      PyTorch's SequentialLR of LinearLR(`start_factor`, 1, `warmup_steps`) and
+      CosineAnnealingLR(`total_steps - warmup_steps`, `min_lr`) in closed form: before
+      `warmup_steps`, `base_lr * (start_factor + (1 - start_factor) * step / warmup_steps)`;
+      then `min_lr + (base_lr - min_lr) * (1 + cos(pi * u / T)) / 2` with
+      `u = min(step, total_steps) - warmup_steps` and `T = total_steps - warmup_steps`, so the
+      rate stays `min_lr` after `total_steps` (PyTorch's cosine would rise again);
+    - `table` (`values`): `values[min(step, size - 1)]`, absolute rates; `base_lr` is unused.
+
+    ```mlir
+    %lr, %t2 = mpt.lr_schedule %t {base_lr = 1.0e-1 : f64,
+                                   schedule = {kind = "step", step_size = 30, gamma = 0.1}}
+        : tensor<i64>
+    ```
+  }];
+  let arguments = (ins MPT_StepScalar:$step, F64Attr:$base_lr, DictionaryAttr:$schedule);
+  let results = (outs MPT_F32Scalar:$lr, MPT_StepScalar:$updated_step);
+  let assemblyFormat = "$step attr-dict `:` type($step)";
   let hasVerifier = 1;
 }
 
