@@ -43,7 +43,11 @@ def main():
             floor = train(out, one, precision, seed, flags, ["--cpu-kernels=false"])
             compare += ["--floor", floor]
             if precision == "fp32":
-                compare += ["--loss-rtol", "1e-6"]
+                # 16 ulps: the halves' sums round apart from the whole's in
+                # every batch reduction, the convolutions' filter gradients
+                # included (one product over each batch's N*OH*OW, blocked
+                # by its depth): 1.5e-6 on the CNN's seed 2 after 50 steps.
+                compare += ["--loss-rtol", "2e-6"]
             else:
                 # Each rank rounds its half batch's gradients to f16/bf16
                 # and the halves are summed, where one process rounds the
