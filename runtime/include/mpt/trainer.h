@@ -237,9 +237,9 @@ std::string writeMetricsJson(const std::string &path, const Trainer &trainer,
                              const TrainResult &result);
 
 /// loss.png and loss_scale.png (skipped steps marked) and, when the run
-/// evaluated, accuracy.png (test accuracy per epoch), drawn by gnuplot in
-/// `directory` with their data (metrics.dat, accuracy.dat) and script
-/// (plot.gp).
+/// evaluated, accuracy.png (test accuracy or validation loss per epoch), drawn
+/// by gnuplot in `directory` with their data (metrics.dat, accuracy.dat) and
+/// script (plot.gp).
 std::string writePlots(const std::string &directory, const Trainer &trainer,
                        const TrainResult &result);
 
