@@ -31,6 +31,23 @@ static double secondsSince(Clock::time_point since) {
   return std::chrono::duration<double>(Clock::now() - since).count();
 }
 
+/// Runs the eval step on one batch of its input, `bytes` of `dtype`, and
+/// reads the logits.
+static llvm::Error evaluateBatch(mpt_session_t session,
+                                 const DataBinding &binding, mpt_dtype_t dtype,
+                                 const void *batch, size_t bytes,
+                                 std::vector<float> &logits) {
+  if (llvm::Error error = takeStatus(mpt_session_bind_input(
+          session, MPT_FUNCTION_EVAL, binding.evalExamples.c_str(), dtype,
+          batch, bytes)))
+    return error;
+  if (llvm::Error error = takeStatus(mpt_session_eval(session)))
+    return error;
+  return takeStatus(mpt_session_read_output(
+      session, MPT_FUNCTION_EVAL, contract::name::Logits, MPT_DTYPE_F32,
+      logits.data(), logits.size() * sizeof(float)));
+}
+
 /// Accuracy on every example of `data` whose label the loss does not ignore;
 /// the last partial batch is padded.
 static llvm::Expected<double> evaluate(mpt_session_t session,
@@ -45,15 +62,9 @@ static llvm::Expected<double> evaluate(mpt_session_t session,
     std::fill(examples.begin(), examples.end(), 0.0f);
     std::copy(data.images.begin() + start * size,
               data.images.begin() + (start + n) * size, examples.begin());
-    if (llvm::Error error = takeStatus(mpt_session_bind_input(
-            session, MPT_FUNCTION_EVAL, binding.evalExamples.c_str(),
-            MPT_DTYPE_F32, examples.data(), examples.size() * sizeof(float))))
-      return std::move(error);
-    if (llvm::Error error = takeStatus(mpt_session_eval(session)))
-      return std::move(error);
-    if (llvm::Error error = takeStatus(mpt_session_read_output(
-            session, MPT_FUNCTION_EVAL, contract::name::Logits, MPT_DTYPE_F32,
-            logits.data(), logits.size() * sizeof(float))))
+    if (llvm::Error error =
+            evaluateBatch(session, binding, MPT_DTYPE_F32, examples.data(),
+                          examples.size() * sizeof(float), logits))
       return std::move(error);
     for (int64_t i = 0; i < n; ++i) {
       int64_t label = data.labels[start + i];
@@ -86,15 +97,9 @@ static llvm::Expected<double> evaluateLoss(mpt_session_t session,
     for (int64_t i = 0; i < n; ++i)
       offsets[i] = (start + i) * length;
     gatherTokenWindows(file, offsets, length, ids.data(), targets.data());
-    if (llvm::Error error = takeStatus(mpt_session_bind_input(
-            session, MPT_FUNCTION_EVAL, binding.evalExamples.c_str(),
-            MPT_DTYPE_I32, ids.data(), ids.size() * sizeof(int32_t))))
-      return std::move(error);
-    if (llvm::Error error = takeStatus(mpt_session_eval(session)))
-      return std::move(error);
-    if (llvm::Error error = takeStatus(mpt_session_read_output(
-            session, MPT_FUNCTION_EVAL, contract::name::Logits, MPT_DTYPE_F32,
-            logits.data(), logits.size() * sizeof(float))))
+    if (llvm::Error error =
+            evaluateBatch(session, binding, MPT_DTYPE_I32, ids.data(),
+                          ids.size() * sizeof(int32_t), logits))
       return std::move(error);
     for (int64_t t = 0; t < n * length; ++t) {
       const float *row = logits.data() + t * classes;

@@ -319,6 +319,23 @@ loadNamedFiles(const std::map<std::string, std::string> &files,
   return llvm::Error::success();
 }
 
+/// Whether the evaluation set that `flag` gives is to be read: it must be
+/// given when the run uses the step's eval step, and only when there is one.
+/// `request` says how to give it ("its test set with --eval-data ...").
+static llvm::Expected<bool> wantsEvalSet(const TrainerOptions &options,
+                                         const DataBinding &binding, bool given,
+                                         const std::string &flag,
+                                         const std::string &request) {
+  const std::string &model = options.modelPath;
+  if (given && !binding.hasEval)
+    return fail(flag + ": " + model +
+                " has no eval step (mpt.eval_step) to evaluate with");
+  if (!given && binding.hasEval && options.evaluate)
+    return fail(model + " has an eval step: give " + request +
+                " (or --no-eval)");
+  return given;
+}
+
 /// The user's training set and, for evaluations, test set.
 static llvm::Error loadDataFiles(const TrainerOptions &options,
                                  const DataBinding &binding, Dataset &train,
@@ -327,15 +344,11 @@ static llvm::Error loadDataFiles(const TrainerOptions &options,
   if (llvm::Error error =
           loadNamedFiles(options.dataFiles, "--data", model, binding, train))
     return error;
-  if (!options.evalDataFiles.empty() && !binding.hasEval)
-    return fail("--eval-data: " + model +
-                " has no eval step (mpt.eval_step) to evaluate with");
-  if (options.evalDataFiles.empty()) {
-    if (binding.hasEval && options.evaluate)
-      return fail(model + " has an eval step: give its test set with "
-                          "--eval-data name=file,... (or --no-eval)");
-    return llvm::Error::success();
-  }
+  llvm::Expected<bool> wanted = wantsEvalSet(
+      options, binding, !options.evalDataFiles.empty(), "--eval-data",
+      "its test set with --eval-data name=file,...");
+  if (!wanted || !*wanted)
+    return wanted.takeError();
   return loadNamedFiles(options.evalDataFiles, "--eval-data", model, binding,
                         test);
 }
@@ -380,15 +393,11 @@ static llvm::Error loadTokens(const TrainerOptions &options,
   if (llvm::Error error = openTokenFile(options.tokenFile, "--tokens", options,
                                         binding, state.trainTokens))
     return error;
-  if (!options.evalTokenFile.empty() && !binding.hasEval)
-    return fail("--eval-tokens: " + model +
-                " has no eval step (mpt.eval_step) to evaluate with");
-  if (options.evalTokenFile.empty()) {
-    if (binding.hasEval && options.evaluate)
-      return fail(model + " has an eval step: give its validation tokens "
-                          "with --eval-tokens <file> (or --no-eval)");
-    return llvm::Error::success();
-  }
+  llvm::Expected<bool> wanted = wantsEvalSet(
+      options, binding, !options.evalTokenFile.empty(), "--eval-tokens",
+      "its validation tokens with --eval-tokens <file>");
+  if (!wanted || !*wanted)
+    return wanted.takeError();
   return openTokenFile(options.evalTokenFile, "--eval-tokens", options, binding,
                        state.evalTokens);
 }
