@@ -71,9 +71,11 @@ struct TrainerOptions {
   /// DataSource::Tokens: flat files of `tokenBytes`-wide tokens
   /// (--tokens, --eval-tokens, --token-bytes). The step takes ids (batch x T,
   /// read by an embedding) and their next tokens as class labels (batch*T or
-  /// batch x T); each sequence is a window of T + 1 tokens at a seeded
-  /// offset, and an epoch is as many steps as the file has tokens per global
-  /// batch (batch x T x ranks). The eval file is evaluated on its
+  /// batch x T); each sequence is a window of T + 1 tokens at an
+  /// offset drawn from the seed and the batch's number (rank r's of step s is
+  /// s x ranks + r, so N ranks do not draw what one process with N times the
+  /// batch would), and an epoch is as many steps as the file has tokens per
+  /// global batch (batch x T x ranks). The eval file is evaluated on its
   /// consecutive non-overlapping windows.
   std::string tokenFile, evalTokenFile;
   int tokenBytes = 1;
