@@ -43,6 +43,7 @@ class TensorInfo(ctypes.Structure):
         ("is_parameter", ctypes.c_int32),
         ("has_ignored_label", ctypes.c_int32),
         ("ignored_label", ctypes.c_int64),
+        ("table_rows", ctypes.c_int64),
     ]
 
 

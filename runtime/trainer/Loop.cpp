@@ -31,6 +31,23 @@ static double secondsSince(Clock::time_point since) {
   return std::chrono::duration<double>(Clock::now() - since).count();
 }
 
+/// Runs the eval step on one batch of its input, `bytes` of `dtype`, and
+/// reads the logits.
+static llvm::Error evaluateBatch(mpt_session_t session,
+                                 const DataBinding &binding, mpt_dtype_t dtype,
+                                 const void *batch, size_t bytes,
+                                 std::vector<float> &logits) {
+  if (llvm::Error error = takeStatus(mpt_session_bind_input(
+          session, MPT_FUNCTION_EVAL, binding.evalExamples.c_str(), dtype,
+          batch, bytes)))
+    return error;
+  if (llvm::Error error = takeStatus(mpt_session_eval(session)))
+    return error;
+  return takeStatus(mpt_session_read_output(
+      session, MPT_FUNCTION_EVAL, contract::name::Logits, MPT_DTYPE_F32,
+      logits.data(), logits.size() * sizeof(float)));
+}
+
 /// Accuracy on every example of `data` whose label the loss does not ignore;
 /// the last partial batch is padded.
 static llvm::Expected<double> evaluate(mpt_session_t session,
@@ -45,15 +62,9 @@ static llvm::Expected<double> evaluate(mpt_session_t session,
     std::fill(examples.begin(), examples.end(), 0.0f);
     std::copy(data.images.begin() + start * size,
               data.images.begin() + (start + n) * size, examples.begin());
-    if (llvm::Error error = takeStatus(mpt_session_bind_input(
-            session, MPT_FUNCTION_EVAL, binding.evalExamples.c_str(),
-            MPT_DTYPE_F32, examples.data(), examples.size() * sizeof(float))))
-      return std::move(error);
-    if (llvm::Error error = takeStatus(mpt_session_eval(session)))
-      return std::move(error);
-    if (llvm::Error error = takeStatus(mpt_session_read_output(
-            session, MPT_FUNCTION_EVAL, contract::name::Logits, MPT_DTYPE_F32,
-            logits.data(), logits.size() * sizeof(float))))
+    if (llvm::Error error =
+            evaluateBatch(session, binding, MPT_DTYPE_F32, examples.data(),
+                          examples.size() * sizeof(float), logits))
       return std::move(error);
     for (int64_t i = 0; i < n; ++i) {
       int64_t label = data.labels[start + i];
@@ -66,6 +77,40 @@ static llvm::Expected<double> evaluate(mpt_session_t session,
     }
   }
   return counted ? double(correct) / double(counted) : 0.0;
+}
+
+/// The mean cross-entropy of the eval step's logits over the consecutive
+/// non-overlapping windows of T + 1 tokens of `file` (the last partial batch
+/// is padded with window 0, whose loss is not counted).
+static llvm::Expected<double> evaluateLoss(mpt_session_t session,
+                                           const DataBinding &binding,
+                                           const TokenFile &file) {
+  int64_t batch = binding.evalBatchSize, length = binding.tokenLength;
+  int64_t classes = binding.numClasses;
+  int64_t windows = (file.size() - 1) / length;
+  std::vector<int32_t> ids(batch * length), targets(batch * length);
+  std::vector<float> logits(batch * length * classes);
+  double total = 0;
+  for (int64_t start = 0; start < windows; start += batch) {
+    int64_t n = std::min(batch, windows - start);
+    std::vector<int64_t> offsets(batch, 0);
+    for (int64_t i = 0; i < n; ++i)
+      offsets[i] = (start + i) * length;
+    gatherTokenWindows(file, offsets, length, ids.data(), targets.data());
+    if (llvm::Error error =
+            evaluateBatch(session, binding, MPT_DTYPE_I32, ids.data(),
+                          ids.size() * sizeof(int32_t), logits))
+      return std::move(error);
+    for (int64_t t = 0; t < n * length; ++t) {
+      const float *row = logits.data() + t * classes;
+      float highest = *std::max_element(row, row + classes);
+      double sum = 0;
+      for (int64_t c = 0; c < classes; ++c)
+        sum += std::exp(double(row[c]) - highest);
+      total += std::log(sum) + highest - row[targets[t]];
+    }
+  }
+  return total / double(windows * length);
 }
 
 llvm::Expected<std::string> mpt::findNonFiniteState(mpt_session_t session) {
@@ -108,7 +153,8 @@ public:
         examplesAreF32(binding.examplesType == MPT_DTYPE_F32),
         batchElements(size_t(binding.batchSize * binding.exampleSize)),
         examples(examplesAreF32 ? 0 : batchElements),
-        labels(binding.batchSize) {
+        labels(binding.batchSize * binding.labelsPerExample()),
+        tokenIds(binding.tokenLength ? batchElements : 0) {
     result.firstStep = state.firstStep;
     result.metricNames = state.metricNames;
   }
@@ -118,6 +164,7 @@ public:
 private:
   llvm::Error queueStep(int64_t s);
   llvm::Error bindExamples(int64_t s, int64_t batch);
+  llvm::Error bindTokens(int64_t index);
   llvm::Expected<StepRecord> recordStep();
   bool stateNeededAfter(int64_t steps) const;
   void diagnose(const StepRecord &record);
@@ -146,7 +193,7 @@ private:
   // injected overflow: multiplied before it is rounded, as on the device.
   // Other batches are gathered into the session's staging memory.
   std::vector<float> examples;
-  std::vector<int32_t> labels;
+  std::vector<int32_t> labels, tokenIds;
   std::vector<int64_t> order;
   int64_t orderEpoch = -1;
   bool nonFiniteReported = false, nonFiniteSaveReported = false;
@@ -211,16 +258,34 @@ llvm::Error Run::bindExamples(int64_t s, int64_t batch) {
                                            batchBytes));
 }
 
+/// Gathers the token windows of local batch `index` into the ids and
+/// labels: a window's first T tokens are the ids, the T after its first the
+/// labels.
+llvm::Error Run::bindTokens(int64_t index) {
+  const TokenFile &file = state.trainTokens;
+  std::vector<int64_t> offsets = tokenWindowOffsets(
+      file.size(), binding.tokenLength, options.seed, index, binding.batchSize);
+  gatherTokenWindows(file, offsets, binding.tokenLength, tokenIds.data(),
+                     labels.data());
+  return takeStatus(mpt_session_bind_input(
+      state.session, MPT_FUNCTION_TRAIN, binding.examples.c_str(),
+      MPT_DTYPE_I32, tokenIds.data(), tokenIds.size() * sizeof(int32_t)));
+}
+
 /// Binds step `s`'s batch and queues the step.
 llvm::Error Run::queueStep(int64_t s) {
   auto queueStart = Clock::now();
   int64_t epoch = s / state.stepsPerEpoch, batch = s % state.stepsPerEpoch;
-  if (epoch != orderEpoch) {
+  bool tokens = options.data == DataSource::Tokens;
+  if (epoch != orderEpoch && !tokens) {
     order = epochOrder(state.train.count, options.seed, epoch);
     orderEpoch = epoch;
   }
-  // Rank r's shard of global batch b is local batch b * ranks + r.
-  llvm::Error error = bindExamples(s, batch * state.ranks + state.rank);
+  // Rank r's shard of global batch b is local batch b * ranks + r; the token
+  // windows of a step are drawn from the step's global number.
+  llvm::Error error = tokens
+                          ? bindTokens(s * state.ranks + state.rank)
+                          : bindExamples(s, batch * state.ranks + state.rank);
   if (!error)
     error = takeStatus(mpt_session_bind_input(
         state.session, MPT_FUNCTION_TRAIN, binding.labels.c_str(),
@@ -232,6 +297,7 @@ llvm::Error Run::queueStep(int64_t s) {
         "step " + llvm::Twine(s) + " (" +
         (options.data == DataSource::Synthetic ? "synthetic"
          : options.data == DataSource::Files   ? "--data"
+         : tokens                              ? "--tokens"
                                                : "fashion-mnist") +
         " batch " + llvm::Twine(batch) + " of epoch " + llvm::Twine(epoch + 1) +
         "): " + llvm::toString(std::move(error)));
@@ -415,22 +481,24 @@ llvm::Error Run::evaluateAfterStep(const StepRecord &record) {
   bool epochDone = step % state.stepsPerEpoch == 0 || step == state.totalSteps;
   if (!epochDone && !state.evalSteps.count(step))
     return llvm::Error::success();
-  std::optional<double> accuracy;
+  std::optional<double> value;
   if (epochDone ? binding.hasEval && options.evaluate : true) {
     llvm::Expected<double> measured =
-        evaluate(state.session, binding, state.test);
+        options.data == DataSource::Tokens
+            ? evaluateLoss(state.session, binding, state.evalTokens)
+            : evaluate(state.session, binding, state.test);
     if (!measured)
       return measured.takeError();
-    accuracy = *measured;
-    result.evaluations.push_back({step, *accuracy});
+    value = *measured;
+    result.evaluations.push_back({step, *value});
   }
   if (!epochDone) {
-    observer.onEvaluation({step, *accuracy});
+    observer.onEvaluation({step, *value});
     return llvm::Error::success();
   }
-  if (accuracy)
-    result.epochAccuracies.push_back(*accuracy);
-  observer.onEpochEnd(record, progress(), accuracy);
+  if (value)
+    result.epochEvaluations.push_back(*value);
+  observer.onEpochEnd(record, progress(), value);
   return llvm::Error::success();
 }
 

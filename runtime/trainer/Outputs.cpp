@@ -132,13 +132,16 @@ std::string mpt::writeMetricsJson(const std::string &path,
       step[name] = value;
     steps.push_back(std::move(step));
   }
-  llvm::json::Array accuracies;
-  for (double accuracy : result.epochAccuracies)
-    accuracies.push_back(accuracy);
+  // "test_accuracy" or "validation_loss".
+  std::string evalKey = evalMetricName(trainer.evalMetric());
+  std::replace(evalKey.begin(), evalKey.end(), ' ', '_');
+  llvm::json::Array epochEvaluations;
+  for (double value : result.epochEvaluations)
+    epochEvaluations.push_back(value);
   llvm::json::Array evaluations;
   for (const Evaluation &evaluation : result.evaluations)
-    evaluations.push_back(llvm::json::Object{
-        {"step", evaluation.steps}, {"test_accuracy", evaluation.accuracy}});
+    evaluations.push_back(llvm::json::Object{{"step", evaluation.steps},
+                                             {evalKey, evaluation.value}});
   const TrainerOptions &options = trainer.options();
   llvm::json::Object summary{
       {"model", options.modelPath},
@@ -153,7 +156,7 @@ std::string mpt::writeMetricsJson(const std::string &path,
       {"ms_per_step_queueing", result.msPerStepQueueing},
       {"ms_per_step_waiting", result.msPerStepWaiting},
       {"peak_memory", memoryJson(result.peakMemory)},
-      {"test_accuracy", std::move(accuracies)},
+      {evalKey, std::move(epochEvaluations)},
       {"evaluations", std::move(evaluations)},
       {"metrics", std::move(steps)}};
   std::string text =
@@ -199,11 +202,12 @@ struct PlotFiles {
 } // namespace
 
 /// The gnuplot script: loss and loss scale per step, skipped steps marked,
-/// and test accuracy per epoch when the run evaluated.
+/// and the evaluations (test accuracy or validation loss) per epoch when the
+/// run evaluated.
 /// `epochs` holds each evaluation's epoch.
 static std::string plotScript(const PlotFiles &files, const std::string &title,
                               const std::vector<double> &epochs,
-                              const TrainResult &result) {
+                              EvalMetric metric, const TrainResult &result) {
   std::vector<double> losses, scales;
   for (const StepRecord &r : result.records) {
     losses.push_back(r.loss);
@@ -235,13 +239,13 @@ static std::string plotScript(const PlotFiles &files, const std::string &title,
       << "\n";
   if (result.evaluations.empty())
     return script;
-  std::vector<double> accuracies;
+  std::vector<double> values;
   for (const Evaluation &evaluation : result.evaluations)
-    accuracies.push_back(evaluation.accuracy);
+    values.push_back(evaluation.value);
   out << "set output '" << files.temporary("accuracy.png") << "'\n"
       << "unset logscale y\nset autoscale y\nset xlabel 'epoch'\n"
-      << "set ylabel 'test accuracy'\n"
-      << fixedRange("x", epochs, false) << fixedRange("y", accuracies, false)
+      << "set ylabel '" << evalMetricName(metric) << "'\n"
+      << fixedRange("x", epochs, false) << fixedRange("y", values, false)
       << "plot '" << files.path("accuracy.dat")
       << "' using 1:2 with linespoints pt 7 title '" << title << "'\n";
   return script;
@@ -258,7 +262,7 @@ static std::vector<std::string> plotImages(const TrainResult &result) {
 /// Writes the plots' data and script; an error naming the file.
 static std::string writePlotInputs(const PlotFiles &files,
                                    const std::string &title,
-                                   int64_t stepsPerEpoch,
+                                   const Trainer &trainer,
                                    const TrainResult &result) {
   std::string metrics, accuracy;
   llvm::raw_string_ostream metricsOut(metrics), accuracyOut(accuracy);
@@ -268,15 +272,17 @@ static std::string writePlotInputs(const PlotFiles &files,
   // Evaluated after `steps` steps: in epoch steps / stepsPerEpoch.
   std::vector<double> epochs;
   for (const Evaluation &evaluation : result.evaluations) {
-    epochs.push_back(double(evaluation.steps) / double(stepsPerEpoch));
-    accuracyOut << epochs.back() << " " << evaluation.accuracy << "\n";
+    epochs.push_back(double(evaluation.steps) /
+                     double(trainer.stepsPerEpoch()));
+    accuracyOut << epochs.back() << " " << evaluation.value << "\n";
   }
   std::string problem = writeOutput(files.path("metrics.dat"), metrics);
   if (problem.empty() && !result.evaluations.empty())
     problem = writeOutput(files.path("accuracy.dat"), accuracy);
   if (problem.empty())
-    problem = writeOutput(files.path("plot.gp"),
-                          plotScript(files, title, epochs, result));
+    problem = writeOutput(
+        files.path("plot.gp"),
+        plotScript(files, title, epochs, trainer.evalMetric(), result));
   return problem;
 }
 
@@ -292,8 +298,7 @@ std::string mpt::writePlots(const std::string &directory,
   const TrainerOptions &options = trainer.options();
   std::string title = llvm::sys::path::filename(options.modelPath).str() +
                       " (" + precisionName(options.compile.precision) + ")";
-  if (std::string problem =
-          writePlotInputs(files, title, trainer.stepsPerEpoch(), result);
+  if (std::string problem = writePlotInputs(files, title, trainer, result);
       !problem.empty())
     return problem;
   std::string script = files.path("plot.gp"), message;

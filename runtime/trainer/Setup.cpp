@@ -48,6 +48,10 @@ const char *mpt::precisionName(mpt_precision_t precision) {
   }
 }
 
+const char *mpt::evalMetricName(EvalMetric metric) {
+  return metric == EvalMetric::Loss ? "validation loss" : "test accuracy";
+}
+
 static llvm::Error fail(const Twine &message) {
   return llvm::createStringError(message);
 }
@@ -75,6 +79,9 @@ static llvm::Error checkOptions(const TrainerOptions &options) {
   if (!options.evalDataFiles.empty() && options.data != DataSource::Files)
     return fail("--eval-data gives the test set of --data name=file,...; "
                 "Fashion-MNIST and the synthetic set bring their own");
+  if (!options.injectNonFinite.empty() && options.data == DataSource::Tokens)
+    return fail("--inject-nonfinite scales float examples; --tokens feeds "
+                "token ids, which have none");
   for (int64_t step : options.injectNonFinite)
     if (step < 0)
       return fail("--inject-nonfinite " + Twine(step) +
@@ -103,8 +110,9 @@ inputInfos(mpt_program_t program, mpt_function_t function) {
   return infos;
 }
 
-/// Takes the training step's inputs: one float input (the examples) and one
-/// vector of class labels.
+/// Takes the training step's inputs: one float input (the examples) or the
+/// token ids (batch x T) an embedding reads, and the class labels a loss
+/// reads: one per example, or one per token id.
 static llvm::Error bindTrainInputs(mpt_program_t program,
                                    const std::string &model,
                                    DataBinding &binding) {
@@ -112,32 +120,35 @@ static llvm::Error bindTrainInputs(mpt_program_t program,
       inputInfos(program, MPT_FUNCTION_TRAIN);
   if (!infos)
     return infos.takeError();
+  mpt_tensor_info_t labels{};
   for (const mpt_tensor_info_t &info : *infos) {
     bool isFloat = info.dtype == MPT_DTYPE_F32 || info.dtype == MPT_DTYPE_F16 ||
                    info.dtype == MPT_DTYPE_BF16;
-    if (isFloat && binding.examples.empty() && info.rank >= 1) {
+    bool isIds = info.table_rows > 0 && info.rank == 2;
+    if (((isFloat && info.rank >= 1) || isIds) && binding.examples.empty()) {
       binding.examples = info.name;
       binding.examplesType = info.dtype;
       binding.batchSize = info.shape[0];
       binding.exampleSize = info.num_elements / info.shape[0];
       binding.examplesShape = describe(info);
       binding.exampleDims.assign(info.shape + 1, info.shape + info.rank);
+      if (isIds) {
+        binding.tokenLength = info.shape[1];
+        binding.tableRows = info.table_rows;
+      }
     } else if (info.num_classes > 0 && binding.labels.empty() &&
-               info.rank == 1) {
+               info.rank <= 2) {
       binding.labels = info.name;
       binding.numClasses = info.num_classes;
       if (info.has_ignored_label)
         binding.ignoredLabel = info.ignored_label;
-      if (binding.batchSize && info.shape[0] != binding.batchSize)
-        return fail(model + ": labels '" + info.name + "' hold " +
-                    Twine(info.shape[0]) + " values for a batch of " +
-                    Twine(binding.batchSize));
-      binding.batchSize = info.shape[0];
+      labels = info;
     } else {
       return fail(model +
                   ": mpt-run feeds a training step one float input (a "
-                  "batch of examples) and one vector of class labels "
-                  "that a loss reads; input '" +
+                  "batch of examples) or token ids (batch x T, read by an "
+                  "embedding), and the class labels that a loss reads; "
+                  "input '" +
                   info.name + "' is " + describe(info) +
                   (info.num_classes ? " (labels)" : "") +
                   " and has no such role");
@@ -145,9 +156,26 @@ static llvm::Error bindTrainInputs(mpt_program_t program,
   }
   if (binding.examples.empty() || binding.labels.empty())
     return fail(model +
-                ": mpt-run needs a float input (examples) and a vector "
-                "of class labels read by a loss; the training step has " +
+                ": mpt-run needs a float input (examples) or token ids, and "
+                "the class labels read by a loss; the training step has " +
                 (binding.examples.empty() ? "no examples" : "no labels"));
+  // Labels of a classifier are a vector of one per example; those of token
+  // ids, one per id, flat or batch x T.
+  int64_t perExample = binding.labelsPerExample();
+  bool matches = labels.num_elements == binding.batchSize * perExample &&
+                 (labels.rank == 1 || (binding.tokenLength &&
+                                       labels.shape[0] == binding.batchSize));
+  if (!matches) {
+    std::string expected =
+        binding.tokenLength
+            ? std::to_string(binding.batchSize * perExample) +
+                  " (one per id, flat or batch x T)"
+            : "a vector of " + std::to_string(binding.batchSize);
+    return fail(model + ": labels '" + binding.labels + "' are " +
+                describe(labels) + "; the " + binding.examplesShape +
+                (binding.tokenLength ? " token ids '" : " examples '") +
+                binding.examples + "' take " + expected);
+  }
   return llvm::Error::success();
 }
 
@@ -178,12 +206,16 @@ static llvm::Error bindEvalInputs(mpt_program_t program,
   if (llvm::Error error = takeStatus(
           mpt_program_output_info(program, MPT_FUNCTION_EVAL, 0, &logits)))
     return error;
-  if (logits.rank != 2 || logits.shape[0] != binding.evalBatchSize ||
-      logits.shape[1] != binding.numClasses)
-    return fail(model + ": the eval step returns " + describe(logits) +
-                "; mpt-run expects logits of batch x classes (" +
-                Twine(binding.evalBatchSize) + "x" + Twine(binding.numClasses) +
-                ")");
+  // Logits of token ids are per id: flat (batch*T x classes) or batch x T x
+  // classes.
+  int64_t rows = binding.evalBatchSize * binding.labelsPerExample();
+  if (logits.rank < 2 || logits.shape[logits.rank - 1] != binding.numClasses ||
+      logits.num_elements != rows * binding.numClasses)
+    return fail(
+        model + ": the eval step returns " + describe(logits) +
+        "; mpt-run expects logits of " +
+        (binding.tokenLength ? "batch*T x classes (" : "batch x classes (") +
+        Twine(rows) + "x" + Twine(binding.numClasses) + ")");
   return llvm::Error::success();
 }
 
@@ -287,6 +319,23 @@ loadNamedFiles(const std::map<std::string, std::string> &files,
   return llvm::Error::success();
 }
 
+/// Whether the evaluation set that `flag` gives is to be read: it must be
+/// given when the run uses the step's eval step, and only when there is one.
+/// `request` says how to give it ("its test set with --eval-data ...").
+static llvm::Expected<bool> wantsEvalSet(const TrainerOptions &options,
+                                         const DataBinding &binding, bool given,
+                                         const std::string &flag,
+                                         const std::string &request) {
+  const std::string &model = options.modelPath;
+  if (given && !binding.hasEval)
+    return fail(flag + ": " + model +
+                " has no eval step (mpt.eval_step) to evaluate with");
+  if (!given && binding.hasEval && options.evaluate)
+    return fail(model + " has an eval step: give " + request +
+                " (or --no-eval)");
+  return given;
+}
+
 /// The user's training set and, for evaluations, test set.
 static llvm::Error loadDataFiles(const TrainerOptions &options,
                                  const DataBinding &binding, Dataset &train,
@@ -295,17 +344,62 @@ static llvm::Error loadDataFiles(const TrainerOptions &options,
   if (llvm::Error error =
           loadNamedFiles(options.dataFiles, "--data", model, binding, train))
     return error;
-  if (!options.evalDataFiles.empty() && !binding.hasEval)
-    return fail("--eval-data: " + model +
-                " has no eval step (mpt.eval_step) to evaluate with");
-  if (options.evalDataFiles.empty()) {
-    if (binding.hasEval && options.evaluate)
-      return fail(model + " has an eval step: give its test set with "
-                          "--eval-data name=file,... (or --no-eval)");
-    return llvm::Error::success();
-  }
+  llvm::Expected<bool> wanted = wantsEvalSet(
+      options, binding, !options.evalDataFiles.empty(), "--eval-data",
+      "its test set with --eval-data name=file,...");
+  if (!wanted || !*wanted)
+    return wanted.takeError();
   return loadNamedFiles(options.evalDataFiles, "--eval-data", model, binding,
                         test);
+}
+
+/// Maps the token file `path` (of `flag`) for the step's ids and labels: its
+/// ids must be rows of the embedding and classes of the loss, and it must
+/// hold a window of T + 1 tokens.
+static llvm::Error openTokenFile(const std::string &path,
+                                 const std::string &flag,
+                                 const TrainerOptions &options,
+                                 const DataBinding &binding, TokenFile &file) {
+  std::string error;
+  if (!file.open(path, options.tokenBytes,
+                 std::min(binding.tableRows, binding.numClasses), error))
+    return fail(flag + " " + error);
+  if (file.size() <= binding.tokenLength)
+    return fail(flag + " " + path + ": " + Twine(file.size()) +
+                " tokens, fewer than one window of T + 1 = " +
+                Twine(binding.tokenLength + 1) + " that the step's ids '" +
+                binding.examples + "' (" + binding.examplesShape +
+                ") and their next tokens need");
+  return llvm::Error::success();
+}
+
+/// The token files, for a step that takes token ids; token ids need them.
+static llvm::Error loadTokens(const TrainerOptions &options,
+                              Trainer::State &state) {
+  const DataBinding &binding = state.binding;
+  const std::string &model = options.modelPath;
+  bool tokens = options.data == DataSource::Tokens;
+  if (tokens != (binding.tokenLength > 0))
+    return fail(
+        tokens ? "--tokens " + options.tokenFile + ": " + model +
+                     " takes no token ids (an integer batch x T input read "
+                     "by an embedding) and labels; its input '" +
+                     binding.examples + "' is " + binding.examplesShape
+               : model + ": input '" + binding.examples + "' (" +
+                     binding.examplesShape +
+                     ") takes token ids: give them with --tokens <file>");
+  if (!tokens)
+    return llvm::Error::success();
+  if (llvm::Error error = openTokenFile(options.tokenFile, "--tokens", options,
+                                        binding, state.trainTokens))
+    return error;
+  llvm::Expected<bool> wanted = wantsEvalSet(
+      options, binding, !options.evalTokenFile.empty(), "--eval-tokens",
+      "its validation tokens with --eval-tokens <file>");
+  if (!wanted || !*wanted)
+    return wanted.takeError();
+  return openTokenFile(options.evalTokenFile, "--eval-tokens", options, binding,
+                       state.evalTokens);
 }
 
 static llvm::Error loadData(const TrainerOptions &options,
@@ -410,7 +504,13 @@ static llvm::Error planRun(const TrainerOptions &options,
                            Trainer::State &state) {
   // Each global batch is one local batch per rank.
   int64_t batch = state.binding.batchSize * state.ranks;
-  state.stepsPerEpoch = state.train.count / batch;
+  // Windows are drawn at random offsets: an epoch is as many steps as see
+  // the file's tokens once on average, and at least one.
+  state.stepsPerEpoch =
+      options.data == DataSource::Tokens
+          ? std::max<int64_t>(1, state.trainTokens.size() /
+                                     (batch * state.binding.tokenLength))
+          : state.train.count / batch;
   if (state.stepsPerEpoch == 0)
     return fail("the " + Twine(state.ranks) + " ranks' global batch of " +
                 Twine(batch) + " examples (" + Twine(state.binding.batchSize) +
@@ -503,8 +603,11 @@ static llvm::Error setUp(const TrainerOptions &options, Trainer::State &state) {
     return fail(options.modelPath + takes + ", got --batch " +
                 Twine(options.batchSize));
   }
-  if (llvm::Error error = loadData(options, binding, state.train, state.test))
+  if (llvm::Error error = loadTokens(options, state))
     return error;
+  if (options.data != DataSource::Tokens)
+    if (llvm::Error error = loadData(options, binding, state.train, state.test))
+      return error;
   if (llvm::Error error = takeStatus(
           mpt_session_create(state.program, options.seed, &state.session)))
     return error;

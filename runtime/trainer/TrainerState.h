@@ -20,12 +20,17 @@
 namespace mpt {
 
 /// The step's data inputs as the data sources fill them: a batch of examples
-/// (the float input) and their class labels (the integer input a loss reads).
+/// (the float input, or the token ids an embedding reads) and their class
+/// labels (the integer input a loss reads: with token ids, one per token).
 struct DataBinding {
   std::string examples, labels, evalExamples;
   std::string examplesShape;        // as describe() gives it
   std::vector<int64_t> exampleDims; // one example's: the input's but the batch
   int64_t batchSize = 0, exampleSize = 0, numClasses = 0;
+  /// Token ids (batch x T): T, and the embedding's rows; 0 for examples.
+  int64_t tokenLength = 0, tableRows = 0;
+  /// Labels per example: T for token ids, 1 otherwise.
+  int64_t labelsPerExample() const { return tokenLength ? tokenLength : 1; }
   /// A label the loss ignores (its ignore_index), which the labels may hold.
   std::optional<int64_t> ignoredLabel;
   /// The eval step's batch: the training step's over its micro-batches
@@ -48,6 +53,7 @@ struct Trainer::State {
   /// The training step's scalar metrics beyond mpt_step_metrics_t.
   std::vector<std::string> metricNames;
   runtime::Dataset train, test;
+  runtime::TokenFile trainTokens, evalTokens;
   int64_t stepsPerEpoch = 0, totalSteps = 0;
   /// The position the run starts at: 0, or the resumed checkpoint's.
   int64_t firstStep = 0;

@@ -8,6 +8,7 @@
 #include "mpt/trainer.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
@@ -101,6 +102,57 @@ TEST(TrainerTest, AccumulatedBatchesCountRealSteps) {
   EXPECT_EQ(result.steps, 6);
   EXPECT_EQ(observer.epochs, (std::vector<int64_t>{0, 1, 2}));
   EXPECT_TRUE(result.errors.empty());
+}
+
+/// A token file of `count` tokens, each below 16, in a temporary file.
+std::string writeTokens(int64_t count) {
+  llvm::SmallString<128> path;
+  EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("tokens", "bin", path));
+  std::string bytes;
+  for (int64_t i = 0; i < count; ++i)
+    bytes += char((i * 7 + i / 5) % 16);
+  std::error_code error;
+  llvm::raw_fd_ostream(path, error) << bytes;
+  EXPECT_FALSE(error);
+  return path.str().str();
+}
+
+// A step's windows are drawn from its number: a run resumed at step 3 trains
+// on the windows, so to the losses, of the run it continues. An epoch is the
+// file's tokens over a batch of 4x6 ids: 100 / 24 = 4 steps.
+TEST(TrainerTest, ResumedTokenRunDrawsTheSameWindows) {
+  TrainerOptions options;
+  options.modelPath = MPT_TEST_INPUTS_DIR "/next-token.mlir";
+  options.data = DataSource::Tokens;
+  options.tokenFile = writeTokens(100);
+  options.epochs = 2;
+  llvm::SmallString<128> checkpoint;
+  ASSERT_FALSE(
+      llvm::sys::fs::createTemporaryFile("tokens", "safetensors", checkpoint));
+  std::string error;
+  std::unique_ptr<Trainer> straight = Trainer::create(options, error);
+  ASSERT_TRUE(straight) << error;
+  EXPECT_EQ(straight->stepsPerEpoch(), 4);
+  CountingObserver observer;
+  TrainResult all = straight->run(observer);
+  ASSERT_EQ(all.records.size(), 8u);
+  EXPECT_LT(all.records.back().loss, all.records.front().loss);
+
+  options.maxSteps = 3;
+  options.checkpointPath = checkpoint.str().str();
+  std::unique_ptr<Trainer> first = Trainer::create(options, error);
+  ASSERT_TRUE(first) << error;
+  first->run(observer);
+  options.maxSteps = 0;
+  options.resumePath = options.checkpointPath;
+  std::unique_ptr<Trainer> resumed = Trainer::create(options, error);
+  ASSERT_TRUE(resumed) << error;
+  TrainResult rest = resumed->run(observer);
+  ASSERT_EQ(rest.records.size(), 5u);
+  for (size_t i = 0; i < rest.records.size(); ++i)
+    EXPECT_EQ(rest.records[i].loss, all.records[i + 3].loss) << "step " << i;
+  llvm::sys::fs::remove(checkpoint);
+  llvm::sys::fs::remove(options.tokenFile);
 }
 
 TEST(TrainerTest, BadOptionsNameTheirFlag) {

@@ -45,6 +45,21 @@ static cl::opt<std::string> evalData(
     "eval-data",
     cl::desc("With --data name=file,...: the test set, in the same form"),
     cl::cat(category));
+static cl::opt<std::string> tokenFile(
+    "tokens",
+    cl::desc("Train a language model on this flat file of token ids "
+             "(nanoGPT's train.bin): the step's ids (batch x T) are windows "
+             "at seeded offsets, its labels the tokens after them"),
+    cl::cat(category));
+static cl::opt<std::string> evalTokenFile(
+    "eval-tokens",
+    cl::desc("With --tokens: the validation tokens, whose mean loss over "
+             "consecutive windows is evaluated"),
+    cl::cat(category));
+static cl::opt<int> tokenBytes(
+    "token-bytes",
+    cl::desc("With --tokens: bytes per token, 1 or 2 (uint16 little-endian)"),
+    cl::init(1), cl::cat(category));
 static cl::opt<std::string>
     dataDir("data-dir", cl::desc("Directory of the Fashion-MNIST IDX files"),
             cl::init(runtime::kDefaultFashionMnistDirectory),
@@ -285,6 +300,20 @@ static bool parseChoices(TrainerOptions &options, std::string &error) {
     parseNamedFiles("data", dataSource, options.dataFiles, error);
   if (error.empty() && !evalData.empty())
     parseNamedFiles("eval-data", evalData, options.evalDataFiles, error);
+  if (error.empty() && !tokenFile.empty()) {
+    if (dataSource.getNumOccurrences())
+      error = "--tokens and --data each give the training data; give one";
+    options.data = DataSource::Tokens;
+    options.tokenFile = tokenFile;
+  }
+  if (error.empty() && !evalTokenFile.empty() && tokenFile.empty())
+    error = "--eval-tokens gives the validation set of --tokens, which is "
+            "missing";
+  if (error.empty() && tokenBytes != 1 && tokenBytes != 2)
+    error = "--token-bytes must be 1 or 2, got " +
+            std::to_string(tokenBytes.getValue());
+  options.evalTokenFile = evalTokenFile;
+  options.tokenBytes = tokenBytes;
   return error.empty();
 }
 
@@ -294,7 +323,7 @@ bool mpt::parseCommandLine(int argc, char **argv, RunOptions &options,
   cl::ParseCommandLineOptions(
       argc, argv,
       "mpt-run: train an mpt training step on Fashion-MNIST, synthetic "
-      "data or your own tensors\n");
+      "data, your own tensors or token files\n");
   TrainerOptions &trainer = options.trainer;
   if (!parseCompileOptions(trainer.compile, error) ||
       !parseChoices(trainer, error))

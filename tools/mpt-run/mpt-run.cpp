@@ -2,10 +2,11 @@
 //
 // The command-line face of the trainer (mpt/trainer.h): compiles a training
 // step (FP32, or f16/bf16 mixed precision), trains it on Fashion-MNIST,
-// synthetic data or the user's tensors with a progress bar, evaluates test
-// accuracy, and writes metrics, plots and checkpoints. SIGINT and SIGTERM end
-// the run after the step in progress, with its metrics and checkpoint
-// written; a second one ends it at once.
+// synthetic data, the user's tensors or token files with a progress bar,
+// evaluates test accuracy (validation loss on tokens), and writes metrics,
+// plots and checkpoints. SIGINT and SIGTERM end the run after the step in
+// progress, with its metrics and checkpoint written; a second one ends it at
+// once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,7 +73,8 @@ void joinLauncherWorld(RunOptions &options, Communicator &communicator) {
 /// Progress bar on a terminal, epoch lines and evaluations on stdout.
 class ConsoleObserver : public TrainerObserver {
 public:
-  explicit ConsoleObserver(bool tty) : tty(tty) {}
+  ConsoleObserver(bool tty, EvalMetric metric)
+      : tty(tty), metricName(evalMetricName(metric)) {}
 
   void onStep(const StepRecord &record,
               const TrainProgress &progress) override {
@@ -92,20 +94,21 @@ public:
 
   void onEvaluation(const Evaluation &evaluation) override {
     endProgressLine();
-    llvm::outs() << "step " << evaluation.steps << ": test accuracy "
-                 << llvm::format("%.4f", evaluation.accuracy) << "\n";
+    llvm::outs() << "step " << evaluation.steps << ": " << metricName << " "
+                 << llvm::format("%.4f", evaluation.value) << "\n";
   }
 
   void onEpochEnd(const StepRecord &last, const TrainProgress &progress,
-                  std::optional<double> accuracy) override {
+                  std::optional<double> evaluation) override {
     endProgressLine();
     llvm::outs() << "epoch " << progress.epoch + 1 << ": steps "
                  << last.step + 1 << ", loss "
                  << llvm::format("%.4f", last.loss) << ", loss scale "
                  << llvm::format("%g", last.lossScale) << ", skipped "
                  << progress.skipped;
-    if (accuracy)
-      llvm::outs() << ", test accuracy " << llvm::format("%.4f", *accuracy);
+    if (evaluation)
+      llvm::outs() << ", " << metricName << " "
+                   << llvm::format("%.4f", *evaluation);
     llvm::outs() << "\n";
     llvm::outs().flush();
   }
@@ -122,6 +125,7 @@ private:
       llvm::errs() << "\n";
   }
   bool tty;
+  const char *metricName;
 };
 
 // The signal handler's view of the run: the trainer while it trains.
@@ -258,7 +262,8 @@ int main(int argc, char **argv) {
   // Rank 0 speaks for every rank; the others report only their errors.
   if (rankPrefix.empty())
     llvm::errs() << trainer->compileWarnings();
-  ConsoleObserver console(!options.quiet && isatty(STDERR_FILENO));
+  ConsoleObserver console(!options.quiet && isatty(STDERR_FILENO),
+                          trainer->evalMetric());
   TrainerObserver silent;
   stopOnSignals(*trainer);
   TrainResult result = trainer->run(

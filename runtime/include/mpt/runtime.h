@@ -124,6 +124,9 @@ typedef struct mpt_tensor_info_t {
      otherwise. */
   int32_t has_ignored_label;
   int64_t ignored_label;
+  /* For a data input that an embedding reads as ids: the table's row count
+     (values must lie in [0, table_rows)); 0 otherwise. */
+  int64_t table_rows;
 } mpt_tensor_info_t;
 
 /*===-- Programs ----------------------------------------------------------===*/

@@ -25,8 +25,13 @@
 
 namespace mpt {
 
-/// Files: the user's tensors (TrainerOptions::dataFiles).
-enum class DataSource { FashionMnist, Synthetic, Files };
+/// Files: the user's tensors (TrainerOptions::dataFiles); Tokens: token
+/// files (TrainerOptions::tokenFile) for a language model.
+enum class DataSource { FashionMnist, Synthetic, Files, Tokens };
+
+/// What an evaluation measures: the test accuracy of a classifier, or, on
+/// token files, the mean validation loss.
+enum class EvalMetric { Accuracy, Loss };
 
 /// What a run does when the loss is not finite, or the loss scale cannot
 /// avoid overflow.
@@ -63,6 +68,17 @@ struct TrainerOptions {
   /// and the test set of the same form (--eval-data), which a step with an
   /// eval step needs unless `evaluate` is off.
   std::map<std::string, std::string> dataFiles, evalDataFiles;
+  /// DataSource::Tokens: flat files of `tokenBytes`-wide tokens
+  /// (--tokens, --eval-tokens, --token-bytes). The step takes ids (batch x T,
+  /// read by an embedding) and their next tokens as class labels (batch*T or
+  /// batch x T); each sequence is a window of T + 1 tokens at an
+  /// offset drawn from the seed and the batch's number (rank r's of step s is
+  /// s x ranks + r, so N ranks do not draw what one process with N times the
+  /// batch would), and an epoch is as many steps as the file has tokens per
+  /// global batch (batch x T x ranks). The eval file is evaluated on its
+  /// consecutive non-overlapping windows.
+  std::string tokenFile, evalTokenFile;
+  int tokenBytes = 1;
   int64_t syntheticExamples = 4096;     // training examples, synthetic
   std::vector<int64_t> injectNonFinite; // steps whose examples are inf
   int injectNonFiniteRank = -1;         // on this rank only; -1: every rank
@@ -90,7 +106,7 @@ struct StepRecord {
 
 struct Evaluation {
   int64_t steps; // trained before it
-  double accuracy;
+  double value;  // of Trainer::evalMetric()
 };
 
 /// Where the run stands after a step.
@@ -111,8 +127,8 @@ public:
   virtual void onStep(const StepRecord &, const TrainProgress &) {}
   /// After an evaluation that is not at an epoch's end (evalAt).
   virtual void onEvaluation(const Evaluation &) {}
-  /// After each epoch, with its last step and its test accuracy if it was
-  /// evaluated.
+  /// After each epoch, with its last step and its evaluation (of
+  /// Trainer::evalMetric()) if it was evaluated.
   virtual void onEpochEnd(const StepRecord &, const TrainProgress &,
                           std::optional<double>) {}
   /// A problem with what to try: the first non-finite loss or gradients (an
@@ -127,10 +143,10 @@ struct TrainResult {
   std::vector<StepRecord> records;
   /// The names of StepRecord::metrics.
   std::vector<std::string> metricNames;
-  std::vector<double> epochAccuracies;
-  std::vector<Evaluation> evaluations; // every one, epoch ends included
-  int64_t firstStep = 0;               // where the run started (a resume)
-  int64_t steps = 0;                   // trained by this run
+  std::vector<double> epochEvaluations; // at each epoch's end
+  std::vector<Evaluation> evaluations;  // every one, epoch ends included
+  int64_t firstStep = 0;                // where the run started (a resume)
+  int64_t steps = 0;                    // trained by this run
   int64_t skipped = 0;
   double seconds = 0;
   double msPerStep = 0;
@@ -177,6 +193,10 @@ public:
   int64_t stepsPerEpoch() const;
   int64_t totalSteps() const;
   bool hasEval() const;
+  EvalMetric evalMetric() const {
+    return opts.data == DataSource::Tokens ? EvalMetric::Loss
+                                           : EvalMetric::Accuracy;
+  }
   /// Borrowed: valid while the trainer lives.
   mpt_session_t session() const;
   /// The compiler's warnings on the model, one per line; "" when none.
@@ -197,6 +217,9 @@ private:
 /// The name --precision takes: "fp32", "f16" or "bf16".
 const char *precisionName(mpt_precision_t precision);
 
+/// "test accuracy" or "validation loss".
+const char *evalMetricName(EvalMetric metric);
+
 //===-- Outputs -----------------------------------------------------------===//
 // Each returns an error naming the file, or "" on success; none leaves a
 // partial file behind.
@@ -216,9 +239,9 @@ std::string writeMetricsJson(const std::string &path, const Trainer &trainer,
                              const TrainResult &result);
 
 /// loss.png and loss_scale.png (skipped steps marked) and, when the run
-/// evaluated, accuracy.png (test accuracy per epoch), drawn by gnuplot in
-/// `directory` with their data (metrics.dat, accuracy.dat) and script
-/// (plot.gp).
+/// evaluated, accuracy.png (test accuracy or validation loss per epoch), drawn
+/// by gnuplot in `directory` with their data (metrics.dat, accuracy.dat) and
+/// script (plot.gp).
 std::string writePlots(const std::string &directory, const Trainer &trainer,
                        const TrainResult &result);
 

@@ -213,6 +213,7 @@ mpt_status_t fillInfo(const PublicTensor &tensor, mpt_tensor_info_t *info) {
   info->is_parameter = tensor.isParameter;
   info->has_ignored_label = tensor.ignoredLabel.has_value();
   info->ignored_label = tensor.ignoredLabel.value_or(0);
+  info->table_rows = tensor.tableRows;
   return nullptr;
 }
 
