@@ -148,7 +148,7 @@ struct OptimizerSpec {
   SmallVector<Type> stateTypes;
   double floatStateInit = 0.0;
   /// The `lr_schedule`, if any, and the rate it starts from, unrounded.
-  DictionaryAttr schedule;
+  DictionaryAttr schedule = {};
   double baseLr = 0.0;
 };
 } // namespace

@@ -54,7 +54,8 @@ struct PublicTensor {
   int64_t index = -1; // argument or result index in its function
   bool isParameter = false;
   int64_t tableRows = 0; // ids of an embedding must lie in [0, tableRows)
-  std::optional<int64_t> ignoredLabel; // a label allowed besides [0, classes)
+  // A label allowed besides [0, classes).
+  std::optional<int64_t> ignoredLabel = std::nullopt;
 };
 
 mpt_status_t fillInfo(const PublicTensor &tensor, mpt_tensor_info_t *info);
