@@ -72,6 +72,9 @@ def main():
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--eval-batch", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--cosine", action="store_true",
+                        help="anneal the rate to 0 over the run (PyTorch's "
+                        "CosineAnnealingLR, compiled into the step)")
     parser.add_argument("--eval-at", default="",
                         help="steps after which to evaluate besides the last, "
                         "comma-separated")
@@ -90,17 +93,20 @@ def main():
                  f"{len(test_x)} test images")
     description = load_model_file(args.model).mpt_model(batch=args.batch,
                                                         seed=args.seed)
+    steps_per_epoch = len(train_x) // args.batch
+    last = steps_per_epoch * args.epochs
+    scheduler = (torch.optim.lr_scheduler.CosineAnnealingLR(
+        description["optimizer"], T_max=last) if args.cosine else None)
     started = time.time()
     step = mpt.compile(description["model"], description["inputs"],
                        description["target"],
                        optimizer=description["optimizer"],
                        precision=args.precision, seed=args.seed,
+                       lr_scheduler=scheduler,
                        eval_inputs=torch.zeros(args.eval_batch,
                                                *train_x.shape[1:]))
     print(f"compiled in {time.time() - started:.1f} s", flush=True)
 
-    steps_per_epoch = len(train_x) // args.batch
-    last = steps_per_epoch * args.epochs
     eval_at = sorted({int(s) for s in args.eval_at.split(",") if s} | {last})
     order = np.random.RandomState(args.seed)
     losses, evaluations = [], []
