@@ -256,12 +256,6 @@ static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
       spec.schedule = *schedule;
       continue;
     }
-    if (key == "lr") {
-      if (auto number = dyn_cast<FloatAttr>(entry.getValue()))
-        spec.baseLr = number.getValueAsDouble();
-      else if (auto number = dyn_cast<IntegerAttr>(entry.getValue()))
-        spec.baseLr = static_cast<double>(number.getInt());
-    }
     if (key != initKey &&
         !llvm::is_contained(name->getAttributeNames(), entry.getName()))
       return function.emitOpError("optimizer of ")
@@ -269,12 +263,18 @@ static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
              << key << "'";
     Attribute value = entry.getValue();
     // Hyperparameters are f32; a plain `0.9` parses as f64 and `0` as i64.
-    if (auto number = dyn_cast<FloatAttr>(value))
-      value = builder.getF32FloatAttr(number.getValueAsDouble());
-    else if (auto number = dyn_cast<IntegerAttr>(value);
-             number && !number.getType().isInteger(1))
-      value = builder.getF32FloatAttr(number.getInt());
-    else if (auto flag = dyn_cast<BoolAttr>(value))
+    std::optional<double> number;
+    if (auto real = dyn_cast<FloatAttr>(value))
+      number = real.getValueAsDouble();
+    else if (auto integer = dyn_cast<IntegerAttr>(value);
+             integer && !integer.getType().isInteger(1))
+      number = static_cast<double>(integer.getInt());
+    if (number) {
+      // The schedule scales the rate as given, not its f32 rounding.
+      if (key == "lr")
+        spec.baseLr = *number;
+      value = builder.getF32FloatAttr(*number);
+    } else if (auto flag = dyn_cast<BoolAttr>(value))
       value = flag.getValue() ? Attribute(builder.getUnitAttr()) : Attribute();
     else if (!isa<UnitAttr>(value))
       return function.emitOpError("optimizer of ")
@@ -296,6 +296,11 @@ static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
       centered = true;
     spec.attributes.emplace_back(entry.getName(), value);
   }
+  // An op's default rate is not a rate the user chose to schedule.
+  if (spec.schedule && !entries.get("lr"))
+    return function.emitOpError("optimizer of ")
+           << where << ": '" << kLRScheduleKey
+           << "' needs 'lr', the base rate it schedules";
   addOptimizerState(spec, kind.getValue(), param.getType(), hasMomentum,
                     centered);
   return spec;

@@ -121,3 +121,16 @@ func.func @table_group_lr(%w: tensor<4xf32> {mpt.param}, %b: tensor<4xf32> {mpt.
   %loss = mpt.reduce_sum %o [0] : tensor<4xf32> -> tensor<f32>
   return %loss : tensor<f32>
 }
+
+// -----
+
+// RMSprop has a default rate, but a schedule of it would be a rate nobody
+// chose: without 'lr' the schedule's base rate was silently 0.
+// expected-error @below {{optimizer of parameter argument #0: 'lr_schedule' needs 'lr', the base rate it schedules}}
+func.func @schedule_without_lr(%w: tensor<4xf32> {mpt.param}, %x: tensor<4xf32> {mpt.data})
+    -> (tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step, mpt.optimizer = {kind = "rmsprop", lr_schedule = {kind = "step", step_size = 10}}} {
+  %h = arith.mulf %x, %w : tensor<4xf32>
+  %loss = mpt.reduce_sum %h [0] : tensor<4xf32> -> tensor<f32>
+  return %loss : tensor<f32>
+}
