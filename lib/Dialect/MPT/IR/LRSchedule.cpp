@@ -134,7 +134,8 @@ LRSchedule::parse(DictionaryAttr schedule,
     FailureOr<int64_t> stepSize = fields.integer("step_size", 1);
     if (failed(stepSize))
       return failure();
-    FailureOr<double> gamma = fields.number("gamma", /*fraction=*/false, 0.1);
+    FailureOr<double> gamma =
+        fields.number("gamma", /*fraction=*/false, result.gamma);
     if (failed(gamma))
       return failure();
     result.stepSize = *stepSize;
@@ -156,7 +157,8 @@ LRSchedule::parse(DictionaryAttr schedule,
     // As LinearLR requires.
     if (*startFactor == 0.0)
       return fields.error("start_factor") << "must be greater than 0";
-    FailureOr<double> minLr = fields.number("min_lr", /*fraction=*/false, 0.0);
+    FailureOr<double> minLr =
+        fields.number("min_lr", /*fraction=*/false, result.minLr);
     if (failed(minLr))
       return failure();
     result.warmupSteps = *warmupSteps;
