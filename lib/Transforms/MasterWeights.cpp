@@ -77,8 +77,11 @@ void MasterWeights::runOnFunction(func::FuncOp function) {
     runInF32(optimizer);
     SmallVector<OpOperand *> stateOperands = {
         &optimizer->getOpOperand(0)}; // the parameter
-    for (OpOperand &state : optimizer->getOpOperands().drop_front(2))
-      stateOperands.push_back(&state);
+    // An empty range (SGD without momentum) has no begin index.
+    if (OperandRange state = optimizer.getOptimizerState(); !state.empty())
+      for (OpOperand &operand : optimizer->getOpOperands().slice(
+               state.getBeginOperandIndex(), state.size()))
+        stateOperands.push_back(&operand);
     for (OpOperand *operand : stateOperands) {
       BlockArgument root = getArgumentRoot(operand->get());
       if (!root || !isFloatTensor(root.getType()))
