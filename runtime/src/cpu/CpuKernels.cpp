@@ -439,6 +439,19 @@ struct ConvWindows {
             copyRun(row, w.stepW, w.outW, run);
         }
   }
+
+  /// Unrolls `count` images, image i read from imageAt(i), into one col
+  /// matrix whose columns are theirs side by side (depth x count*OH*OW), or
+  /// its transpose, for one product over all of them.
+  template <typename Target, typename ImageAt, typename CopyRun>
+  void unrollImages(int64_t count, ImageAt imageAt, Target *col,
+                    CopyRun copyRun) const {
+    const int64_t positions = outH * outW;
+    const int64_t depth = channels * kernelH * kernelW;
+    for (int64_t i = 0; i < count; ++i)
+      unroll(imageAt(i), col + i * (transposed ? positions * depth : positions),
+             count * positions, copyRun);
+  }
 };
 
 /// Output columns below which a convolution's product takes several images:
@@ -447,8 +460,10 @@ struct ConvWindows {
 constexpr int64_t kMinConvolutionColumns = 256;
 
 /// Runs body(first, count) over groups of consecutive images, each one
-/// product, over the threads. The groups depend only on the shapes, so the
-/// results do not depend on the thread count.
+/// product, over the threads. The groups depend only on the shapes, so each
+/// product, and so the results, are the same for any thread count where there
+/// are several groups; a single group runs on the caller, where the BLAS may
+/// split its product over the threads, as it does the step's matmuls.
 template <typename Body>
 void forEachImageGroup(int64_t batch, int64_t positions, Body body) {
   const int64_t group = std::clamp<int64_t>(
@@ -573,7 +588,7 @@ int64_t outputRowStride(const MemRef<O, 4> *output, int64_t numFilters,
 /// copies of the bits at half the bytes of widened ones.
 /// The groups of images are independent products, each too small to split
 /// (8-16 filters in the CNN example), so they run over the threads sgemm would
-/// use; each is computed as on one thread.
+/// use (forEachImageGroup).
 template <typename O>
 void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
                       MemRef<BF16, 4> *filter, MemRef<O, 4> *output,
@@ -608,11 +623,13 @@ void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
     const int64_t columns = count * positions;
     thread_local std::vector<uint16_t> colBuffer;
     uint16_t *col = scratchBuffer(colBuffer, depth * columns);
-    for (int64_t i = 0; i < count; ++i)
-      windows.unroll(input->aligned + input->offset +
-                         (first + i) * input->strides[0],
-                     col + i * (transposedCol ? positions * depth : positions),
-                     columns, copyRow);
+    windows.unrollImages(
+        count,
+        [&](int64_t i) {
+          return input->aligned + input->offset +
+                 (first + i) * input->strides[0];
+        },
+        col, copyRow);
     // Element (l, j) of the col matrix, as the product's strides.
     const int64_t colRow = transposedCol ? 1 : columns,
                   colColumn = transposedCol ? depth : 1;
@@ -710,24 +727,23 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<O, 4> *output,
   // Each group of images on one thread, with its own scratch (the weights
   // stay in the calling thread's): OpenBLAS's OpenMP build runs an sgemm
   // called inside a parallel region on its caller, and these products (8-16
-  // filters in the CNN example) are too small to split well. Each is computed
-  // as on one thread, so results do not depend on the thread count.
+  // filters in the CNN example) are too small to split well.
   forEachImageGroup(batch, positions, [&](int64_t first, int64_t count) {
     const int64_t columns = count * positions;
     float *col = scratchBuffer(scratch(2), depth * columns);
-    for (int64_t i = 0; i < count; ++i) {
-      float *imageCol =
-          col + i * (transposedCol ? positions * depth : positions);
-      if constexpr (std::is_same_v<T, float>) {
-        windows.unroll(input->aligned + input->offset +
-                           (first + i) * input->strides[0],
-                       imageCol, columns, widenRow<float>);
-      } else {
-        float *image = scratchBuffer(scratch(3), imageSize);
-        widenImage(input, first + i, image);
-        windows.unroll(image, imageCol, columns, widenRow<float>);
-      }
-    }
+    windows.unrollImages(
+        count,
+        [&](int64_t i) -> const float * {
+          if constexpr (std::is_same_v<T, float>) {
+            return input->aligned + input->offset +
+                   (first + i) * input->strides[0];
+          } else {
+            float *image = scratchBuffer(scratch(3), imageSize);
+            widenImage(input, first + i, image);
+            return image;
+          }
+        },
+        col, widenRow<float>);
 
     // One image of a dense f32 output is written in place.
     const bool inPlace = ldOut && count == 1;
