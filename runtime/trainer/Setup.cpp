@@ -77,8 +77,19 @@ static llvm::Error checkOptions(const TrainerOptions &options) {
     return fail("--accumulate must be at least 1, got " +
                 Twine(options.compile.micro_batches));
   if (!options.evalDataFiles.empty() && options.data != DataSource::Files)
-    return fail("--eval-data gives the test set of --data name=file,...; "
-                "Fashion-MNIST and the synthetic set bring their own");
+    return fail(options.data == DataSource::Tokens
+                    ? "--eval-data gives the test set of --data "
+                      "name=file,...; the validation set of --tokens is "
+                      "--eval-tokens"
+                    : "--eval-data gives the test set of --data "
+                      "name=file,...; Fashion-MNIST and the synthetic set "
+                      "bring their own");
+  if (!options.evalTokenFile.empty() && options.data != DataSource::Tokens)
+    return fail("--eval-tokens gives the validation set of --tokens, which is "
+                "missing");
+  if (options.tokenBytes != 1 && options.tokenBytes != 2)
+    return fail("--token-bytes must be 1 or 2, got " +
+                Twine(options.tokenBytes));
   if (!options.injectNonFinite.empty() && options.data == DataSource::Tokens)
     return fail("--inject-nonfinite scales float examples; --tokens feeds "
                 "token ids, which have none");

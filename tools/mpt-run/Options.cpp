@@ -306,12 +306,6 @@ static bool parseChoices(TrainerOptions &options, std::string &error) {
     options.data = DataSource::Tokens;
     options.tokenFile = tokenFile;
   }
-  if (error.empty() && !evalTokenFile.empty() && tokenFile.empty())
-    error = "--eval-tokens gives the validation set of --tokens, which is "
-            "missing";
-  if (error.empty() && tokenBytes != 1 && tokenBytes != 2)
-    error = "--token-bytes must be 1 or 2, got " +
-            std::to_string(tokenBytes.getValue());
   options.evalTokenFile = evalTokenFile;
   options.tokenBytes = tokenBytes;
   return error.empty();
