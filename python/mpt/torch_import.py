@@ -87,6 +87,11 @@ def _float(value):
     return f"{float(value):.9e}"
 
 
+def _float64(value):
+    """An f64 attribute that holds `value` exactly (17 digits)."""
+    return f"{float(value):.16e}"
+
+
 class _Value:
     """An SSA value of the step: its name, shape and element type."""
 
@@ -571,7 +576,7 @@ def _dropout(fn, node, p, training):
     if not p < 1:
         _fail(node, f"dropout with p={p} zeroes every element; mpt.dropout "
                     "takes p in [0, 1)")
-    return fn.emit.op(f"mpt.dropout {x.name} {{p = {float(p)!r} : f64}} : "
+    return fn.emit.op(f"mpt.dropout {x.name} {{p = {_float64(p)} : f64}} : "
                       f"{x.type}", x.shape)
 
 
@@ -740,7 +745,7 @@ def _cross_entropy(fn, node, logits, target, options):
     attributes = [f"ignore_index = {int(options.get('ignore_index', -100))} : i64"]
     smoothing = float(options.get("label_smoothing", 0.0))
     if smoothing:
-        attributes.append(f"label_smoothing = {_float(smoothing)} : f64")
+        attributes.append(f"label_smoothing = {_float64(smoothing)} : f64")
     return fn.emit.op(f"mpt.softmax_cross_entropy {logits.name}, {target.name} "
                       f"{{{', '.join(attributes)}}} : {logits.type}, "
                       f"{target.type}", (), "loss")
@@ -1204,11 +1209,6 @@ def _attribute_dict(entries):
 
 
 # --- learning-rate schedules ------------------------------------------------
-
-
-def _float64(value):
-    """An f64 attribute that holds `value` exactly (17 digits)."""
-    return f"{float(value):.16e}"
 
 
 def _schedule_attribute(schedule):
