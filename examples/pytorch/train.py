@@ -14,7 +14,6 @@ the training images in an order drawn from --seed, in whole batches.
 """
 import argparse
 import gzip
-import importlib.util
 import json
 import os
 import sys
@@ -23,17 +22,6 @@ import time
 import numpy as np
 
 EXAMPLES = os.path.dirname(os.path.abspath(__file__))
-
-
-def load_model_file(name):
-    path = name if name.endswith(".py") else os.path.join(EXAMPLES,
-                                                          name + ".py")
-    if not os.path.isfile(path):
-        sys.exit(f"train.py: no model file '{path}'")
-    spec = importlib.util.spec_from_file_location("mpt_example", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def read_idx(path, offset):
@@ -85,14 +73,16 @@ def main():
 
     import torch
     import mpt
+    from mpt.import_torch_cli import load_description
 
     train_x, train_y = load_split(args.data_dir, "train")
     test_x, test_y = load_split(args.data_dir, "t10k")
     if args.eval_batch > len(test_x):
         sys.exit(f"train.py: --eval-batch {args.eval_batch} exceeds the "
                  f"{len(test_x)} test images")
-    description = load_model_file(args.model).mpt_model(batch=args.batch,
-                                                        seed=args.seed)
+    path = (args.model if args.model.endswith(".py") else
+            os.path.join(EXAMPLES, args.model + ".py"))
+    description = load_description(path, batch=args.batch, seed=args.seed)
     steps_per_epoch = len(train_x) // args.batch
     last = steps_per_epoch * args.epochs
     scheduler = (torch.optim.lr_scheduler.CosineAnnealingLR(
@@ -100,6 +90,7 @@ def main():
     started = time.time()
     step = mpt.compile(description["model"], description["inputs"],
                        description["target"],
+                       loss=description.get("loss"),
                        optimizer=description["optimizer"],
                        precision=args.precision, seed=args.seed,
                        lr_scheduler=scheduler,
@@ -107,7 +98,15 @@ def main():
                                                *train_x.shape[1:]))
     print(f"compiled in {time.time() - started:.1f} s", flush=True)
 
-    eval_at = sorted({int(s) for s in args.eval_at.split(",") if s} | {last})
+    try:
+        eval_at = {int(s) for s in args.eval_at.split(",") if s}
+    except ValueError:
+        sys.exit(f"train.py: --eval-at '{args.eval_at}' is not a "
+                 "comma-separated list of step numbers")
+    if any(not 1 <= s <= last for s in eval_at):
+        sys.exit(f"train.py: --eval-at '{args.eval_at}': the steps run from 1 "
+                 f"to {last}")
+    eval_at = sorted(eval_at | {last})
     order = np.random.RandomState(args.seed)
     losses, evaluations = [], []
     started = time.time()

@@ -42,7 +42,9 @@ def write_safetensors(path, tensors):
     os.replace(temporary, path)
 
 
-def load_description(spec):
+def load_description(spec, **arguments):
+    """The dict that `spec`'s function (model.py[:function]) returns, called
+    with `arguments`."""
     path, _, function = spec.partition(":")
     function = function or "mpt_model"
     if not os.path.isfile(path):
@@ -54,7 +56,7 @@ def load_description(spec):
     if not hasattr(module, function):
         raise SystemExit(f"mpt-import-torch: {path} defines no function "
                          f"'{function}'")
-    description = getattr(module, function)()
+    description = getattr(module, function)(**arguments)
     missing = [k for k in ("model", "inputs", "target") if k not in description]
     if missing:
         raise SystemExit(f"mpt-import-torch: {path}:{function}() returned no "
