@@ -11,8 +11,8 @@ ratios against mpt FP32 (and mpt bf16 against eager bf16), with the ratios' rang
 
 With `--device cuda` both sides run on the GPU: mpt FP32, f16 and bf16 against PyTorch eager
 FP32 and AMP (autocast with f16 and GradScaler, autocast with bf16), and against torch.compile
-of the f16 AMP step where torch has it. Every timed round ends with a synchronization (mpt's
-step reads its metrics back; PyTorch's side calls torch.cuda.synchronize()).
+of the f16 AMP step where torch has it. Both sides read each step's loss back to the host (mpt's
+step returns its metrics), so both wait for every step.
 
 torch.compile needs torch 2.x: run this with the interpreter of a virtual environment that has
 PyPI's torch (scripts/check-torch2.sh makes one), with build/lib/python3/dist-packages on
@@ -81,10 +81,13 @@ def torch_side(torch, description, x, y, device="cpu", autocast=None,
         if scaler is None:
             loss.backward()
             optimizer.step()
-            return
-        scaler.scale(loss).backward()
-        scaler.step(optimizer)
-        scaler.update()
+        else:
+            scaler.scale(loss).backward()
+            scaler.step(optimizer)
+            scaler.update()
+        # The loss back on the host, as mpt's step returns its metrics: both
+        # sides wait for each step.
+        return loss.item()
     return step
 
 
