@@ -39,7 +39,8 @@ func.func @sgd(%p: tensor<2xf32>, %g: tensor<2xf32>, %t: tensor<i64>) -> tensor<
   return %p2 : tensor<2xf32>
 }
 
-// The same update with a constant and with a scheduled rate of 0.01.
+// The same update with a constant and with a scheduled rate of 0.01 (the
+// scheduled op's attribute says 1.0, which it must not read).
 func.func @adamw_constant(%p: tensor<3xf32>, %g: tensor<3xf32>, %m: tensor<3xf32>, %t: tensor<i64>) -> tensor<3xf32> {
   %p2, %m2, %v2, %t2 = mpt.adamw %p, %g, %m, %m, %t {lr = 1.0e-02 : f32, weight_decay = 0.5 : f32} : tensor<3xf32>, tensor<i64>
   return %p2 : tensor<3xf32>
@@ -47,7 +48,7 @@ func.func @adamw_constant(%p: tensor<3xf32>, %g: tensor<3xf32>, %m: tensor<3xf32
 
 func.func @adamw_scheduled(%p: tensor<3xf32>, %g: tensor<3xf32>, %m: tensor<3xf32>, %t: tensor<i64>) -> tensor<3xf32> {
   %lr, %n = mpt.lr_schedule %t {base_lr = 1.0e-02 : f64, schedule = {kind = "constant"}} : tensor<i64>
-  %p2, %m2, %v2, %t2 = mpt.adamw %p, %g, %m, %m, %t scheduled_lr(%lr) {lr = 1.0e-02 : f32, weight_decay = 0.5 : f32} : tensor<3xf32>, tensor<i64>
+  %p2, %m2, %v2, %t2 = mpt.adamw %p, %g, %m, %m, %t scheduled_lr(%lr) {lr = 1.0 : f32, weight_decay = 0.5 : f32} : tensor<3xf32>, tensor<i64>
   return %p2 : tensor<3xf32>
 }
 
