@@ -1,9 +1,11 @@
 """PyTorch's mean validation loss of the GPT example (examples/pytorch/gpt.py)
 with the weights of an mpt-run checkpoint, over the consecutive
 non-overlapping windows of T + 1 byte tokens of a file: what mpt-run --tokens
-reports as the validation loss.
+reports as the validation loss, compared with the last one METRICS (mpt-run's
+--metrics-json) holds: they must agree within 1e-5 relative (mpt's logits
+and PyTorch's are f32 products summed in other orders, some 1e-7 apart).
 
-usage: token_validation_loss.py CHECKPOINT TOKENS
+usage: token_validation_loss.py CHECKPOINT TOKENS METRICS
 """
 
 import json
@@ -18,7 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..",
                                 "examples", "pytorch"))
 import gpt  # noqa: E402
 
-checkpoint, tokens_path = sys.argv[1], sys.argv[2]
+checkpoint, tokens_path, metrics = sys.argv[1:4]
 raw = open(checkpoint, "rb").read()
 header_size = struct.unpack("<Q", raw[:8])[0]
 header = json.loads(raw[8:8 + header_size])
@@ -42,4 +44,9 @@ y = np.stack([tokens[i * length + 1:(i + 1) * length + 1] for i in range(windows
 with torch.no_grad():
     logits = model(torch.from_numpy(x)).double()
 loss = torch.nn.functional.cross_entropy(logits, torch.from_numpy(y).reshape(-1))
-print(f"pytorch validation loss {loss.item():.6f} over {windows} windows")
+mpt = json.load(open(metrics))["validation_loss"][-1]
+difference = abs(mpt - loss.item()) / loss.item()
+print(f"pytorch validation loss {loss.item():.6f} over {windows} windows, "
+      f"mpt's {mpt:.6f}: relative difference {difference:.1e}")
+if not difference <= 1e-5:
+    sys.exit("the validation losses differ by more than 1e-5")
