@@ -2,8 +2,8 @@
 with the weights of an mpt-run checkpoint, over the consecutive
 non-overlapping windows of T + 1 byte tokens of a file: what mpt-run --tokens
 reports as the validation loss, compared with the last one METRICS (mpt-run's
---metrics-json) holds: they must agree within 1e-5 relative (mpt's logits
-and PyTorch's are f32 products summed in other orders, some 1e-7 apart).
+--metrics-json) holds: they must agree within 1e-6 relative (mpt's logits
+and PyTorch's are f32 products summed in other orders, 2e-9 apart here).
 
 usage: token_validation_loss.py CHECKPOINT TOKENS METRICS
 """
@@ -48,5 +48,5 @@ mpt = json.load(open(metrics))["validation_loss"][-1]
 difference = abs(mpt - loss.item()) / loss.item()
 print(f"pytorch validation loss {loss.item():.6f} over {windows} windows, "
       f"mpt's {mpt:.6f}: relative difference {difference:.1e}")
-if not difference <= 1e-5:
-    sys.exit("the validation losses differ by more than 1e-5")
+if not difference <= 1e-6:
+    sys.exit("the validation losses differ by more than 1e-6")
