@@ -2,13 +2,14 @@
 bytes of a text Debian ships (base-files' GPL-3), in FP32, f16 and bf16 mixed
 precision, over three seeds: the validation loss after STEPS steps.
 
-Tokens are the text's bytes; the last tenth is the validation set. Each step
-takes `batch` windows of context+1 bytes at offsets drawn from the seed; the
-validation loss is the mean cross-entropy of the eval step's logits over
-fixed windows of the validation set, computed here in float64. The
-threshold for f16 and bf16 comes from FP32 itself: the mean over the seeds
-must lie within 3 standard errors of FP32's mean (its seed-to-seed spread
-over sqrt(3)), plus 1% of it.
+Training and validation are examples/pytorch/train_lm.py's: tokens are the
+text's bytes, the last tenth is the validation set, each step takes `batch`
+windows of context+1 bytes at offsets drawn from the seed, and the
+validation loss is the mean cross-entropy of the eval step's logits over the
+validation set's consecutive windows, computed in float64. The threshold for
+f16 and bf16 comes from FP32 itself: the mean over the seeds must lie within
+3 standard errors of FP32's mean (its seed-to-seed spread over sqrt(3)), plus
+1% of it.
 
 usage: gpt_mixed_precision.py TEXT STEPS
 """
@@ -19,42 +20,20 @@ import statistics
 import sys
 import tempfile
 
-import numpy as np
-
 import mpt
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..",
                                 "examples", "pytorch"))
 import gpt  # noqa: E402
+from train_lm import (read_tokens, train, validation_batches,  # noqa: E402
+                      validation_loss)
 
 path, steps = sys.argv[1], int(sys.argv[2])
-tokens = np.frombuffer(open(path, "rb").read(), dtype=np.uint8).astype(np.int64)
+tokens = read_tokens(path, 1)
 split = len(tokens) * 9 // 10
-train, valid = tokens[:split], tokens[split:]
+train_tokens = tokens[:split]
 batch, context = 16, 64
-
-
-def windows(data, offsets):
-    x = np.stack([data[o:o + context] for o in offsets])
-    y = np.stack([data[o + 1:o + context + 1] for o in offsets])
-    return x, y.reshape(-1)
-
-
-valid_batches = [windows(valid, range(start, start + batch * context, context))
-                 for start in range(0, len(valid) - batch * context - 1,
-                                    batch * context)]
-
-
-def validation_loss(step):
-    total, count = 0.0, 0
-    for x, y in valid_batches:
-        logits = step.evaluate(x).astype(np.float64)
-        logits -= logits.max(axis=1, keepdims=True)
-        log_probabilities = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
-        total -= log_probabilities[np.arange(len(y)), y].sum()
-        count += len(y)
-    return total / count
-
+valid_batches = validation_batches(tokens[split:], batch, context)
 
 seeds = [0, 1, 2]
 losses = {}
@@ -68,11 +47,8 @@ for precision in ("fp32", "f16", "bf16"):
     for seed in seeds:
         step.load(fresh.name)
         step.load_state_dict(gpt.mpt_model(batch, seed, context)["model"].state_dict())
-        generator = np.random.default_rng(seed)
-        for _ in range(steps):
-            offsets = generator.integers(0, len(train) - context - 1, batch)
-            step(*windows(train, offsets))
-        losses[precision].append(validation_loss(step))
+        train(step, train_tokens, steps, batch, context, seed)
+        losses[precision].append(validation_loss(step, valid_batches))
     print(f"{precision}: validation loss after {steps} steps, seeds "
           f"{', '.join(f'{v:.4f}' for v in losses[precision])}; mean "
           f"{statistics.mean(losses[precision]):.4f}")
