@@ -67,11 +67,6 @@ except (ImportError, ValueError):
 if os.path.exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"):
     config.available_features.add("fashion-mnist")
 
-# Acceptance runs too long for CI's hour on two cores (tens of CPU-minutes
-# each) run only when asked: `lit -D long-tests=1` or MPT_LONG_TESTS=1.
-if lit_config.params.get("long-tests") or os.environ.get("MPT_LONG_TESTS"):
-    config.available_features.add("long-tests")
-
 # The host CPU's instruction sets, for the tests of MPT_MAX_CPU_ISA.
 # `x86-64-v3`: AVX2, FMA and F16C (what MPT_MAX_CPU_ISA=avx2 keeps to).
 # `openblas-avx512`: OpenBLAS picks AVX-512 kernels here unless told otherwise.
