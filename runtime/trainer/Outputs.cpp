@@ -201,6 +201,12 @@ struct PlotFiles {
 };
 } // namespace
 
+/// The file name, without extension, of the evaluations' data and plot:
+/// named after what they measure.
+static std::string evalPlotStem(EvalMetric metric) {
+  return metric == EvalMetric::Loss ? "validation_loss" : "accuracy";
+}
+
 /// The gnuplot script: loss and loss scale per step, skipped steps marked,
 /// and the evaluations (test accuracy or validation loss) per epoch when the
 /// run evaluated.
@@ -242,20 +248,22 @@ static std::string plotScript(const PlotFiles &files, const std::string &title,
   std::vector<double> values;
   for (const Evaluation &evaluation : result.evaluations)
     values.push_back(evaluation.value);
-  out << "set output '" << files.temporary("accuracy.png") << "'\n"
+  std::string stem = evalPlotStem(metric);
+  out << "set output '" << files.temporary(stem + ".png") << "'\n"
       << "unset logscale y\nset autoscale y\nset xlabel 'epoch'\n"
       << "set ylabel '" << evalMetricName(metric) << "'\n"
       << fixedRange("x", epochs, false) << fixedRange("y", values, false)
-      << "plot '" << files.path("accuracy.dat")
+      << "plot '" << files.path(stem + ".dat")
       << "' using 1:2 with linespoints pt 7 title '" << title << "'\n";
   return script;
 }
 
 /// The images the script draws.
-static std::vector<std::string> plotImages(const TrainResult &result) {
+static std::vector<std::string> plotImages(EvalMetric metric,
+                                           const TrainResult &result) {
   std::vector<std::string> images = {"loss.png", "loss_scale.png"};
   if (!result.evaluations.empty())
-    images.push_back("accuracy.png");
+    images.push_back(evalPlotStem(metric) + ".png");
   return images;
 }
 
@@ -264,8 +272,8 @@ static std::string writePlotInputs(const PlotFiles &files,
                                    const std::string &title,
                                    const Trainer &trainer,
                                    const TrainResult &result) {
-  std::string metrics, accuracy;
-  llvm::raw_string_ostream metricsOut(metrics), accuracyOut(accuracy);
+  std::string metrics, evaluations;
+  llvm::raw_string_ostream metricsOut(metrics), evaluationsOut(evaluations);
   for (const StepRecord &r : result.records)
     metricsOut << r.step << " " << r.loss << " " << r.lossScale << " "
                << int(r.skipped) << "\n";
@@ -274,11 +282,12 @@ static std::string writePlotInputs(const PlotFiles &files,
   for (const Evaluation &evaluation : result.evaluations) {
     epochs.push_back(double(evaluation.steps) /
                      double(trainer.stepsPerEpoch()));
-    accuracyOut << epochs.back() << " " << evaluation.value << "\n";
+    evaluationsOut << epochs.back() << " " << evaluation.value << "\n";
   }
   std::string problem = writeOutput(files.path("metrics.dat"), metrics);
   if (problem.empty() && !result.evaluations.empty())
-    problem = writeOutput(files.path("accuracy.dat"), accuracy);
+    problem = writeOutput(
+        files.path(evalPlotStem(trainer.evalMetric()) + ".dat"), evaluations);
   if (problem.empty())
     problem = writeOutput(
         files.path("plot.gp"),
@@ -302,7 +311,7 @@ std::string mpt::writePlots(const std::string &directory,
       !problem.empty())
     return problem;
   std::string script = files.path("plot.gp"), message;
-  std::vector<std::string> images = plotImages(result);
+  std::vector<std::string> images = plotImages(trainer.evalMetric(), result);
   std::string problem;
   // gnuplot draws into temporaries, renamed once all of them are complete.
   if (llvm::sys::ExecuteAndWait(*gnuplot, {*gnuplot, script}, std::nullopt, {},

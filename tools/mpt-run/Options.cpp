@@ -115,7 +115,8 @@ static cl::opt<std::string>
 static cl::opt<std::string> plotDir(
     "plot-dir",
     cl::desc("Write loss.png, loss_scale.png (skipped steps marked) and "
-             "accuracy.png (test accuracy per epoch) here (gnuplot)"),
+             "accuracy.png (test accuracy per epoch; validation_loss.png with "
+             "--tokens) here (gnuplot)"),
     cl::cat(category));
 static cl::opt<std::string>
     checkpointPath("checkpoint",
