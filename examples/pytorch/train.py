@@ -42,6 +42,14 @@ def load_split(directory, prefix):
     return images, labels.astype(np.int64)
 
 
+def write_metrics(path, losses, evaluations, metric):
+    """Writes the losses and evaluations as mpt-run's --metrics-json does:
+    `metric` (test_accuracy, validation_loss) listed on its own too."""
+    with open(path, "w") as f:
+        json.dump({"loss": losses, "evaluations": evaluations,
+                   metric: [e[metric] for e in evaluations]}, f)
+
+
 def accuracy(step, images, labels, batch):
     correct = 0
     for begin in range(0, len(images) - batch + 1, batch):
@@ -126,10 +134,7 @@ def main():
     print(f"{args.precision}: {last} steps in {time.time() - started:.1f} s, "
           f"test accuracy {evaluations[-1]['test_accuracy']:.4f}")
     if args.metrics_json:
-        with open(args.metrics_json, "w") as f:
-            json.dump({"loss": losses, "evaluations": evaluations,
-                       "test_accuracy": [e["test_accuracy"]
-                                         for e in evaluations]}, f)
+        write_metrics(args.metrics_json, losses, evaluations, "test_accuracy")
 
 
 if __name__ == "__main__":

@@ -18,12 +18,13 @@ computed in float64, over the validation file's consecutive non-overlapping
 windows of context + 1 tokens in whole batches, as mpt-run's --eval-tokens.
 """
 import argparse
-import json
 import os
 import sys
 import time
 
 import numpy as np
+
+from train import write_metrics
 
 EXAMPLES = os.path.dirname(os.path.abspath(__file__))
 
@@ -142,10 +143,8 @@ def main():
           f"{time.time() - started:.1f} s, validation loss "
           f"{evaluations[-1]['validation_loss']:.4f}")
     if args.metrics_json:
-        with open(args.metrics_json, "w") as f:
-            json.dump({"loss": losses, "evaluations": evaluations,
-                       "validation_loss": [e["validation_loss"]
-                                           for e in evaluations]}, f)
+        write_metrics(args.metrics_json, losses, evaluations,
+                      "validation_loss")
 
 
 if __name__ == "__main__":
