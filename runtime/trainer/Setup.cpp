@@ -77,13 +77,11 @@ static llvm::Error checkOptions(const TrainerOptions &options) {
     return fail("--accumulate must be at least 1, got " +
                 Twine(options.compile.micro_batches));
   if (!options.evalDataFiles.empty() && options.data != DataSource::Files)
-    return fail(options.data == DataSource::Tokens
-                    ? "--eval-data gives the test set of --data "
-                      "name=file,...; the validation set of --tokens is "
-                      "--eval-tokens"
-                    : "--eval-data gives the test set of --data "
-                      "name=file,...; Fashion-MNIST and the synthetic set "
-                      "bring their own");
+    return fail(
+        Twine("--eval-data gives the test set of --data name=file,...; ") +
+        (options.data == DataSource::Tokens
+             ? "the validation set of --tokens is --eval-tokens"
+             : "Fashion-MNIST and the synthetic set bring their own"));
   if (!options.evalTokenFile.empty() && options.data != DataSource::Tokens)
     return fail("--eval-tokens gives the validation set of --tokens, which is "
                 "missing");
