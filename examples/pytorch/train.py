@@ -42,6 +42,15 @@ def load_split(directory, prefix):
     return images, labels.astype(np.int64)
 
 
+def load_example(model, **arguments):
+    """The description `mpt_model(**arguments)` returns, of a model named in
+    examples/pytorch or given by its file's path."""
+    from mpt.import_torch_cli import load_description
+    path = (model if model.endswith(".py") else
+            os.path.join(EXAMPLES, model + ".py"))
+    return load_description(path, **arguments)
+
+
 def write_metrics(path, losses, evaluations, metric):
     """Writes the losses and evaluations as mpt-run's --metrics-json does:
     `metric` (test_accuracy, validation_loss) listed on its own too."""
@@ -81,16 +90,13 @@ def main():
 
     import torch
     import mpt
-    from mpt.import_torch_cli import load_description
 
     train_x, train_y = load_split(args.data_dir, "train")
     test_x, test_y = load_split(args.data_dir, "t10k")
     if args.eval_batch > len(test_x):
         sys.exit(f"train.py: --eval-batch {args.eval_batch} exceeds the "
                  f"{len(test_x)} test images")
-    path = (args.model if args.model.endswith(".py") else
-            os.path.join(EXAMPLES, args.model + ".py"))
-    description = load_description(path, batch=args.batch, seed=args.seed)
+    description = load_example(args.model, batch=args.batch, seed=args.seed)
     steps_per_epoch = len(train_x) // args.batch
     last = steps_per_epoch * args.epochs
     scheduler = (torch.optim.lr_scheduler.CosineAnnealingLR(

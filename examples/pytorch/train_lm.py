@@ -24,9 +24,7 @@ import time
 
 import numpy as np
 
-from train import write_metrics
-
-EXAMPLES = os.path.dirname(os.path.abspath(__file__))
+from train import load_example, write_metrics
 
 
 def read_tokens(path, token_bytes):
@@ -96,7 +94,6 @@ def main():
         sys.exit("train_lm.py: --steps and --eval-every must be positive")
 
     import mpt
-    from mpt.import_torch_cli import load_description
 
     tokens = read_tokens(args.tokens, args.token_bytes)
     if args.eval_tokens:
@@ -114,10 +111,8 @@ def main():
                  f"than a batch of {args.batch} windows of "
                  f"{args.context + 1}")
 
-    path = (args.model if args.model.endswith(".py") else
-            os.path.join(EXAMPLES, args.model + ".py"))
-    description = load_description(path, batch=args.batch, seed=args.seed,
-                                   context=args.context)
+    description = load_example(args.model, batch=args.batch, seed=args.seed,
+                               context=args.context)
     started = time.time()
     step = mpt.compile(description["model"], description["inputs"],
                        description["target"],
