@@ -208,6 +208,15 @@ static FailureOr<DictionaryAttr> getSchedule(func::FuncOp function,
   return schedule;
 }
 
+/// The optimizer ops' on/off options, their unit attributes; every other
+/// option is an f32 number.
+static bool isSwitchOption(StringRef key) {
+  return key == "nesterov" || key == "centered";
+}
+
+/// The attribute of `AttrSizedOperandSegments` ops, which no option may set.
+static constexpr StringLiteral kOperandSegmentSizesName = "operandSegmentSizes";
+
 /// The function's optimizer spec with the parameter's overrides, checked
 /// against the optimizer op it names.
 static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
@@ -256,12 +265,27 @@ static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
       spec.schedule = *schedule;
       continue;
     }
+    // The operand segment sizes follow from the state, not from an option.
     if (key != initKey &&
-        !llvm::is_contained(name->getAttributeNames(), entry.getName()))
+        (key == kOperandSegmentSizesName ||
+         !llvm::is_contained(name->getAttributeNames(), entry.getName())))
       return function.emitOpError("optimizer of ")
              << where << ": '" << name->getStringRef() << "' has no option '"
              << key << "'";
     Attribute value = entry.getValue();
+    if (isSwitchOption(key)) {
+      auto flag = dyn_cast<BoolAttr>(value);
+      if (!flag && !isa<UnitAttr>(value))
+        return function.emitOpError("optimizer of ")
+               << where << ": option '" << key
+               << "' must be true or false, got " << value;
+      if (flag && !flag.getValue())
+        continue;
+      if (key == "centered")
+        centered = true;
+      spec.attributes.emplace_back(entry.getName(), builder.getUnitAttr());
+      continue;
+    }
     // Hyperparameters are f32; a plain `0.9` parses as f64 and `0` as i64.
     std::optional<double> number;
     if (auto real = dyn_cast<FloatAttr>(value))
@@ -269,19 +293,14 @@ static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
     else if (auto integer = dyn_cast<IntegerAttr>(value);
              integer && !integer.getType().isInteger(1))
       number = static_cast<double>(integer.getInt());
-    if (number) {
-      // The schedule scales the rate as given, not its f32 rounding.
-      if (key == "lr")
-        spec.baseLr = *number;
-      value = builder.getF32FloatAttr(*number);
-    } else if (auto flag = dyn_cast<BoolAttr>(value))
-      value = flag.getValue() ? Attribute(builder.getUnitAttr()) : Attribute();
-    else if (!isa<UnitAttr>(value))
+    if (!number)
       return function.emitOpError("optimizer of ")
              << where << ": option '" << key << "' must be a number, got "
-             << entry.getValue();
-    if (!value)
-      continue;
+             << value;
+    // The schedule scales the rate as given, not its f32 rounding.
+    if (key == "lr")
+      spec.baseLr = *number;
+    value = builder.getF32FloatAttr(*number);
     if (key == initKey) {
       spec.floatStateInit = cast<FloatAttr>(value).getValueAsDouble();
       if (!(spec.floatStateInit >= 0.0))
@@ -292,8 +311,6 @@ static FailureOr<OptimizerSpec> getOptimizerSpec(func::FuncOp function,
     }
     if (key == "momentum")
       hasMomentum = cast<FloatAttr>(value).getValueAsDouble() != 0.0;
-    if (key == "centered")
-      centered = true;
     spec.attributes.emplace_back(entry.getName(), value);
   }
   // An op's default rate is not a rate the user chose to schedule.

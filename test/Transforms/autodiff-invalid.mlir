@@ -247,3 +247,33 @@ func.func @dynamic_slice(%w: tensor<4xf32> {mpt.param}, %y: tensor<1xi32> {mpt.d
   %loss = mpt.softmax_cross_entropy %r, %y : tensor<1x2xf32>, tensor<1xi32>
   return %loss : tensor<f32>
 }
+
+// -----
+
+// expected-error @below {{'func.func' op optimizer of parameter argument #0: option 'rho' must be a number, got unit}}
+func.func @switch_for_number(%w: tensor<4xf32> {mpt.param})
+    -> (tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step, mpt.optimizer = {kind = "adadelta", rho}} {
+  %loss = mpt.reduce_sum %w [0] : tensor<4xf32> -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// -----
+
+// expected-error @below {{'func.func' op optimizer of parameter argument #0: option 'centered' must be true or false, got 0 : i64}}
+func.func @number_for_switch(%w: tensor<4xf32> {mpt.param})
+    -> (tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step, mpt.optimizer = {kind = "rmsprop", centered = 0}} {
+  %loss = mpt.reduce_sum %w [0] : tensor<4xf32> -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// -----
+
+// expected-error @below {{'func.func' op optimizer of parameter argument #0: 'mpt.sgd' has no option 'operandSegmentSizes'}}
+func.func @segment_sizes_option(%w: tensor<4xf32> {mpt.param})
+    -> (tensor<f32> {mpt.metric = "loss"})
+    attributes {mpt.train_step, mpt.optimizer = {kind = "sgd", lr = 0.1, operandSegmentSizes = 1}} {
+  %loss = mpt.reduce_sum %w [0] : tensor<4xf32> -> tensor<f32>
+  return %loss : tensor<f32>
+}
