@@ -114,22 +114,31 @@ static llvm::json::Object memoryJson(const mpt_memory_bytes_t &memory) {
                             {"total", memory.total}};
 }
 
+/// A number, or null where it is not finite: JSON has no NaN or infinity
+/// (a skipped step's loss is one), and llvm::json would write "nan".
+static llvm::json::Value jsonNumber(double value) {
+  if (std::isfinite(value))
+    return value;
+  return nullptr;
+}
+
 std::string mpt::writeMetricsJson(const std::string &path,
                                   const Trainer &trainer,
                                   const TrainResult &result) {
   llvm::json::Array steps;
   for (const StepRecord &r : result.records) {
-    llvm::json::Object step{{"step", r.step},
-                            {"epoch", r.epoch},
-                            {contract::metric::Loss, double(r.loss)},
-                            {contract::metric::LossScale, double(r.lossScale)},
-                            {contract::metric::Skipped, r.skipped},
-                            {contract::metric::GradZero, r.gradZero},
-                            {contract::metric::GradNonfinite, r.gradNonFinite},
-                            {"bytes_all_reduced", r.bytesAllReduced},
-                            {"peak_memory_bytes", r.peakMemoryBytes}};
+    llvm::json::Object step{
+        {"step", r.step},
+        {"epoch", r.epoch},
+        {contract::metric::Loss, jsonNumber(r.loss)},
+        {contract::metric::LossScale, jsonNumber(r.lossScale)},
+        {contract::metric::Skipped, r.skipped},
+        {contract::metric::GradZero, r.gradZero},
+        {contract::metric::GradNonfinite, r.gradNonFinite},
+        {"bytes_all_reduced", r.bytesAllReduced},
+        {"peak_memory_bytes", r.peakMemoryBytes}};
     for (auto [name, value] : llvm::zip(result.metricNames, r.metrics))
-      step[name] = value;
+      step[name] = jsonNumber(value);
     steps.push_back(std::move(step));
   }
   // "test_accuracy" or "validation_loss".
@@ -137,11 +146,11 @@ std::string mpt::writeMetricsJson(const std::string &path,
   std::replace(evalKey.begin(), evalKey.end(), ' ', '_');
   llvm::json::Array epochEvaluations;
   for (double value : result.epochEvaluations)
-    epochEvaluations.push_back(value);
+    epochEvaluations.push_back(jsonNumber(value));
   llvm::json::Array evaluations;
   for (const Evaluation &evaluation : result.evaluations)
-    evaluations.push_back(llvm::json::Object{{"step", evaluation.steps},
-                                             {evalKey, evaluation.value}});
+    evaluations.push_back(llvm::json::Object{
+        {"step", evaluation.steps}, {evalKey, jsonNumber(evaluation.value)}});
   const TrainerOptions &options = trainer.options();
   llvm::json::Object summary{
       {"model", options.modelPath},

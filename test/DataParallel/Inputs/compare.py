@@ -15,26 +15,24 @@ C's steps that A has are compared. Prints the largest differences.
 
 import argparse
 import json
-import math
 import sys
 
 
 def metrics(path):
-    # mpt-run writes a non-finite loss as llvm::json does: nan, which
-    # Python's parser reads only as NaN.
-    text = open(path).read().replace(": nan", ": NaN")
-    return json.loads(text)["metrics"]
+    with open(path) as file:
+        return json.load(file)["metrics"]
 
 
 def largest_difference(a, b):
     if [m["step"] for m in a] != [m["step"] for m in b]:
         sys.exit("the runs trained different steps: %d and %d" % (len(a), len(b)))
-    # A NaN loss (an injected step) must be NaN in both.
+    # A non-finite loss (an injected step, null in the JSON) must be one in
+    # both.
     for x, y in zip(a, b):
-        if math.isnan(x["loss"]) != math.isnan(y["loss"]):
-            sys.exit("step %d: loss %g against %g" % (x["step"], x["loss"], y["loss"]))
+        if (x["loss"] is None) != (y["loss"] is None):
+            sys.exit("step %d: loss %s against %s" % (x["step"], x["loss"], y["loss"]))
     return max(abs(x["loss"] - y["loss"]) / abs(y["loss"])
-               for x, y in zip(a, b) if not math.isnan(y["loss"]))
+               for x, y in zip(a, b) if y["loss"] is not None)
 
 
 def main():
