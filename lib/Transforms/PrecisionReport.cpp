@@ -51,23 +51,42 @@ template <typename Range> static int64_t totalBytes(const Range &values) {
 }
 
 /// Bytes of activations and backward intermediates live at once, at the worst
-/// point of the step, with each value freed after its last reader.
+/// point of the step, with each value freed after its last reader. A reshape
+/// is a view of its operand's buffer, as bufferization makes it: it adds no
+/// bytes and keeps the operand's buffer alive while it is read. Constants
+/// take no bytes of the step's.
 static int64_t peakActivationBytes(Block &block) {
   DenseMap<Operation *, unsigned> position;
   for (auto [index, op] : llvm::enumerate(block))
     position[&op] = index;
+  DenseMap<Value, Value> bufferOf;
+  auto buffer = [&](Value value) {
+    Value viewed = bufferOf.lookup(value);
+    return viewed ? viewed : value;
+  };
+  DenseMap<Value, unsigned> lastUse;
+  for (auto [index, op] : llvm::enumerate(block))
+    for (Value result : op.getResults()) {
+      if (isa<ReshapeOp>(op))
+        bufferOf[result] = buffer(op.getOperand(0));
+      unsigned &last = lastUse[buffer(result)];
+      last = std::max(last, static_cast<unsigned>(index));
+      for (Operation *user : result.getUsers())
+        if (Operation *ancestor = block.findAncestorOpInBlock(*user))
+          last = std::max(last, position[ancestor]);
+    }
   std::vector<int64_t> freedAfter(block.getOperations().size() + 1, 0);
   int64_t live = 0, peak = 0;
   for (auto [index, op] : llvm::enumerate(block)) {
     for (Value result : op.getResults()) {
       if (isUpdateOp(&op))
         break;
-      unsigned lastUse = index;
-      for (Operation *user : result.getUsers())
-        if (Operation *ancestor = block.findAncestorOpInBlock(*user))
-          lastUse = std::max(lastUse, position[ancestor]);
+      // A view: its bytes are its operand's. A constant is a global or, a
+      // splat, a scalar in its readers: no buffer of the step's.
+      if (isa<ReshapeOp>(op) || op.hasTrait<mlir::OpTrait::ConstantLike>())
+        continue;
       live += bytesOf(result.getType());
-      freedAfter[lastUse] += bytesOf(result.getType());
+      freedAfter[lastUse[result]] += bytesOf(result.getType());
     }
     peak = std::max(peak, live);
     live -= freedAfter[index];

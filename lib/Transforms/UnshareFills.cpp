@@ -55,4 +55,20 @@ void UnshareFills::runOnOperation() {
       use->set(builder.clone(*fill, mapping)->getResult(0));
     }
   }
+  // An empty tensor shared by several writers bufferizes to one buffer,
+  // allocated before the first and reused by the others once it is dead: a
+  // forward buffer then stays allocated until the backward writes into it.
+  // Each writer gets its own, made where it writes.
+  SmallVector<tensor::EmptyOp> empties;
+  getOperation().walk([&](tensor::EmptyOp empty) {
+    if (!empty->getResult(0).hasOneUse() && !empty->use_empty())
+      empties.push_back(empty);
+  });
+  for (tensor::EmptyOp empty : empties) {
+    for (OpOperand &use : llvm::make_early_inc_range(empty->getUses())) {
+      OpBuilder builder(use.getOwner());
+      use.set(builder.clone(*empty)->getResult(0));
+    }
+    empty->erase();
+  }
 }

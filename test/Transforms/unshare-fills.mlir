@@ -68,3 +68,27 @@ func.func @fill_of_argument(%init: tensor<6xf32>, %x: tensor<4x6xf32>) -> (tenso
     }
   return %sum, %max : tensor<6xf32>, tensor<6xf32>
 }
+
+// -----
+
+// Two transposes write into one tensor.empty (as CSE leaves them): each gets
+// its own, made right before it. Bufferized, each then allocates where it
+// writes instead of the second reusing the first's buffer, which kept that
+// buffer allocated from the first write to the second.
+
+// CHECK-LABEL: func.func @shared_empty
+// CHECK-SAME: (%[[A:.*]]: tensor<4x6xf32>, %[[B:.*]]: tensor<4x6xf32>)
+// CHECK-NEXT: %[[EMPTY:.*]] = tensor.empty() : tensor<6x4xf32>
+// CHECK-NEXT: %[[AT:.*]] = linalg.transpose ins(%[[A]] : tensor<4x6xf32>) outs(%[[EMPTY]] : tensor<6x4xf32>)
+// CHECK-NEXT: %[[SUM:.*]] = linalg.add ins(%[[AT]], %[[AT]] : {{.*}}) outs(%[[AT]] : tensor<6x4xf32>)
+// CHECK-NEXT: %[[EMPTY2:.*]] = tensor.empty() : tensor<6x4xf32>
+// CHECK-NEXT: %[[BT:.*]] = linalg.transpose ins(%[[B]] : tensor<4x6xf32>) outs(%[[EMPTY2]] : tensor<6x4xf32>)
+// CHECK-NOT: tensor.empty
+// CHECK: return %[[SUM]], %[[BT]]
+func.func @shared_empty(%a: tensor<4x6xf32>, %b: tensor<4x6xf32>) -> (tensor<6x4xf32>, tensor<6x4xf32>) {
+  %empty = tensor.empty() : tensor<6x4xf32>
+  %at = linalg.transpose ins(%a : tensor<4x6xf32>) outs(%empty : tensor<6x4xf32>) permutation = [1, 0]
+  %sum = linalg.add ins(%at, %at : tensor<6x4xf32>, tensor<6x4xf32>) outs(%at : tensor<6x4xf32>) -> tensor<6x4xf32>
+  %bt = linalg.transpose ins(%b : tensor<4x6xf32>) outs(%empty : tensor<6x4xf32>) permutation = [1, 0]
+  return %sum, %bt : tensor<6x4xf32>, tensor<6x4xf32>
+}

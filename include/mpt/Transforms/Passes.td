@@ -270,14 +270,17 @@ def MPTWriteLoopCarriedInPlace : Pass<"mpt-write-loop-carried-in-place", "::mlir
 }
 
 def MPTUnshareFills : Pass<"mpt-unshare-fills", "::mlir::func::FuncOp"> {
-  let summary = "Gives every op that writes into a filled tensor its own fill";
+  let summary = "Gives every op that writes into a filled or empty tensor its own";
   let description = [{
     CSE merges the identical zero fills that initialize matmul accumulators and reduction
     results into one `linalg.fill`, whose result several ops then write into. One-shot
     bufferization can write in place into only one of them and copies the filled buffer for
     each of the others. Each use of a `linalg.fill` beyond the first gets its own copy of the
     fill (and of the `tensor.empty` it fills), so that every writer fills its own buffer instead
-    of copying a filled one. Run right before bufferization.
+    of copying a filled one. Likewise every writer into a shared `tensor.empty` gets its own,
+    made right before it: bufferized, the shared one is allocated before its first writer and
+    reused by the others once dead, so a forward buffer would stay allocated until a backward
+    op writes into it again. Run right before bufferization.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];
 }
