@@ -1,9 +1,10 @@
 //===- mpt-fuzz.cpp - libFuzzer target over the mpt pipelines ---*- C++ -*-===//
 //
 // Feeds arbitrary bytes through what `mpt-run` does before JIT compilation:
-// parse, verify, `mpt-mixed-precision` (f16, dynamic loss scaling: the
-// longest path) and `mpt-lower-to-cpu` with the runtime's kernels. Any input
-// may be rejected with a diagnostic; none may crash, hang or trip a sanitizer.
+// parse, verify, `mpt-mixed-precision` (f16, dynamic loss scaling and
+// activation recomputation: the longest path) and `mpt-lower-to-cpu` with the
+// runtime's kernels. Any input may be rejected with a diagnostic; none may
+// crash, hang or trip a sanitizer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,7 +81,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
 
   PassManager mixed(&context);
-  mpt::buildMixedPrecisionPipeline(mixed, mpt::MixedPrecisionOptions());
+  mpt::MixedPrecisionOptions mixedOptions;
+  mixedOptions.recompute = mpt::RecomputePolicy::Sqrt;
+  mpt::buildMixedPrecisionPipeline(mixed, mixedOptions);
   if (failed(mixed.run(*module)))
     return 0;
 

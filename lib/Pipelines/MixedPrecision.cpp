@@ -68,4 +68,9 @@ void mpt::buildMixedPrecisionPipeline(OpPassManager &pm,
   if (!options.report.empty())
     pm.addPass(createMPTPrecisionReport(
         MPTPrecisionReportOptions{options.report, "mixed"}));
+  // After the report, which counts the step's values once, and on the final
+  // step, so that the copies round as the forward does.
+  if (options.recompute != RecomputePolicy::None)
+    pm.addNestedPass<func::FuncOp>(
+        createMPTRecompute(MPTRecomputeOptions{options.recompute}));
 }

@@ -206,7 +206,7 @@ class Step:
 def compile(module, example_inputs, target, loss=None, optimizer=None,  # noqa: A001
             precision="fp32", loss_scale="auto", device="cpu", seed=0,
             dump_prefix=None, eval_inputs=None, lr_scheduler=None,
-            total_steps=None):
+            total_steps=None, recompute="none"):
     """Imports `module` and compiles its training step; the session starts
     from the module's current parameters and buffers.
 
@@ -217,7 +217,10 @@ def compile(module, example_inputs, target, loss=None, optimizer=None,  # noqa: 
     "static", "none" or a number (a static scale); `eval_inputs` gives
     step.evaluate another batch size than training's; `lr_scheduler` (with
     `total_steps` where it has no closed form) is compiled into the step,
-    which reports the rate as the metric "lr" (see import_module)."""
+    which reports the rate as the metric "lr" (see import_module);
+    `recompute` "sqrt" recomputes about sqrt(N) segments of the forward in
+    the backward instead of keeping their activations (bit-identical results,
+    less memory at the step's peak), "none" keeps them all."""
     from .torch_import import import_module
     import torch.nn.functional as F
 
@@ -244,6 +247,10 @@ def compile(module, example_inputs, target, loss=None, optimizer=None,  # noqa: 
     else:
         raise Error("INVALID_ARGUMENT", f"loss_scale '{loss_scale}' is not a "
                     "number or one of auto, dynamic, static, none")
+    if recompute not in rt.RECOMPUTE:
+        raise Error("INVALID_ARGUMENT", f"recompute '{recompute}' is not one "
+                    "of none, sqrt, marked")
+    options.recompute = rt.RECOMPUTE[recompute]
     if dump_prefix is not None:
         options.dump_prefix = os.fspath(dump_prefix).encode()
     with tempfile.NamedTemporaryFile("w", suffix=".mlir") as source:

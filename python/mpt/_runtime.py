@@ -18,6 +18,7 @@ DTYPE_F32, DTYPE_F16, DTYPE_BF16, DTYPE_I64, DTYPE_I32, DTYPE_BOOL = range(6)
 PRECISIONS = {"fp32": 0, "f32": 0, "f16": 1, "bf16": 2}
 DEVICES = {"cpu": 0, "cuda": 1}
 LOSS_SCALES = {"auto": 0, "dynamic": 1, "static": 2, "none": 3}
+RECOMPUTE = {"none": 0, "sqrt": 1, "marked": 2}
 FUNCTION_TRAIN, FUNCTION_EVAL = 0, 1
 MAX_RANK = 8
 
@@ -65,6 +66,7 @@ class CompileOptions(ctypes.Structure):
         ("bucket_bytes", ctypes.c_int64),
         ("micro_batches", ctypes.c_int64),
         ("precision_report", ctypes.c_char_p),
+        ("recompute", ctypes.c_int32),
     ]
 
 

@@ -185,6 +185,7 @@ void buildMixedPrecision(PassManager &pm, const CompileOptions &options) {
   mixed.reduceType = options.gradientReduceType;
   mixed.bucketBytes = options.bucketBytes;
   mixed.microBatches = options.microBatches;
+  mixed.recompute = options.recompute;
   mixed.report = options.precisionReport;
   buildMixedPrecisionPipeline(pm, mixed);
 }

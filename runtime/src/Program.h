@@ -40,6 +40,7 @@ struct CompileOptions {
   GradientReduceType gradientReduceType = GradientReduceType::Auto;
   int64_t bucketBytes = kDefaultGradientBucketBytes;
   int64_t microBatches = 1;
+  RecomputePolicy recompute = RecomputePolicy::None;
 };
 
 struct Program {

@@ -48,6 +48,7 @@ static mpt_program_t compileMlp(const char *examples) {
          options.parallel_min_iterations == 65536 &&
          options.persistent_working_copies == -1 &&
          options.micro_batches == 1 &&
+         options.recompute == MPT_RECOMPUTE_NONE &&
          options.loss_scale == MPT_LOSS_SCALE_AUTO &&
          options.init_scale == 65536.0 && options.growth_interval == 2000 &&
          options.min_scale == 1.0 && options.max_scale == 16777216.0);
@@ -93,6 +94,10 @@ static mpt_program_t compileMlp(const char *examples) {
                MPT_STATUS_INVALID_ARGUMENT,
                "micro_batches must be at least 1, not 0");
   options.micro_batches = 1;
+  options.recompute = (mpt_recompute_t)3;
+  EXPECT_ERROR(mpt_program_compile(path, &options, &program),
+               MPT_STATUS_INVALID_ARGUMENT, "unknown recompute 3");
+  options.recompute = MPT_RECOMPUTE_NONE;
   options.loss_scale = (mpt_loss_scale_t)9;
   EXPECT_ERROR(mpt_program_compile(path, &options, &program),
                MPT_STATUS_INVALID_ARGUMENT, "unknown loss_scale 9");

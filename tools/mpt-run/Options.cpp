@@ -156,6 +156,16 @@ static cl::opt<int64_t> accumulate(
              "for one micro-batch, sums the gradients of this many before "
              "each update; a batch (--batch, steps per epoch) is all of them"),
     cl::init(kCompileDefaults.micro_batches), cl::cat(category));
+static cl::opt<mpt_recompute_e> recompute(
+    "recompute",
+    cl::desc("Forward segments the backward recomputes instead of keeping "
+             "their activations (mpt-recompute); results are bit-identical"),
+    cl::values(clEnumValN(MPT_RECOMPUTE_NONE, "none", "keep every activation"),
+               clEnumValN(MPT_RECOMPUTE_SQRT, "sqrt",
+                          "about sqrt(N) segments of the N forward ops"),
+               clEnumValN(MPT_RECOMPUTE_MARKED, "marked",
+                          "segments ended by the ops marked mpt.segment_end")),
+    cl::init(mpt_recompute_e(kCompileDefaults.recompute)), cl::cat(category));
 static cl::opt<bool> noEval("no-eval", cl::desc("Skip test evaluation"),
                             cl::cat(category));
 static cl::list<int64_t>
@@ -252,6 +262,7 @@ static bool parseCompileOptions(mpt_compile_options_t &options,
             std::to_string(bucketMb.getValue());
   options.bucket_bytes = int64_t(bucketMb * 1024 * 1024);
   options.micro_batches = accumulate;
+  options.recompute = recompute;
   return error.empty();
 }
 

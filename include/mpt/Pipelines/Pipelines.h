@@ -85,6 +85,11 @@ struct MixedPrecisionOptions
                      "step (mpt-accumulate-gradients); the step is written "
                      "for one"),
       llvm::cl::init(1)};
+  Option<RecomputePolicy> recompute{
+      *this, "recompute",
+      llvm::cl::desc("Forward segments recomputed in the backward instead of "
+                     "kept (mpt-recompute)"),
+      llvm::cl::init(RecomputePolicy::None), recomputePolicyValues()};
 
   /// The options of the passes, forwarded from these.
   MPTAutocastOptions autocastOptions() const;
@@ -94,7 +99,7 @@ struct MixedPrecisionOptions
 
 /// Autodiff (forward-only steps), autocast, master weights, f32 normalization
 /// statistics, the data-parallel sum, loss scaling, cast cleanup, gradient
-/// accumulation and the trap check, in that order.
+/// accumulation, the trap check and recomputation, in that order.
 void buildMixedPrecisionPipeline(mlir::OpPassManager &pm,
                                  const MixedPrecisionOptions &options);
 

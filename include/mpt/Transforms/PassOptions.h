@@ -45,6 +45,15 @@ inline llvm::cl::ValuesClass gradientReduceTypeValues() {
                  "f32, as Megatron's grad_reduce_in_fp32"));
 }
 
+inline llvm::cl::ValuesClass recomputePolicyValues() {
+  return llvm::cl::values(
+      clEnumValN(RecomputePolicy::None, "none", "keep every activation"),
+      clEnumValN(RecomputePolicy::Sqrt, "sqrt",
+                 "about sqrt(N) segments of the N forward ops"),
+      clEnumValN(RecomputePolicy::Marked, "marked",
+                 "segments ended by the ops marked mpt.segment_end"));
+}
+
 } // namespace mpt
 
 #endif // MPT_TRANSFORMS_PASSOPTIONS_H

@@ -497,4 +497,40 @@ def MPTAutodiff : Pass<"mpt-autodiff", "::mlir::func::FuncOp"> {
                            "::mpt::MPTDialect"];
 }
 
+def MPTRecompute : Pass<"mpt-recompute", "::mlir::func::FuncOp"> {
+  let summary = "Recomputes forward segments in the backward instead of keeping their activations";
+  let description = [{
+    Activation recomputation (gradient checkpointing), on a training step with its backward
+    (after `mpt-autodiff` and the mixed-precision rewrite, so that the copies round as the
+    forward does). The forward is the ops before `mpt.loss_grad` in its block; the ops that
+    may be recomputed are those without memory effects or regions, but constants. They are
+    split into segments:
+
+    - `policy=sqrt`: about sqrt(N) segments of about sqrt(N) consecutive ops each, as
+      PyTorch's `checkpoint_sequential`;
+    - `policy=marked`: a segment ends after each op the user marked `mpt.segment_end` (a
+      block's output, say).
+
+    A segment's value that the backward reads is kept if a later segment, the loss or the
+    results read it too, and recomputed otherwise. Before the first backward op that reads
+    one of a segment's recomputed values, the ops of the segment it needs are copied, reading
+    what they read from outside the copy (kept values, arguments) through
+    `mpt.recompute_barrier`, which keeps CSE from merging the copies back; the backward then
+    reads the copies. The forward's own activations are then freed after the forward (after
+    bufferization, `mpt-free-after-last-use`), and the backward holds one segment's at a
+    time. The last segment is never recomputed: the backward starts with it. The copies
+    compute what the forward computed, from the same values, so the step's results are
+    bit-identical.
+
+    Functions without `mpt.loss_grad` (eval steps) are left unchanged; a training step without
+    one is an error, as is `policy=marked` on a step with no op marked.
+  }];
+  let options = [
+    Option<"policy", "policy", "::mpt::RecomputePolicy",
+           /*default=*/"::mpt::RecomputePolicy::Sqrt", "Which segments to recompute",
+           "::mpt::recomputePolicyValues()">,
+  ];
+  let dependentDialects = ["::mpt::MPTDialect"];
+}
+
 #endif // MPT_TRANSFORMS_PASSES_TD

@@ -51,6 +51,9 @@ struct MPTConvertToLinalg
     ConversionTarget target(getContext());
     target.addIllegalDialect<MPTDialect>();
     target.addDynamicallyLegalOp<AllReduceOp>(mpt::detail::isFlatBucket);
+    // Barriers stay until bufferization, past the CSE that would merge the
+    // recomputed ops back into the forward's.
+    target.addLegalOp<RecomputeBarrierOp>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, scf::SCFDialect,
                            tensor::TensorDialect>();

@@ -178,6 +178,19 @@ enum mpt_grad_reduce_e {
 /* An int, not the enum: callers may pass any value, which is checked. */
 typedef int32_t mpt_grad_reduce_t;
 
+/* Activation recomputation (mpt-recompute): which segments of the forward
+   the backward recomputes instead of the step keeping their activations.
+   Results are bit-identical either way; the step holds less at its peak and
+   runs a second forward. */
+enum mpt_recompute_e {
+  MPT_RECOMPUTE_NONE = 0,
+  /* about sqrt(N) segments of the N forward ops */
+  MPT_RECOMPUTE_SQRT = 1,
+  /* segments ended by the forward ops marked mpt.segment_end */
+  MPT_RECOMPUTE_MARKED = 2,
+};
+typedef int32_t mpt_recompute_t;
+
 typedef struct mpt_compile_options_t {
   mpt_precision_t precision;
   mpt_device_t device; /* where sessions keep their state and run steps */
@@ -237,14 +250,15 @@ typedef struct mpt_compile_options_t {
      bytes of state per category) is written here; a file that cannot be
      written fails the compile naming it. */
   const char *precision_report;
+  mpt_recompute_t recompute;
 } mpt_compile_options_t;
 
 /* FP32 on the CPU, MPT_LOSS_SCALE_AUTO with the loss scaler's defaults (init
    scale 65536, growth interval 2000, bounds 1 and 2^24), CPU kernels on,
    parallel ops from 65536 iterations, persistent working copies as the device
    chooses (-1), one process (comm NULL), gradients reduced as
-   MPT_GRAD_REDUCE_AUTO in buckets of 25 MiB, one micro-batch per step. NULL
-   is a no-op. */
+   MPT_GRAD_REDUCE_AUTO in buckets of 25 MiB, one micro-batch per step, no
+   recomputation. NULL is a no-op. */
 MPT_API void mpt_compile_options_init(mpt_compile_options_t *options);
 
 /* The threads CPU steps run their kernels and parallel ops on, OpenBLAS's

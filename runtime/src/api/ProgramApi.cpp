@@ -260,6 +260,21 @@ mpt_status_t translateOptions(const mpt_compile_options_t &options,
           checkAtLeast("micro_batches", options.micro_batches, 1))
     return status;
   compile.microBatches = options.micro_batches;
+  switch (options.recompute) {
+  case MPT_RECOMPUTE_NONE:
+    compile.recompute = mpt::RecomputePolicy::None;
+    break;
+  case MPT_RECOMPUTE_SQRT:
+    compile.recompute = mpt::RecomputePolicy::Sqrt;
+    break;
+  case MPT_RECOMPUTE_MARKED:
+    compile.recompute = mpt::RecomputePolicy::Marked;
+    break;
+  default:
+    return makeStatus(MPT_STATUS_INVALID_ARGUMENT,
+                      "mpt_program_compile: unknown recompute " +
+                          std::to_string(int(options.recompute)));
+  }
   return translateDataParallelOptions(options, compile);
 }
 
@@ -305,6 +320,7 @@ void mpt_compile_options_init(mpt_compile_options_t *options) {
   options->bucket_bytes = 0;
   options->micro_batches = 1;
   options->precision_report = nullptr;
+  options->recompute = MPT_RECOMPUTE_NONE;
 }
 
 mpt_status_t mpt_program_compile(const char *mlir_path,

@@ -549,6 +549,14 @@ LogicalResult MPTDialect::verifyOperationAttribute(Operation *op,
                << function.getNumArguments() << " arguments";
     return success();
   }
+  if (name == kSegmentEndAttrName) {
+    if (!isa<UnitAttr>(attribute.getValue()) || isa<FunctionOpInterface>(op) ||
+        op->getNumResults() == 0)
+      return op->emitError("'") << name
+                                << "' must be a unit attribute on an op with "
+                                   "results (the end of a forward segment)";
+    return success();
+  }
   if (name == kSignatureAttrName) {
     if (!isa<ModuleOp>(op) || !isa<StringAttr>(attribute.getValue()))
       return op->emitError("'")

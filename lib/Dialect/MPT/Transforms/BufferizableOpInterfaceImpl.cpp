@@ -3,7 +3,8 @@
 // The all-reduce is a call of the runtime on the gradients' own buffer: in
 // place, so a bucket costs no copy beyond its packing, and a call, because
 // the communicator lives in the runtime (runtime/src/comm/StepCollectives.cpp
-// binds the entry points), not in the compiled step.
+// binds the entry points), not in the compiled step. A recompute barrier
+// is its input's buffer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,11 +64,42 @@ struct AllReduceOpInterface
   }
 };
 
+/// A recompute barrier is its input: the result gets the input's buffer.
+struct RecomputeBarrierOpInterface
+    : public BufferizableOpInterface::ExternalModel<RecomputeBarrierOpInterface,
+                                                    RecomputeBarrierOp> {
+  // Conservatively a read: the input's buffer must still hold the value here.
+  bool bufferizesToMemoryRead(Operation *, OpOperand &,
+                              const AnalysisState &) const {
+    return true;
+  }
+  bool bufferizesToMemoryWrite(Operation *, OpOperand &,
+                               const AnalysisState &) const {
+    return false;
+  }
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &,
+                                      const AnalysisState &) const {
+    return {{op->getResult(0), BufferRelation::Equivalent}};
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    FailureOr<Value> buffer = getBuffer(
+        rewriter, cast<RecomputeBarrierOp>(op).getInput(), options, state);
+    if (failed(buffer))
+      return failure();
+    replaceOpWithBufferizedValues(rewriter, op, *buffer);
+    return success();
+  }
+};
+
 } // namespace
 
 void mpt::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, MPTDialect *) {
     AllReduceOp::attachInterface<AllReduceOpInterface>(*context);
+    RecomputeBarrierOp::attachInterface<RecomputeBarrierOpInterface>(*context);
   });
 }

@@ -76,6 +76,11 @@ def MPT_Dialect : Dialect {
     // argument each result is written into, or -1.
     static constexpr ::llvm::StringLiteral kCarriedInPlaceAttrName =
         "mpt.carried_in_place";
+    // On a forward op: with mpt-recompute's policy=marked, a segment ends
+    // after it (its results are kept, the segment's other activations
+    // recomputed in the backward).
+    static constexpr ::llvm::StringLiteral kSegmentEndAttrName =
+        "mpt.segment_end";
   }];
 }
 

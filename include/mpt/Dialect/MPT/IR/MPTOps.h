@@ -23,6 +23,11 @@ struct CommunicatorResource
     : public mlir::SideEffects::Resource::Base<CommunicatorResource> {
   llvm::StringRef getName() final { return "Communicator"; }
 };
+/// What mpt.recompute_barrier acts on, only so that no two barriers merge.
+struct RecomputeInputsResource
+    : public mlir::SideEffects::Resource::Base<RecomputeInputsResource> {
+  llvm::StringRef getName() final { return "RecomputeInputs"; }
+};
 } // namespace mpt
 
 #define GET_OP_CLASSES

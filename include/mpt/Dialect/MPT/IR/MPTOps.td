@@ -1136,4 +1136,32 @@ def MPT_DropoutOp : MPT_ComputeOp<"dropout", MPT_FollowClass, [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Activation recomputation
+//===----------------------------------------------------------------------===//
+
+// What the recomputed ops read: a barrier reads and writes it, so no two
+// barriers merge and none is erased.
+def MPT_RecomputeInputs : Resource<"::mpt::RecomputeInputsResource">;
+
+def MPT_RecomputeBarrierOp : MPT_Op<"recompute_barrier", [
+    AllTypesMatch<["input", "result"]>,
+    MemoryEffects<[MemRead<MPT_RecomputeInputs>, MemWrite<MPT_RecomputeInputs>]>]> {
+  let summary = "the value a recomputed forward op reads, kept apart from the forward's";
+  let description = [{
+    `result` is `input`. `mpt-recompute` passes every value a recomputed segment of the forward
+    reads through one, so that CSE and canonicalization, which would merge each recomputed op
+    with the forward op it copies (same operands, same attributes), see different operands: the
+    copies stay, and the forward's activations are freed after the forward. Bufferization
+    gives the result the input's buffer; no copy is made.
+
+    ```mlir
+    %kept = mpt.recompute_barrier %block_input : tensor<256x64xf16>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
 #endif // MPT_DIALECT_MPT_IR_MPTOPS_TD
