@@ -36,11 +36,7 @@ struct PrecisionReport
 } // namespace
 
 static int64_t bytesOf(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
-    return 0;
-  int64_t bits = tensor.getElementTypeBitWidth();
-  return tensor.getNumElements() * ((bits + 7) / 8);
+  return staticTensorBytes(type).value_or(0);
 }
 
 template <typename Range> static int64_t totalBytes(const Range &values) {

@@ -76,6 +76,15 @@ SmallVector<Value> findGradientRoots(func::FuncOp function) {
   return roots.takeVector();
 }
 
+std::optional<int64_t> staticTensorBytes(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape() ||
+      !tensor.getElementType().isIntOrFloat())
+    return std::nullopt;
+  return tensor.getNumElements() *
+         llvm::divideCeil(tensor.getElementTypeBitWidth(), 8);
+}
+
 bool isUpdateOp(Operation *op) {
   return isa<OptimizerOpInterface, LRScheduleOp, UnscaleOp, AllFiniteOp,
              GradientStatsOp, UpdateLossScaleOp, ClipGradNormOp,

@@ -16,6 +16,9 @@ namespace mpt {
 /// The element type of a shaped value, or the type itself.
 mlir::Type getElementType(mlir::Value value);
 
+/// The bytes of a statically shaped tensor type; nullopt for any other type.
+std::optional<int64_t> staticTensorBytes(mlir::Type type);
+
 /// `type` (a ranked tensor) with its element type replaced.
 mlir::RankedTensorType withElementType(mlir::Type type, mlir::Type elementType);
 
