@@ -10,6 +10,8 @@
 
 #include "mpt/Transforms/Passes.h"
 
+#include "Utils.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -44,15 +46,26 @@ static bool isRecomputable(Operation *op) {
 
 /// The bytes of a value's tensor; a dynamic one counts as too large to keep.
 static int64_t bytesOf(Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  if (!type.hasStaticShape())
-    return int64_t(1) << 40;
-  Type element = type.getElementType();
-  int64_t elementBytes =
-      element.isIntOrFloat()
-          ? llvm::divideCeil(element.getIntOrFloatBitWidth(), 8)
-          : 8;
-  return type.getNumElements() * elementBytes;
+  return staticTensorBytes(value.getType()).value_or(int64_t(1) << 40);
+}
+
+/// Where a use of a forward value is, seen from the seed's block: a forward
+/// op, the seed (the loss), a backward op, or the block's terminator (the
+/// results); `op` is the use's ancestor in the block.
+struct Reader {
+  enum Kind { Forward, Loss, Backward, Results } kind;
+  Operation *op;
+};
+
+static Reader readerOf(OpOperand &use, Operation *seed) {
+  Operation *op = seed->getBlock()->findAncestorOpInBlock(*use.getOwner());
+  if (op == seed)
+    return {Reader::Loss, op};
+  if (!seed->isBeforeInBlock(op))
+    return {Reader::Forward, op};
+  return {op->hasTrait<mlir::OpTrait::IsTerminator>() ? Reader::Results
+                                                      : Reader::Backward,
+          op};
 }
 
 /// A value of the forward that a later forward op or the loss reads: kept
@@ -72,7 +85,6 @@ struct ForwardValue {
 static SmallVector<bool> chooseCuts(ArrayRef<Operation *> forward,
                                     Operation *seed) {
   size_t n = forward.size();
-  Block *block = seed->getBlock();
   DenseMap<Operation *, size_t> position;
   for (auto [index, op] : llvm::enumerate(forward))
     position[op] = index;
@@ -88,13 +100,13 @@ static SmallVector<bool> chooseCuts(ArrayRef<Operation *> forward,
         continue;
       size_t last = index;
       bool readByBackward = false;
-      for (Operation *user : result.getUsers()) {
-        Operation *ancestor = block->findAncestorOpInBlock(*user);
-        if (ancestor == seed)
+      for (OpOperand &use : result.getUses()) {
+        Reader reader = readerOf(use, seed);
+        if (reader.kind == Reader::Loss)
           last = n;
-        else if (auto found = position.find(ancestor); found != position.end())
-          last = std::max(last, found->second);
-        else if (ancestor && !ancestor->hasTrait<mlir::OpTrait::IsTerminator>())
+        else if (reader.kind == Reader::Forward)
+          last = std::max(last, position.lookup(reader.op));
+        else if (reader.kind == Reader::Backward)
           readByBackward = true;
       }
       if (readByBackward && isRecomputable(op))
@@ -192,10 +204,8 @@ assignSegments(func::FuncOp function, ArrayRef<Operation *> forward,
 static void recomputeBefore(Operation *seed, ArrayRef<Value> values,
                             const DenseMap<Operation *, unsigned> &segments,
                             const DenseSet<Value> &kept) {
-  Block *block = seed->getBlock();
   auto inBackward = [&](OpOperand &use) {
-    Operation *user = block->findAncestorOpInBlock(*use.getOwner());
-    return user && seed->isBeforeInBlock(user);
+    return readerOf(use, seed).kind == Reader::Backward;
   };
   // The ops the copies need: the values' definitions and, within the
   // segment, what they read that is not kept.
@@ -223,11 +233,9 @@ static void recomputeBefore(Operation *seed, ArrayRef<Value> values,
   Operation *firstReader = nullptr;
   for (Value value : values)
     for (OpOperand &use : value.getUses())
-      if (inBackward(use)) {
-        Operation *user = block->findAncestorOpInBlock(*use.getOwner());
-        if (!firstReader || user->isBeforeInBlock(firstReader))
-          firstReader = user;
-      }
+      if (Reader reader = readerOf(use, seed); reader.kind == Reader::Backward)
+        if (!firstReader || reader.op->isBeforeInBlock(firstReader))
+          firstReader = reader.op;
   OpBuilder builder(firstReader);
   IRMapping copies;
   for (Operation *op : ordered)
@@ -296,13 +304,12 @@ void Recompute::runOnOperation() {
     for (Value result : op->getResults()) {
       bool backward = false, other = false;
       for (OpOperand &use : result.getUses()) {
-        Operation *user = block->findAncestorOpInBlock(*use.getOwner());
-        auto userSegment = user ? segments->find(user) : segments->end();
-        if (user && seed->isBeforeInBlock(user))
-          (user->hasTrait<mlir::OpTrait::IsTerminator>() ? other : backward) =
-              true;
-        else if (userSegment == segments->end() ||
-                 userSegment->second != segment->second)
+        Reader reader = readerOf(use, seed);
+        if (reader.kind == Reader::Backward)
+          backward = true;
+        else if (reader.kind != Reader::Forward ||
+                 segments->find(reader.op) == segments->end() ||
+                 segments->find(reader.op)->second != segment->second)
           other = true;
       }
       if (other || segment->second == lastSegment)
