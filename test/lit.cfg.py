@@ -99,6 +99,8 @@ if config.mpt_enable_cuda.upper() in ("ON", "TRUE", "1", "YES"):
     llvm_config.add_tool_substitutions(["mpt-cuda-check", "mpt-cuda-c-api-test"], tool_dirs)
     config.substitutions.append(
         ("%mpt_cuda_runtime", os.path.join(config.mpt_obj_root, "lib", "libmpt_cuda_runtime.so")))
+    config.substitutions.append(
+        ("%mpt_recording_cuda", os.path.join(config.mpt_obj_root, "lib", "libmpt_recording_cuda.so")))
 cuda_bin = config.cuda_bin_dir or "/usr/local/cuda/bin"
 if os.path.exists(os.path.join(cuda_bin, "ptxas")):
     config.available_features.add("ptxas")

@@ -24,6 +24,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -66,19 +67,24 @@ CublasLt *cublasLt() {
       error = "CUDA driver unavailable";
       return;
     }
-    void *handle = dlopen("libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL);
-    if (!handle)
+    // Like $MPT_CUDA_DRIVER_LIBRARY, the override lets tests stand in a
+    // library that records the calls.
+    const char *library = std::getenv("MPT_CUBLASLT_LIBRARY");
+    if (!library || !*library)
+      library = "libcublasLt.so.13";
+    void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+    if (!handle && !std::getenv("MPT_CUBLASLT_LIBRARY"))
       handle = dlopen(MPT_CUDA_LIBRARY_DIR "/libcublasLt.so.13",
                       RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
       error =
-          std::string("cannot load cuBLASLt (libcublasLt.so.13): ") + dlerror();
+          std::string("cannot load cuBLASLt (") + library + "): " + dlerror();
       return;
     }
 #define MPT_RESOLVE(name)                                                      \
   lt.name = reinterpret_cast<decltype(lt.name)>(dlsym(handle, #name));         \
   if (!lt.name) {                                                              \
-    error = "libcublasLt.so.13 has no " #name;                                 \
+    error = std::string(library) + " has no " #name;                           \
     return;                                                                    \
   }
     MPT_CUBLASLT_FUNCTIONS(MPT_RESOLVE)
