@@ -206,7 +206,7 @@ class Step:
 def compile(module, example_inputs, target, loss=None, optimizer=None,  # noqa: A001
             precision="fp32", loss_scale="auto", device="cpu", seed=0,
             dump_prefix=None, eval_inputs=None, lr_scheduler=None,
-            total_steps=None, recompute="none"):
+            total_steps=None, recompute="none", cuda_graphs=True):
     """Imports `module` and compiles its training step; the session starts
     from the module's current parameters and buffers.
 
@@ -220,7 +220,9 @@ def compile(module, example_inputs, target, loss=None, optimizer=None,  # noqa: 
     which reports the rate as the metric "lr" (see import_module);
     `recompute` "sqrt" recomputes about sqrt(N) segments of the forward in
     the backward instead of keeping their activations (bit-identical results,
-    less memory at the step's peak), "none" keeps them all."""
+    less memory at the step's peak), "none" keeps them all; on CUDA,
+    `cuda_graphs` replays each step from its second run as one captured CUDA
+    graph (False: launches its kernels one by one)."""
     from .torch_import import import_module
     import torch.nn.functional as F
 
@@ -251,6 +253,7 @@ def compile(module, example_inputs, target, loss=None, optimizer=None,  # noqa: 
         raise Error("INVALID_ARGUMENT", f"recompute '{recompute}' is not one "
                     "of none, sqrt, marked")
     options.recompute = rt.RECOMPUTE[recompute]
+    options.cuda_graphs = int(bool(cuda_graphs))
     if dump_prefix is not None:
         options.dump_prefix = os.fspath(dump_prefix).encode()
     with tempfile.NamedTemporaryFile("w", suffix=".mlir") as source:

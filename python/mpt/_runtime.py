@@ -67,6 +67,7 @@ class CompileOptions(ctypes.Structure):
         ("micro_batches", ctypes.c_int64),
         ("precision_report", ctypes.c_char_p),
         ("recompute", ctypes.c_int32),
+        ("cuda_graphs", ctypes.c_int),
     ]
 
 

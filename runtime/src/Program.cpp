@@ -239,16 +239,18 @@ bool dump(ModuleOp module, const CompileOptions &options, const char *suffix,
 }
 
 /// The device's backend for the lowered `module`, and its signature.
-std::unique_ptr<Backend> createBackend(ModuleOp module, Device device,
+std::unique_ptr<Backend> createBackend(ModuleOp module,
+                                       const CompileOptions &options,
                                        std::string &signatureJson,
                                        std::string &error,
                                        Program::Failure &failure) {
-  if (device == Device::CPU)
+  if (options.device == Device::CPU)
     return createCpuBackend(module, signatureJson, error);
   std::unique_ptr<Backend> backend;
 #ifdef MPT_ENABLE_CUDA // without it, compile() returned at its start
   bool deviceUnavailable = false;
-  backend = createCudaBackend(module, signatureJson, error, deviceUnavailable);
+  backend = createCudaBackend(module, signatureJson, error, deviceUnavailable,
+                              options.cudaGraphs);
   if (deviceUnavailable)
     failure = Program::Failure::DeviceUnavailable;
 #else
@@ -319,8 +321,8 @@ std::unique_ptr<Program> Program::compile(const std::string &path,
   }
 
   auto program = std::make_unique<Program>();
-  program->backend = createBackend(*module, options.device,
-                                   program->signatureJson, error, failure);
+  program->backend =
+      createBackend(*module, options, program->signatureJson, error, failure);
   if (!program->backend) {
     error = path + ": " + error;
     return nullptr;

@@ -41,6 +41,7 @@ struct CompileOptions {
   int64_t bucketBytes = kDefaultGradientBucketBytes;
   int64_t microBatches = 1;
   RecomputePolicy recompute = RecomputePolicy::None;
+  bool cudaGraphs = true;
 };
 
 struct Program {

@@ -48,7 +48,7 @@ static mpt_program_t compileMlp(const char *examples) {
          options.parallel_min_iterations == 65536 &&
          options.persistent_working_copies == -1 &&
          options.micro_batches == 1 &&
-         options.recompute == MPT_RECOMPUTE_NONE &&
+         options.recompute == MPT_RECOMPUTE_NONE && options.cuda_graphs == 1 &&
          options.loss_scale == MPT_LOSS_SCALE_AUTO &&
          options.init_scale == 65536.0 && options.growth_interval == 2000 &&
          options.min_scale == 1.0 && options.max_scale == 16777216.0);

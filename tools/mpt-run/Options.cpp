@@ -166,6 +166,11 @@ static cl::opt<mpt_recompute_e> recompute(
                clEnumValN(MPT_RECOMPUTE_MARKED, "marked",
                           "segments ended by the ops marked mpt.segment_end")),
     cl::init(mpt_recompute_e(kCompileDefaults.recompute)), cl::cat(category));
+static cl::opt<bool> cudaGraphs(
+    "cuda-graphs",
+    cl::desc("CUDA: from its second run, each step replays as one captured "
+             "CUDA graph (=false: launch its kernels one by one)"),
+    cl::init(kCompileDefaults.cuda_graphs != 0), cl::cat(category));
 static cl::opt<bool> noEval("no-eval", cl::desc("Skip test evaluation"),
                             cl::cat(category));
 static cl::list<int64_t>
@@ -263,6 +268,7 @@ static bool parseCompileOptions(mpt_compile_options_t &options,
   options.bucket_bytes = int64_t(bucketMb * 1024 * 1024);
   options.micro_batches = accumulate;
   options.recompute = recompute;
+  options.cuda_graphs = cudaGraphs;
   return error.empty();
 }
 

@@ -251,6 +251,15 @@ typedef struct mpt_compile_options_t {
      written fails the compile naming it. */
   const char *precision_report;
   mpt_recompute_t recompute;
+  /* CUDA device: nonzero, each entry point run a second time on the same
+     buffers is captured as a CUDA graph, and every later run replays it
+     with one launch (no per-kernel launches, no allocation, no host wait);
+     a step the driver cannot capture fails, naming the refused call,
+     without having run. Zero, every run launches its kernels one by one.
+     Steps are never captured with a communicator (their all-reduces are host
+     calls) or while MPT_CUDA_KERNEL_TIMES times each launch. Results are the
+     same either way. */
+  int cuda_graphs;
 } mpt_compile_options_t;
 
 /* FP32 on the CPU, MPT_LOSS_SCALE_AUTO with the loss scaler's defaults (init
@@ -258,7 +267,7 @@ typedef struct mpt_compile_options_t {
    parallel ops from 65536 iterations, persistent working copies as the device
    chooses (-1), one process (comm NULL), gradients reduced as
    MPT_GRAD_REDUCE_AUTO in buckets of 25 MiB, one micro-batch per step, no
-   recomputation. NULL is a no-op. */
+   recomputation, CUDA graphs on. NULL is a no-op. */
 MPT_API void mpt_compile_options_init(mpt_compile_options_t *options);
 
 /* The threads CPU steps run their kernels and parallel ops on, OpenBLAS's

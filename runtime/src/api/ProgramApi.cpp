@@ -238,6 +238,7 @@ mpt_status_t translateOptions(const mpt_compile_options_t &options,
   if (options.precision_report)
     compile.precisionReport = options.precision_report;
   compile.cpuKernels = options.cpu_kernels != 0;
+  compile.cudaGraphs = options.cuda_graphs != 0 && !options.comm;
   if (mpt_status_t status = checkAtLeast("parallel_min_iterations",
                                          options.parallel_min_iterations, 0))
     return status;
@@ -321,6 +322,7 @@ void mpt_compile_options_init(mpt_compile_options_t *options) {
   options->micro_batches = 1;
   options->precision_report = nullptr;
   options->recompute = MPT_RECOMPUTE_NONE;
+  options->cuda_graphs = 1;
 }
 
 mpt_status_t mpt_program_compile(const char *mlir_path,

@@ -44,8 +44,9 @@ constexpr const char *kSignatureSymbol = mpt::contract::symbol::Signature;
 /// the next run reports it.
 class CudaBackend : public Backend {
 public:
-  CudaBackend(std::unique_ptr<ExecutionEngine> jit, cuda::Driver &driver)
-      : jit(std::move(jit)), driver(driver) {}
+  CudaBackend(std::unique_ptr<ExecutionEngine> jit, bool captureGraphs,
+              cuda::Driver &driver)
+      : jit(std::move(jit)), captureGraphs(captureGraphs), driver(driver) {}
   ~CudaBackend() override {
     // Profiling output; nobody is left to return a failure to.
     if (cuda::kernelTimesEnabled() && !cuda::writeKernelTimes())
@@ -54,6 +55,9 @@ public:
       driver.cuEventDestroy(event);
     for (auto &[fence, event] : pendingEvents)
       driver.cuEventDestroy(event);
+    for (auto &[function, graph] : graphs)
+      if (graph.exec)
+        driver.cuGraphExecDestroy(graph.exec);
   }
 
   void *allocate(size_t bytes) override {
@@ -159,16 +163,110 @@ public:
       error = "an earlier CUDA call of this session failed: " + earlier;
       return false;
     }
+    // Kernel times bracket each launch with events of their own.
+    if (!captureGraphs || cuda::kernelTimesEnabled())
+      return launch(function, tensors, error);
+    // The graph bakes in every kernel's arguments, and those follow from the
+    // buffers alone: compiled host code never reads device memory.
+    std::vector<void *> buffers;
+    for (const DeviceTensor &tensor : tensors)
+      buffers.push_back(tensor.data);
+    FunctionGraph &graph = graphs[function];
+    if (graph.exec && graph.buffers == buffers)
+      return replay(graph, error);
+    // The first run with these buffers makes every cuBLASLt plan, loads
+    // every kernel and fills the block cache, so that capturing the second
+    // one records only launches on blocks the cache already holds.
+    if (graph.warmedUp != buffers) {
+      graph.warmedUp = buffers;
+      return launch(function, tensors, error);
+    }
+    return capture(function, tensors, graph, error) && replay(graph, error);
+  }
+  StepMemory lastRunMemory() const override { return memory; }
+
+private:
+  /// An entry point's CUDA graph and the buffers it was captured with.
+  struct FunctionGraph {
+    std::vector<void *> warmedUp; // the buffers of its last uncaptured run
+    std::vector<void *> buffers;
+    CUgraphExec exec = nullptr;
+    StepMemory memory; // what the captured run allocated
+  };
+
+  /// Launches the step's kernels and GEMMs one by one.
+  bool launch(const std::string &function,
+              const std::vector<DeviceTensor> &tensors, std::string &error) {
     StepMemoryCount count(memory);
     if (!invokeEntryPoint(*jit, function, tensors, error))
       return false;
     error = cuda::takeError();
     return error.empty();
   }
-  StepMemory lastRunMemory() const override { return memory; }
 
-private:
+  /// Records one run of `function` on the stream into `graph` instead of
+  /// running it. Capturing in thread-local mode makes the driver refuse
+  /// what a graph cannot replay (allocating, waiting for the stream) from
+  /// this thread, so a step that would do either fails here, having run
+  /// nothing.
+  bool capture(const std::string &function,
+               const std::vector<DeviceTensor> &tensors, FunctionGraph &graph,
+               std::string &error) {
+    if (graph.exec) {
+      cuda::check(driver.cuGraphExecDestroy(graph.exec), "cuGraphExecDestroy");
+      graph.exec = nullptr;
+    }
+    if (!cuda::check(driver.cuStreamBeginCapture(
+                         driver.stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                     "cuStreamBeginCapture")) {
+      error = cuda::takeError();
+      return false;
+    }
+    bool invoked;
+    {
+      StepMemoryCount count(graph.memory);
+      invoked = invokeEntryPoint(*jit, function, tensors, error);
+    }
+    CUgraph captured = nullptr;
+    cuda::check(driver.cuStreamEndCapture(driver.stream, &captured),
+                "cuStreamEndCapture");
+    // A call refused during the capture is the first error; ending it then
+    // only says the capture was invalidated.
+    std::string refused = cuda::takeError();
+    if (captured && refused.empty())
+      cuda::check(driver.cuGraphInstantiateWithFlags(&graph.exec, captured,
+                                                     /*flags=*/0),
+                  "cuGraphInstantiate");
+    if (captured)
+      cuda::check(driver.cuGraphDestroy(captured), "cuGraphDestroy");
+    if (refused.empty())
+      refused = cuda::takeError();
+    if (!invoked)
+      return false;
+    if (!refused.empty()) {
+      graph.exec = nullptr;
+      error = "capturing '" + function + "' as a CUDA graph failed, so it " +
+              "did not run: " + refused +
+              "; compile with cuda_graphs = 0 (mpt-run --cuda-graphs=false) " +
+              "to launch its kernels one by one";
+      return false;
+    }
+    graph.buffers = graph.warmedUp;
+    return true;
+  }
+
+  /// Runs `graph` with one launch on the stream.
+  bool replay(const FunctionGraph &graph, std::string &error) {
+    memory = graph.memory;
+    cuda::check(driver.cuGraphLaunch(graph.exec, driver.stream),
+                "cuGraphLaunch");
+    error = cuda::takeError();
+    return error.empty();
+  }
+
   std::unique_ptr<ExecutionEngine> jit;
+  bool captureGraphs;
+  std::unordered_map<std::string, FunctionGraph> graphs;
   StepMemory memory;
   cuda::Driver &driver;
   uint64_t lastFence = 0;
@@ -181,7 +279,8 @@ private:
 std::unique_ptr<Backend> createCudaBackend(ModuleOp module,
                                            std::string &signatureJson,
                                            std::string &error,
-                                           bool &deviceUnavailable) {
+                                           bool &deviceUnavailable,
+                                           bool captureGraphs) {
   deviceUnavailable = false;
   cuda::driveFromBackend();
   llvm::InitializeNativeTarget();
@@ -223,7 +322,8 @@ std::unique_ptr<Backend> createCudaBackend(ModuleOp module,
     return nullptr;
   }
   signatureJson = static_cast<const char *>(*signature);
-  return std::make_unique<CudaBackend>(std::move(jit), *cuda::driver());
+  return std::make_unique<CudaBackend>(std::move(jit), captureGraphs,
+                                       *cuda::driver());
 }
 
 } // namespace mpt::runtime

@@ -18,11 +18,14 @@ namespace mpt::runtime {
 /// runtime's mgpu* and cuBLASLt entry points, starts the driver and loads the
 /// kernels, and reads the step signature. Null with `error` set on failure;
 /// without a driver or a device, `deviceUnavailable` is set and `error` says
-/// what is missing.
+/// what is missing. With `captureGraphs`, an entry point run a second time on
+/// the same buffers is captured as a CUDA graph, and later runs on them
+/// replay it with one launch.
 std::unique_ptr<Backend> createCudaBackend(mlir::ModuleOp module,
                                            std::string &signatureJson,
                                            std::string &error,
-                                           bool &deviceUnavailable);
+                                           bool &deviceUnavailable,
+                                           bool captureGraphs);
 
 } // namespace mpt::runtime
 

@@ -42,7 +42,13 @@ struct Driver {
   X(cuEventRecord, "cuEventRecord")                                            \
   X(cuEventSynchronize, "cuEventSynchronize")                                  \
   X(cuEventElapsedTime, "cuEventElapsedTime_v2")                               \
-  X(cuEventDestroy, "cuEventDestroy_v2")
+  X(cuEventDestroy, "cuEventDestroy_v2")                                       \
+  X(cuStreamBeginCapture, "cuStreamBeginCapture_v2")                           \
+  X(cuStreamEndCapture, "cuStreamEndCapture")                                  \
+  X(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags")                \
+  X(cuGraphLaunch, "cuGraphLaunch")                                            \
+  X(cuGraphExecDestroy, "cuGraphExecDestroy")                                  \
+  X(cuGraphDestroy, "cuGraphDestroy")
 #define MPT_DECLARE(name, symbol) decltype(&::name) name = nullptr;
   MPT_CUDA_DRIVER_FUNCTIONS(MPT_DECLARE)
 #undef MPT_DECLARE
