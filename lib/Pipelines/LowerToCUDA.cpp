@@ -72,6 +72,11 @@ static void addLowerToGPULoops(OpPassManager &pm,
   // No canonicalization until the loops are launches: it folds away the
   // one-block grid loops of full reductions and their mapping with them.
   pm.addPass(createCSEPass());
+  // Each buffer goes back to the block cache after its last use, not at the
+  // step's end: a later launch may reuse it, ordered after that use on the
+  // one stream, so the step holds only the buffers live at once. Only now:
+  // a free between them would keep the loop conversion from merging sums.
+  pm.addNestedPass<func::FuncOp>(mpt::createMPTFreeAfterLastUse());
 }
 
 /// The mapped loops to kernels in one gpu.module, launched asynchronously,
