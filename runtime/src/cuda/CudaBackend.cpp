@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <unordered_map>
 
 using namespace mlir;
@@ -55,9 +56,7 @@ public:
       driver.cuEventDestroy(event);
     for (auto &[fence, event] : pendingEvents)
       driver.cuEventDestroy(event);
-    for (auto &[function, graph] : graphs)
-      if (graph.exec)
-        driver.cuGraphExecDestroy(graph.exec);
+    forgetGraphs();
   }
 
   void *allocate(size_t bytes) override {
@@ -168,17 +167,20 @@ public:
       return launch(function, tensors, error);
     // The graph bakes in every kernel's arguments, and those follow from the
     // buffers alone: compiled host code never reads device memory.
-    std::vector<void *> buffers;
+    GraphKey key{function, {}};
     for (const DeviceTensor &tensor : tensors)
-      buffers.push_back(tensor.data);
-    FunctionGraph &graph = graphs[function];
-    if (graph.exec && graph.buffers == buffers)
+      key.second.push_back(tensor.data);
+    // Sessions come and go; their buffers bound how many graphs are kept.
+    if (!graphs.count(key) && graphs.size() >= kMaxGraphs)
+      forgetGraphs();
+    Graph &graph = graphs[key];
+    if (graph.exec)
       return replay(graph, error);
     // The first run with these buffers makes every cuBLASLt plan, loads
     // every kernel and fills the block cache, so that capturing the second
     // one records only launches on blocks the cache already holds.
-    if (graph.warmedUp != buffers) {
-      graph.warmedUp = buffers;
+    if (!graph.warmedUp) {
+      graph.warmedUp = true;
       return launch(function, tensors, error);
     }
     return capture(function, tensors, graph, error) && replay(graph, error);
@@ -186,13 +188,23 @@ public:
   StepMemory lastRunMemory() const override { return memory; }
 
 private:
-  /// An entry point's CUDA graph and the buffers it was captured with.
-  struct FunctionGraph {
-    std::vector<void *> warmedUp; // the buffers of its last uncaptured run
-    std::vector<void *> buffers;
+  /// The CUDA graph of an entry point on one set of buffers (each session
+  /// of the program has its own).
+  struct Graph {
+    bool warmedUp = false; // it ran once uncaptured
     CUgraphExec exec = nullptr;
     StepMemory memory; // what the captured run allocated
   };
+  using GraphKey = std::pair<std::string, std::vector<void *>>;
+  static constexpr size_t kMaxGraphs = 16;
+
+  void forgetGraphs() {
+    for (auto &[key, graph] : graphs)
+      if (graph.exec)
+        cuda::check(driver.cuGraphExecDestroy(graph.exec),
+                    "cuGraphExecDestroy");
+    graphs.clear();
+  }
 
   /// Launches the step's kernels and GEMMs one by one.
   bool launch(const std::string &function,
@@ -210,12 +222,8 @@ private:
   /// this thread, so a step that would do either fails here, having run
   /// nothing.
   bool capture(const std::string &function,
-               const std::vector<DeviceTensor> &tensors, FunctionGraph &graph,
+               const std::vector<DeviceTensor> &tensors, Graph &graph,
                std::string &error) {
-    if (graph.exec) {
-      cuda::check(driver.cuGraphExecDestroy(graph.exec), "cuGraphExecDestroy");
-      graph.exec = nullptr;
-    }
     if (!cuda::check(driver.cuStreamBeginCapture(
                          driver.stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
                      "cuStreamBeginCapture")) {
@@ -233,30 +241,31 @@ private:
     // A call refused during the capture is the first error; ending it then
     // only says the capture was invalidated.
     std::string refused = cuda::takeError();
+    CUgraphExec exec = nullptr;
     if (captured && refused.empty())
-      cuda::check(driver.cuGraphInstantiateWithFlags(&graph.exec, captured,
-                                                     /*flags=*/0),
-                  "cuGraphInstantiate");
+      cuda::check(
+          driver.cuGraphInstantiateWithFlags(&exec, captured, /*flags=*/0),
+          "cuGraphInstantiate");
     if (captured)
       cuda::check(driver.cuGraphDestroy(captured), "cuGraphDestroy");
     if (refused.empty())
       refused = cuda::takeError();
-    if (!invoked)
-      return false;
-    if (!refused.empty()) {
-      graph.exec = nullptr;
+    if (invoked && refused.empty()) {
+      graph.exec = exec;
+      return true;
+    }
+    if (exec)
+      driver.cuGraphExecDestroy(exec);
+    if (invoked)
       error = "capturing '" + function + "' as a CUDA graph failed, so it " +
               "did not run: " + refused +
               "; compile with cuda_graphs = 0 (mpt-run --cuda-graphs=false) " +
               "to launch its kernels one by one";
-      return false;
-    }
-    graph.buffers = graph.warmedUp;
-    return true;
+    return false;
   }
 
   /// Runs `graph` with one launch on the stream.
-  bool replay(const FunctionGraph &graph, std::string &error) {
+  bool replay(const Graph &graph, std::string &error) {
     memory = graph.memory;
     cuda::check(driver.cuGraphLaunch(graph.exec, driver.stream),
                 "cuGraphLaunch");
@@ -266,7 +275,7 @@ private:
 
   std::unique_ptr<ExecutionEngine> jit;
   bool captureGraphs;
-  std::unordered_map<std::string, FunctionGraph> graphs;
+  std::map<GraphKey, Graph> graphs;
   StepMemory memory;
   cuda::Driver &driver;
   uint64_t lastFence = 0;
