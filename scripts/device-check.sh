@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks mpt on a machine with an NVIDIA GPU, within about 10 minutes, and
+# Checks mpt on a machine with an NVIDIA GPU, within 12 minutes, and
 # writes the results to $OUT (default: out/), these files:
 #   device-check.log      what ran, nvidia-smi, mpt-cuda-check, a short
 #                         training run per example, the GPU-vs-CPU loss gaps;
@@ -11,6 +11,8 @@
 #   gpu_step_vs_pytorch.txt  mpt-run --device cuda against PyTorch AMP;
 #   imported_models_cuda.txt the imported PyTorch examples against PyTorch AMP
 #                         (bench/imported_models.py --device cuda);
+#   real_size_models.txt  GPT-2-small against PyTorch AMP: ms/step, MFU, peak
+#                         memory (bench/real_size_models.py --gpu);
 #   kernel-times-mlp.csv, kernel-times-transformer.csv  every launch's GPU
 #                         time over 5 steps of the scaled f16 MLP and
 #                         transformer (the runtime's MPT_CUDA_KERNEL_TIMES);
@@ -128,7 +130,7 @@ for run in "mlp f16" "cnn_bn f16" "transformer_block bf16"; do
 done
 
 log "CUDA lit tests"
-timeout "${LIT_TIMEOUT:-300}" python3 /usr/lib/llvm-22/bin/lit -sv --filter "${LIT_FILTER:-.}" "$build/test/CUDA" > "$out/lit-cuda.txt" 2>&1
+timeout "${LIT_TIMEOUT:-240}" python3 /usr/lib/llvm-22/bin/lit -sv --filter "${LIT_FILTER:-.}" "$build/test/CUDA" > "$out/lit-cuda.txt" 2>&1
 lit_status=$?
 log "lit exit $lit_status: $(grep -E '^ *(Passed|Failed|Unsupported|Timed Out)' "$out/lit-cuda.txt" | tr -s ' ' | tr '\n' ';')"
 # The measured GPU-vs-CPU loss differences, pass or fail, for the record.
@@ -161,19 +163,29 @@ fi
 
 [ "$bench" = 1 ] || { tar -C "$build/test" -czf "$out/details.tar.gz" CUDA/Output 2>/dev/null; exit $(( lit_status != 0 )); }
 log "benchmark"
-PYTHONUNBUFFERED=1 timeout "${BENCH_TIMEOUT:-300}" python3 "$root/bench/gpu_step_vs_pytorch.py" \
+PYTHONUNBUFFERED=1 timeout "${BENCH_TIMEOUT:-200}" python3 "$root/bench/gpu_step_vs_pytorch.py" \
   --mpt-run "$build/bin/mpt-run" --steps 30 > "$out/gpu_step_vs_pytorch.txt" 2>&1
 bench_status=$?
 log "benchmark exit $bench_status"
 cat "$out/gpu_step_vs_pytorch.txt" >> "$out/device-check.log"
 # The imported PyTorch examples against PyTorch AMP, through the Python API.
 log "imported models"
-PYTHONUNBUFFERED=1 PYTHONPATH="$build/lib/python3/dist-packages" timeout "${IMPORTED_BENCH_TIMEOUT:-150}" \
+PYTHONUNBUFFERED=1 PYTHONPATH="$build/lib/python3/dist-packages" timeout "${IMPORTED_BENCH_TIMEOUT:-100}" \
   python3 "$root/bench/imported_models.py" --device cuda --models mlp,cnn,gpt --pairs 3 --steps 10 \
   > "$out/imported_models_cuda.txt" 2>&1
 imported_status=$?
 log "imported models exit $imported_status"
 cat "$out/imported_models_cuda.txt" >> "$out/device-check.log"
 
+# GPT-2-small at its real size (124M parameters, sequence 1024): mpt f16
+# against PyTorch AMP, with MFU and peak memory (compiling it takes minutes).
+log "real-size models"
+PYTHONUNBUFFERED=1 PYTHONPATH="$build/lib/python3/dist-packages" timeout "${REAL_SIZE_TIMEOUT:-200}" \
+  python3 "$root/bench/real_size_models.py" --gpu --models "${REAL_SIZE_MODELS:-gpt2-small}" \
+  --precisions f16 --pairs 3 --steps 5 > "$out/real_size_models.txt" 2>&1
+real_size_status=$?
+log "real-size models exit $real_size_status"
+cat "$out/real_size_models.txt" >> "$out/device-check.log"
+
 tar -C "$build/test" -czf "$out/details.tar.gz" CUDA/Output 2>/dev/null
-exit $(( lit_status != 0 || bench_status != 0 || imported_status != 0 ))
+exit $(( lit_status != 0 || bench_status != 0 || imported_status != 0 || real_size_status != 0 ))
