@@ -38,7 +38,6 @@ max_memory_allocated); and the ratio of each mpt side to AMP.
 """
 import argparse
 import copy
-import importlib.util
 import json
 import os
 import resource
@@ -48,16 +47,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def load_example(name):
-    path = os.path.join(ROOT, "examples", "pytorch", f"{name}.py")
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
+from imported_models import load_example
 
 def gpt2_small(torch):
     gpt = load_example("gpt")
@@ -68,22 +58,23 @@ def gpt2_small(torch):
     return model, gpt.make_optimizer(model, lr=6e-4), x, y
 
 
+def imagenet_classifier(torch, model, batch, optimizer_example):
+    """`model` on a batch of 224x224 images of ImageNet's 1000 classes, with
+    the optimizer of examples/pytorch/<optimizer_example>.py."""
+    generator = torch.Generator().manual_seed(0)
+    x = torch.randn(batch, 3, 224, 224, generator=generator)
+    y = torch.randint(0, 1000, (batch,), generator=generator)
+    return model, load_example(optimizer_example).make_optimizer(model), x, y
+
+
 def vit_b16(torch):
     import torchvision
-    model = torchvision.models.vit_b_16()
-    generator = torch.Generator().manual_seed(0)
-    x = torch.randn(2, 3, 224, 224, generator=generator)
-    y = torch.randint(0, 1000, (2,), generator=generator)
-    return model, load_example("vit").make_optimizer(model), x, y
+    return imagenet_classifier(torch, torchvision.models.vit_b_16(), 2, "vit")
 
 
 def resnet50(torch):
     import torchvision
-    model = torchvision.models.resnet50()
-    generator = torch.Generator().manual_seed(0)
-    x = torch.randn(4, 3, 224, 224, generator=generator)
-    y = torch.randint(0, 1000, (4,), generator=generator)
-    return model, load_example("resnet18").make_optimizer(model), x, y
+    return imagenet_classifier(torch, torchvision.models.resnet50(), 4, "resnet18")
 
 
 MODELS = {"gpt2-small": gpt2_small, "vit-b16": vit_b16, "resnet50": resnet50}
@@ -173,7 +164,6 @@ def time_on_gpu(args):
     """mpt's CUDA steps against PyTorch AMP, alternating, per model."""
     import torch
     import mpt
-    sys.path.insert(0, os.path.join(ROOT, "bench"))
     from imported_models import timed, torch_side
     print(f"GPU: {torch.cuda.get_device_name()}; torch {torch.__version__}; "
           f"{args.pairs} rounds of {args.steps} steps per side")

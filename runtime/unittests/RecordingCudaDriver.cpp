@@ -381,11 +381,24 @@ CUresult cuGraphDestroy(CUgraph graph) {
   return CUDA_SUCCESS;
 }
 
+} // extern "C"
+
+/// An opaque cuBLASLt handle: a byte of its own.
+template <typename Handle> static cublasStatus_t newHandle(Handle *handle) {
+  *handle = reinterpret_cast<Handle>(new char);
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+template <typename Handle> static cublasStatus_t deleteHandle(Handle handle) {
+  delete reinterpret_cast<char *>(handle);
+  return CUBLAS_STATUS_SUCCESS;
+}
+
 // cuBLASLt: descriptors are opaque handles; only the GEMM is recorded.
+extern "C" {
 
 cublasStatus_t cublasLtCreate(cublasLtHandle_t *handle) {
-  *handle = reinterpret_cast<cublasLtHandle_t>(new char);
-  return CUBLAS_STATUS_SUCCESS;
+  return newHandle(handle);
 }
 
 const char *cublasLtGetStatusString(cublasStatus_t status) {
@@ -395,13 +408,11 @@ const char *cublasLtGetStatusString(cublasStatus_t status) {
 
 cublasStatus_t cublasLtMatmulDescCreate(cublasLtMatmulDesc_t *desc,
                                         cublasComputeType_t, cudaDataType_t) {
-  *desc = reinterpret_cast<cublasLtMatmulDesc_t>(new char);
-  return CUBLAS_STATUS_SUCCESS;
+  return newHandle(desc);
 }
 
 cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t desc) {
-  delete reinterpret_cast<char *>(desc);
-  return CUBLAS_STATUS_SUCCESS;
+  return deleteHandle(desc);
 }
 
 cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t,
@@ -413,13 +424,11 @@ cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t,
 cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t *layout,
                                           cudaDataType, uint64_t, uint64_t,
                                           int64_t) {
-  *layout = reinterpret_cast<cublasLtMatrixLayout_t>(new char);
-  return CUBLAS_STATUS_SUCCESS;
+  return newHandle(layout);
 }
 
 cublasStatus_t cublasLtMatrixLayoutDestroy(cublasLtMatrixLayout_t layout) {
-  delete reinterpret_cast<char *>(layout);
-  return CUBLAS_STATUS_SUCCESS;
+  return deleteHandle(layout);
 }
 
 cublasStatus_t cublasLtMatrixLayoutSetAttribute(cublasLtMatrixLayout_t,
@@ -430,14 +439,12 @@ cublasStatus_t cublasLtMatrixLayoutSetAttribute(cublasLtMatrixLayout_t,
 
 cublasStatus_t
 cublasLtMatmulPreferenceCreate(cublasLtMatmulPreference_t *preference) {
-  *preference = reinterpret_cast<cublasLtMatmulPreference_t>(new char);
-  return CUBLAS_STATUS_SUCCESS;
+  return newHandle(preference);
 }
 
 cublasStatus_t
 cublasLtMatmulPreferenceDestroy(cublasLtMatmulPreference_t preference) {
-  delete reinterpret_cast<char *>(preference);
-  return CUBLAS_STATUS_SUCCESS;
+  return deleteHandle(preference);
 }
 
 cublasStatus_t
