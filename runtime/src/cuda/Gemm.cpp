@@ -69,11 +69,11 @@ CublasLt *cublasLt() {
     }
     // Like $MPT_CUDA_DRIVER_LIBRARY, the override lets tests stand in a
     // library that records the calls.
-    const char *library = std::getenv("MPT_CUBLASLT_LIBRARY");
-    if (!library || !*library)
-      library = "libcublasLt.so.13";
+    const char *standIn = std::getenv("MPT_CUBLASLT_LIBRARY");
+    bool overridden = standIn && *standIn;
+    const char *library = overridden ? standIn : "libcublasLt.so.13";
     void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-    if (!handle && !std::getenv("MPT_CUBLASLT_LIBRARY"))
+    if (!handle && !overridden)
       handle = dlopen(MPT_CUDA_LIBRARY_DIR "/libcublasLt.so.13",
                       RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
