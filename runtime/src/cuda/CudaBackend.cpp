@@ -74,11 +74,13 @@ public:
   }
 
   void deallocate(void *buffer) override {
-    // Work queued on the stream may still use the buffer.
-    cuda::check(driver.cuStreamSynchronize(driver.stream),
-                "cuStreamSynchronize");
-    cuda::check(driver.cuMemFree(reinterpret_cast<CUdeviceptr>(buffer)),
-                "cuMemFree");
+    // Work queued on the stream may still use the buffer: if it cannot be
+    // waited for, the buffer is leaked rather than freed under it.
+    if (cuda::synchronize(driver.stream,
+                          "waiting for the GPU's queued work before freeing "
+                          "device memory"))
+      cuda::check(driver.cuMemFree(reinterpret_cast<CUdeviceptr>(buffer)),
+                  "cuMemFree");
   }
 
   // Pageable host memory is staged before the call returns, so the caller
@@ -95,8 +97,8 @@ public:
     if (cuda::check(
             driver.cuMemcpyDtoHAsync(host, source, bytes, driver.stream),
             "cuMemcpyDtoHAsync"))
-      cuda::check(driver.cuStreamSynchronize(driver.stream),
-                  "cuStreamSynchronize");
+      cuda::synchronize(driver.stream,
+                        "waiting for a copy from the GPU to the host");
   }
 
   void *allocateHost(size_t bytes) override {
@@ -112,10 +114,11 @@ public:
   }
 
   void freeHost(void *host) override {
-    // A queued copy may still use it.
-    cuda::check(driver.cuStreamSynchronize(driver.stream),
-                "cuStreamSynchronize");
-    cuda::check(driver.cuMemFreeHost(host), "cuMemFreeHost");
+    // A queued copy may still use it: leaked if it cannot be waited for.
+    if (cuda::synchronize(driver.stream,
+                          "waiting for the GPU's queued work before freeing "
+                          "page-locked host memory"))
+      cuda::check(driver.cuMemFreeHost(host), "cuMemFreeHost");
   }
 
   void copyToHostAsync(void *host, const void *device, size_t bytes) override {
@@ -145,8 +148,8 @@ public:
   bool wait(uint64_t fence, std::string &error) override {
     if (auto pending = pendingEvents.find(fence);
         pending != pendingEvents.end()) {
-      cuda::check(driver.cuEventSynchronize(pending->second),
-                  "cuEventSynchronize");
+      cuda::synchronize(pending->second,
+                        "waiting for the steps and copies queued on the GPU");
       spareEvents.push_back(pending->second);
       pendingEvents.erase(pending);
     }

@@ -3,12 +3,16 @@
 #include "Driver.h"
 #include "CudaRuntime.h"
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
+#include <thread>
 #include <utility>
+#include <vector>
 
 namespace mpt::cuda {
 
@@ -152,6 +156,70 @@ bool check(CUresult result, const char *what) {
     return true;
   recordError(std::string(what) + " failed: " + describe(theDriver, result));
   return false;
+}
+
+static std::mutex watchdogMutex;
+static std::vector<StreamWatchdog *> watchdogs;
+
+void watchStream(StreamWatchdog &watchdog) {
+  std::lock_guard<std::mutex> lock(watchdogMutex);
+  watchdogs.push_back(&watchdog);
+}
+
+void unwatchStream(StreamWatchdog &watchdog) {
+  std::lock_guard<std::mutex> lock(watchdogMutex);
+  watchdogs.erase(std::remove(watchdogs.begin(), watchdogs.end(), &watchdog),
+                  watchdogs.end());
+}
+
+/// Blocks in `block` when no watchdog watches; else polls `query` until it
+/// stops answering CUDA_ERROR_NOT_READY or a watchdog ends the wait. The
+/// GPU (and NCCL's proxy thread) make the progress, so the host sleeps
+/// between looks, leaving its core to that thread; 100 us is little against
+/// a step.
+template <typename Query, typename Block>
+static bool waitFor(Query query, const char *queryCall, Block block,
+                    const char *blockCall, const char *what) {
+  bool watched;
+  {
+    std::lock_guard<std::mutex> lock(watchdogMutex);
+    watched = !watchdogs.empty();
+  }
+  if (!watched)
+    return check(block(), blockCall);
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point start = Clock::now();
+  for (;;) {
+    CUresult result = query();
+    if (result != CUDA_ERROR_NOT_READY)
+      return check(result, queryCall);
+    double waited = std::chrono::duration<double>(Clock::now() - start).count();
+    std::string stopped;
+    {
+      std::lock_guard<std::mutex> lock(watchdogMutex);
+      for (StreamWatchdog *watchdog : watchdogs)
+        if (stopped = watchdog->poll(waited); !stopped.empty())
+          break;
+    }
+    if (!stopped.empty()) {
+      recordError(std::string(what) + ": " + stopped);
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+}
+
+bool synchronize(CUstream stream, const char *what) {
+  return waitFor([&] { return theDriver.cuStreamQuery(stream); },
+                 "cuStreamQuery",
+                 [&] { return theDriver.cuStreamSynchronize(stream); },
+                 "cuStreamSynchronize", what);
+}
+
+bool synchronize(CUevent event, const char *what) {
+  return waitFor([&] { return theDriver.cuEventQuery(event); }, "cuEventQuery",
+                 [&] { return theDriver.cuEventSynchronize(event); },
+                 "cuEventSynchronize", what);
 }
 
 std::string initialize() {

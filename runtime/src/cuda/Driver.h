@@ -27,6 +27,7 @@ struct Driver {
   X(cuLaunchKernel, "cuLaunchKernel")                                          \
   X(cuStreamCreate, "cuStreamCreate")                                          \
   X(cuStreamSynchronize, "cuStreamSynchronize")                                \
+  X(cuStreamQuery, "cuStreamQuery")                                            \
   X(cuStreamDestroy, "cuStreamDestroy_v2")                                     \
   X(cuMemAlloc, "cuMemAlloc_v2")                                               \
   X(cuMemAllocManaged, "cuMemAllocManaged")                                    \
@@ -41,6 +42,7 @@ struct Driver {
   X(cuEventCreate, "cuEventCreate")                                            \
   X(cuEventRecord, "cuEventRecord")                                            \
   X(cuEventSynchronize, "cuEventSynchronize")                                  \
+  X(cuEventQuery, "cuEventQuery")                                              \
   X(cuEventElapsedTime, "cuEventElapsedTime_v2")                               \
   X(cuEventDestroy, "cuEventDestroy_v2")                                       \
   X(cuStreamBeginCapture, "cuStreamBeginCapture_v2")                           \
@@ -73,6 +75,30 @@ void recordError(std::string message);
 /// Checks a driver result: true on success, else records "<what>: <name>
 /// (<description>)" and returns false.
 bool check(CUresult result, const char *what);
+
+/// Watches the host's waits on the stream while it holds work that other
+/// processes take part in (NCCL's collectives), which a peer that died or
+/// hangs would keep from ever completing.
+class StreamWatchdog {
+public:
+  virtual ~StreamWatchdog() = default;
+  /// Called while a wait has lasted `waitedSeconds`: empty while the queued
+  /// work may still complete, else why it cannot, once the watchdog has made
+  /// that work return so that the stream drains.
+  virtual std::string poll(double waitedSeconds) = 0;
+};
+
+/// While a watchdog is registered, every host wait on the stream polls the
+/// driver and asks the watchdogs each round; without one, waits block in
+/// the driver.
+void watchStream(StreamWatchdog &watchdog);
+void unwatchStream(StreamWatchdog &watchdog);
+
+/// Wait for the work queued on `stream`, or before `event`; false after
+/// recording why not: a driver error, or "<what>: <why>" when a watchdog
+/// ends the wait (`what` names what was waited for).
+bool synchronize(CUstream stream, const char *what);
+bool synchronize(CUevent event, const char *what);
 
 } // namespace mpt::cuda
 

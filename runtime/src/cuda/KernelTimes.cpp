@@ -89,7 +89,7 @@ bool mpt::cuda::writeKernelTimes() {
   for (Launch &launch : r.launches) {
     float milliseconds = -1.0f;
     if (launch.start && launch.end &&
-        check(d->cuEventSynchronize(launch.end), "cuEventSynchronize") &&
+        synchronize(launch.end, "waiting for a timed kernel") &&
         check(d->cuEventElapsedTime(&milliseconds, launch.start, launch.end),
               "cuEventElapsedTime"))
       std::fprintf(file, "%zu,%s,%.3f\n", r.written, launch.name.c_str(),

@@ -199,8 +199,8 @@ void mgpuStreamDestroy(CUstream) {
 void mgpuStreamSynchronize(CUstream stream) {
   if (drivenFromBackend())
     return; // see driveFromBackend
-  if (Driver *d = driver())
-    check(d->cuStreamSynchronize(stream), "cuStreamSynchronize");
+  if (driver())
+    synchronize(stream, "waiting for the stream (mgpuStreamSynchronize)");
 }
 
 void *mgpuMemAlloc(uint64_t bytes, CUstream /*stream*/, bool hostShared) {
