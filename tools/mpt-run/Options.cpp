@@ -210,7 +210,8 @@ static cl::opt<double> bucketMb(
     cl::init(0), cl::cat(category));
 static cl::opt<double> commTimeout(
     "comm-timeout",
-    cl::desc("With --data-parallel: seconds a collective waits for the other "
+    cl::desc("With --data-parallel: seconds a collective (with --device "
+             "cuda, a wait for the GPU's queued work) waits for the other "
              "ranks before the run fails"),
     cl::init(600), cl::cat(category));
 static cl::opt<int> injectNonFiniteRank(

@@ -48,7 +48,10 @@ typedef struct mpt_comm_options_t {
      this build, libnccl.so.2 (or $MPT_NCCL_LIBRARY), a driver or a device. */
   mpt_device_t device;
   /* The longest a collective waits for the other ranks, in seconds: finite
-     and positive. */
+     and positive. With MPT_DEVICE_CUDA, also the longest any host wait on
+     the runtime's CUDA stream (for a step, a copy out) lasts while the
+     communicator exists: then, or on an error NCCL reports, the wait fails
+     and the NCCL communicator is aborted; its later all-reduces fail. */
   double timeout_seconds;
 } mpt_comm_options_t;
 

@@ -106,8 +106,9 @@ mpt_status_t mpt_comm_init(const mpt_comm_options_t *options, mpt_comm_t *out) {
     MPT_RETURN_IF_ERROR(prefixed(
         kCaller, createHostTransport(chosen.timeout_seconds, comm->host)));
     if (chosen.device == MPT_DEVICE_CUDA)
-      MPT_RETURN_IF_ERROR(
-          prefixed(kCaller, createDeviceTransport(*comm->host, comm->device)));
+      MPT_RETURN_IF_ERROR(prefixed(
+          kCaller, createDeviceTransport(*comm->host, chosen.timeout_seconds,
+                                         comm->device)));
     *out = comm.release();
     return nullptr;
   });

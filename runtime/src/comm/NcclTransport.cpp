@@ -1,14 +1,20 @@
 //===- NcclTransport.cpp - all-reduces of CUDA memory over NCCL -*- C++ -*-===//
 //
 // NCCL is loaded with dlopen, like the CUDA driver (cuda/Driver.cpp), so that
-// no build needs it; the few types and functions used here are declared as
-// nccl.h declares them (NCCL 2.10 and later, which have bf16). The ranks
-// agree over the host transport: whether every rank can start NCCL, then
-// rank 0's unique id. Collectives are enqueued on the runtime's one stream,
-// after the steps queued there.
+// no build needs it; the few types and functions used here are declared in
+// comm/Nccl.h. The ranks agree over the host transport: whether every rank
+// can start NCCL, then rank 0's unique id. Collectives are enqueued on the
+// runtime's one stream, after the steps queued there.
+//
+// A peer that dies or hangs leaves NCCL's kernels waiting on the GPU, and
+// every host wait on the stream with them. So the transport watches the
+// stream (cuda::StreamWatchdog): while it lives, those waits poll, and it
+// ends them on an asynchronous NCCL error or after the communicator's
+// timeout, aborting the communicator so that its kernels return.
 //
 //===----------------------------------------------------------------------===//
 
+#include "comm/Nccl.h"
 #include "comm/Transport.h"
 
 #include "CudaRuntime.h"
@@ -23,32 +29,10 @@
 #include <vector>
 
 using namespace mpt::runtime::api;
+using namespace mpt::nccl;
 using namespace mpt::runtime::comm;
 
 namespace {
-
-using ncclComm_t = struct ncclComm *;
-enum ncclResult_t : int { ncclSuccess = 0 };
-enum ncclDataType_t : int {
-  ncclInt32 = 2,
-  ncclInt64 = 4,
-  ncclFloat16 = 6,
-  ncclFloat32 = 7,
-  ncclBfloat16 = 9,
-};
-enum ncclRedOp_t : int { ncclSum = 0, ncclMax = 2 };
-struct ncclUniqueId {
-  char internal[128];
-};
-
-#define MPT_NCCL_FUNCTIONS(X)                                                  \
-  X(ncclGetVersion, ncclResult_t(int *))                                       \
-  X(ncclGetErrorString, const char *(ncclResult_t))                            \
-  X(ncclGetUniqueId, ncclResult_t(ncclUniqueId *))                             \
-  X(ncclCommInitRank, ncclResult_t(ncclComm_t *, int, ncclUniqueId, int))      \
-  X(ncclAllReduce, ncclResult_t(const void *, void *, size_t, ncclDataType_t,  \
-                                ncclRedOp_t, ncclComm_t, CUstream))            \
-  X(ncclCommDestroy, ncclResult_t(ncclComm_t))
 
 struct Nccl {
 #define MPT_DECLARE(name, type) std::add_pointer_t<type> name = nullptr;
@@ -88,7 +72,7 @@ std::string load(Nccl &nccl) {
 }
 
 /// The loaded NCCL, or null with why not in `error`.
-const Nccl *nccl(std::string &error) {
+const Nccl *loadedNccl(std::string &error) {
   static Nccl loaded;
   static std::once_flag once;
   static std::string loadError;
@@ -101,14 +85,34 @@ std::string ncclError(const Nccl &api, const char *call, ncclResult_t result) {
   return std::string(call) + " failed: " + api.ncclGetErrorString(result);
 }
 
-class NcclTransport final : public DeviceTransport {
+class NcclTransport final : public DeviceTransport,
+                            private mpt::cuda::StreamWatchdog {
 public:
-  NcclTransport(const Nccl &api, ncclComm_t comm) : api(api), comm(comm) {}
-  ~NcclTransport() override { api.ncclCommDestroy(comm); }
+  NcclTransport(const Nccl &api, ncclComm_t comm, double timeoutSeconds)
+      : api(api), comm(comm), timeoutSeconds(timeoutSeconds) {
+    mpt::cuda::watchStream(*this);
+  }
+  ~NcclTransport() override {
+    // Destroying the communicator waits for its collectives in flight: a
+    // watched wait first, which aborts it if they cannot complete.
+    if (mpt::cuda::Driver *driver = mpt::cuda::driver(); driver && !aborted())
+      mpt::cuda::synchronize(driver->stream,
+                             "waiting for the all-reduces on the GPU before "
+                             "freeing the communicator");
+    mpt::cuda::unwatchStream(*this);
+    if (!aborted())
+      api.ncclCommDestroy(comm);
+  }
 
   mpt_status_t allReduce(void *buffer, int64_t count, mpt_dtype_t dtype,
                          mpt_reduce_op_t op) override {
     std::string what = describeAllReduce(count, dtype, op);
+    // Not while another thread's wait aborts the communicator.
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!abortReason.empty())
+      return makeStatus(MPT_STATUS_FAILED_PRECONDITION,
+                        what +
+                            ": the communicator was aborted: " + abortReason);
     // A thread that did not start the driver has no current context yet.
     mpt::cuda::Driver *driver = mpt::cuda::driver();
     if (!driver)
@@ -124,6 +128,41 @@ public:
   }
 
 private:
+  std::string poll(double waitedSeconds) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (abortReason.empty()) {
+      ncclResult_t state = ncclSuccess;
+      if (ncclResult_t result = api.ncclCommGetAsyncError(comm, &state);
+          result != ncclSuccess)
+        state = result;
+      if (state != ncclSuccess && state != ncclInProgress)
+        abort(std::string("NCCL reports an asynchronous error of the "
+                          "communicator: ") +
+              api.ncclGetErrorString(state));
+      else if (waitedSeconds > timeoutSeconds)
+        abort("the communicator's all-reduces did not complete within " +
+              formatNumber(timeoutSeconds) +
+              " s (the communicator's timeout): a rank hangs, died, or makes "
+              "different collective calls");
+      else
+        return {};
+    }
+    return abortReason + "; the communicator was aborted and is no longer "
+                         "usable";
+  }
+
+  /// Makes NCCL's kernels return, so that the stream drains; `why` says
+  /// what made it necessary. The caller holds `mutex`.
+  void abort(std::string why) {
+    api.ncclCommAbort(comm);
+    abortReason = std::move(why);
+  }
+
+  bool aborted() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return !abortReason.empty();
+  }
+
   static ncclDataType_t toNcclType(mpt_dtype_t dtype) {
     switch (dtype) {
     case MPT_DTYPE_F16:
@@ -141,14 +180,21 @@ private:
 
   const Nccl &api;
   ncclComm_t comm;
+  double timeoutSeconds;
+  /// The waits on the stream, which may abort the communicator, may come
+  /// from another thread than the all-reduces.
+  std::mutex mutex;
+  /// Why the communicator was aborted; empty while it is usable.
+  std::string abortReason;
 };
 
 } // namespace
 
 mpt_status_t mpt::runtime::comm::createDeviceTransport(
-    HostTransport &host, std::unique_ptr<DeviceTransport> &out) {
+    HostTransport &host, double timeoutSeconds,
+    std::unique_ptr<DeviceTransport> &out) {
   std::string error;
-  const Nccl *api = nccl(error);
+  const Nccl *api = loadedNccl(error);
   if (api) {
     // The communicator takes the driver's errors itself, as a backend does.
     mpt::cuda::driveFromBackend();
@@ -191,6 +237,6 @@ mpt_status_t mpt::runtime::comm::createDeviceTransport(
             " (NCCL needs a GPU per rank: each rank takes the device of its "
             "rank on its host, or MPT_CUDA_DEVICE; a host needs as many GPUs "
             "as ranks)");
-  out = std::make_unique<NcclTransport>(*api, comm);
+  out = std::make_unique<NcclTransport>(*api, comm, timeoutSeconds);
   return nullptr;
 }

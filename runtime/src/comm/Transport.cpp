@@ -87,7 +87,7 @@ mpt::runtime::comm::createHostTransport([[maybe_unused]] double timeoutSeconds,
 
 #ifndef MPT_ENABLE_CUDA
 mpt_status_t
-mpt::runtime::comm::createDeviceTransport(HostTransport &,
+mpt::runtime::comm::createDeviceTransport(HostTransport &, double,
                                           std::unique_ptr<DeviceTransport> &) {
   return makeStatus(MPT_STATUS_FAILED_PRECONDITION,
                     "collectives on the CUDA device: this mpt was built "

@@ -68,8 +68,11 @@ public:
 
 /// NCCL among `host`'s ranks, which it uses to agree: FAILED_PRECONDITION,
 /// on every rank, when one of them cannot load NCCL or has no driver or
-/// device, or when this build has no CUDA.
-mpt_status_t createDeviceTransport(HostTransport &host,
+/// device, or when this build has no CUDA. While it lives, a host wait on
+/// the runtime's stream fails once the all-reduces there have not completed
+/// within `timeoutSeconds` or NCCL reports an error, and it aborts the
+/// communicator; its later all-reduces fail.
+mpt_status_t createDeviceTransport(HostTransport &host, double timeoutSeconds,
                                    std::unique_ptr<DeviceTransport> &transport);
 
 } // namespace mpt::runtime::comm
