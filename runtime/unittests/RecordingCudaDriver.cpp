@@ -1,12 +1,13 @@
 //===- RecordingCudaDriver.cpp - a CUDA driver that records calls -*- C++
 //-*-===//
 //
-// Stands in for libcuda.so.1 ($MPT_CUDA_DRIVER_LIBRARY) and cuBLASLt
-// ($MPT_CUBLASLT_LIBRARY) on machines without a GPU, so that the runtime's
-// CUDA backend runs end to end and the tests can check what it asks the
-// driver to do: which calls each step makes, and what it captures into CUDA
-// graphs. Device memory is host memory and copies are done, but kernels and
-// GEMMs do not run, so results are meaningless; the calls are the point.
+// Stands in for libcuda.so.1 ($MPT_CUDA_DRIVER_LIBRARY), cuBLASLt
+// ($MPT_CUBLASLT_LIBRARY) and NCCL ($MPT_NCCL_LIBRARY) on machines without a
+// GPU, so that the runtime's CUDA backend runs end to end and the tests can
+// check what it asks the driver to do: which calls each step makes, and what
+// it captures into CUDA graphs. Device memory is host memory and copies are
+// done, but kernels and GEMMs do not run, so results are meaningless; the
+// calls are the point.
 //
 // Stream capture follows the driver's thread-local mode: while capturing,
 // launches, copies and GEMMs become nodes of the graph instead of running,
@@ -19,18 +20,36 @@
 // $MPT_RECORDING_CUDA_UNCAPTURABLE=cublasLtMatmul makes that call fail
 // during a capture, as a library that cannot be captured would.
 //
+// NCCL has one rank, whose all-reduces leave the buffer as it is. It lives
+// in this library because a peer's failure shows in the driver: with
+// $MPT_RECORDING_NCCL_PEER=hang (a peer that never arrives) or =fail (one
+// that died), the stream's work never completes after the first all-reduce,
+// as NCCL's kernels would wait on the GPU, until the communicator is
+// aborted: queries answer CUDA_ERROR_NOT_READY and synchronizing blocks.
+// With =fail, ncclCommGetAsyncError reports ncclRemoteError meanwhile.
+// Queries that answer CUDA_ERROR_NOT_READY are not logged (a polling wait
+// makes thousands).
+//
 //===----------------------------------------------------------------------===//
+
+#include "comm/Nccl.h"
 
 #include <cublasLt.h>
 #include <cuda.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <type_traits>
 #include <unordered_map>
+
+using namespace mpt::nccl;
 
 namespace {
 
@@ -106,6 +125,30 @@ void *hostBlock(size_t bytes) {
 
 std::unordered_map<CUfunction, std::string> functionNames;
 
+/// $MPT_RECORDING_NCCL_PEER: "hang" or "fail" (see the top of the file).
+const char *peerFailure() {
+  const char *peer = std::getenv("MPT_RECORDING_NCCL_PEER");
+  return peer && *peer ? peer : nullptr;
+}
+
+/// The stream's work waits for a peer that does not come.
+std::atomic<bool> stalled{false};
+
+/// What synchronizing does while stalled: waits until the communicator is
+/// aborted.
+void blockWhileStalled() {
+  while (stalled)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+/// A query's answer: not ready while stalled, else logged as `call`.
+CUresult query(const char *call) {
+  if (stalled)
+    return CUDA_ERROR_NOT_READY;
+  record("%s", call);
+  return CUDA_SUCCESS;
+}
+
 } // namespace
 
 extern "C" {
@@ -148,6 +191,9 @@ CUresult cuGetErrorName(CUresult result, const char **name) {
     break;
   case CUDA_ERROR_ILLEGAL_STATE:
     *name = "CUDA_ERROR_ILLEGAL_STATE";
+    break;
+  case CUDA_ERROR_NOT_READY:
+    *name = "CUDA_ERROR_NOT_READY";
     break;
   default:
     *name = "CUDA_ERROR_UNKNOWN";
@@ -200,12 +246,15 @@ CUresult cuStreamCreate(CUstream *stream, unsigned int) {
 }
 
 CUresult cuStreamSynchronize(CUstream) {
+  blockWhileStalled();
   std::lock_guard<std::recursive_mutex> lock(mutex);
   if (CUresult refused = refusedWhileCapturing("cuStreamSynchronize"))
     return refused;
   record("cuStreamSynchronize");
   return CUDA_SUCCESS;
 }
+
+CUresult cuStreamQuery(CUstream) { return query("cuStreamQuery"); }
 
 CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
 
@@ -313,12 +362,15 @@ CUresult cuEventRecord(CUevent, CUstream) {
 }
 
 CUresult cuEventSynchronize(CUevent) {
+  blockWhileStalled();
   std::lock_guard<std::recursive_mutex> lock(mutex);
   if (CUresult refused = refusedWhileCapturing("cuEventSynchronize"))
     return refused;
   record("cuEventSynchronize");
   return CUDA_SUCCESS;
 }
+
+CUresult cuEventQuery(CUevent) { return query("cuEventQuery"); }
 
 CUresult cuEventElapsedTime(float *milliseconds, CUevent, CUevent) {
   *milliseconds = 0;
@@ -483,3 +535,81 @@ cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t, const void *,
 }
 
 } // extern "C"
+
+// NCCL at one rank.
+extern "C" {
+
+ncclResult_t ncclGetVersion(int *version) {
+  *version = 22800; // 2.28.0
+  return ncclSuccess;
+}
+
+const char *ncclGetErrorString(ncclResult_t result) {
+  // NCCL's own strings.
+  switch (result) {
+  case ncclSuccess:
+    return "no error";
+  case ncclInvalidArgument:
+    return "invalid argument (run with NCCL_DEBUG=WARN for details)";
+  case ncclRemoteError:
+    return "remote process exited or there was a network error";
+  default:
+    return "unknown result code";
+  }
+}
+
+ncclResult_t ncclGetUniqueId(ncclUniqueId *id) {
+  record("ncclGetUniqueId");
+  std::memset(id, 0, sizeof(*id));
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommInitRank(ncclComm_t *comm, int ranks, ncclUniqueId,
+                              int rank) {
+  record("ncclCommInitRank rank %d of %d", rank, ranks);
+  if (ranks != 1)
+    return ncclInvalidArgument;
+  *comm = reinterpret_cast<ncclComm_t>(new char);
+  return ncclSuccess;
+}
+
+ncclResult_t ncclAllReduce(const void *send, void *receive, size_t count,
+                           ncclDataType_t type, ncclRedOp_t op, ncclComm_t,
+                           CUstream) {
+  std::lock_guard<std::recursive_mutex> lock(mutex);
+  record("ncclAllReduce %zu elements, type %d, op %d", count, int(type),
+         int(op));
+  if (send != receive)
+    return ncclInvalidArgument; // the runtime reduces in place
+  if (peerFailure())
+    stalled = true;
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommGetAsyncError(ncclComm_t, ncclResult_t *state) {
+  const char *peer = peerFailure();
+  *state = stalled && peer && std::strcmp(peer, "fail") == 0 ? ncclRemoteError
+                                                             : ncclSuccess;
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommAbort(ncclComm_t comm) {
+  record("ncclCommAbort");
+  stalled = false;
+  delete reinterpret_cast<char *>(comm);
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommDestroy(ncclComm_t comm) {
+  record("ncclCommDestroy");
+  delete reinterpret_cast<char *>(comm);
+  return ncclSuccess;
+}
+
+} // extern "C"
+
+// The functions above have the types the transport resolves them as.
+#define MPT_CHECK_TYPE(name, type)                                             \
+  static_assert(std::is_same_v<decltype(name), type>);
+MPT_NCCL_FUNCTIONS(MPT_CHECK_TYPE)
+#undef MPT_CHECK_TYPE

@@ -16,7 +16,11 @@
 |*   die kill|exit: rank 1 kills itself or exits 3 between all-reduces, which *|
 |*     rank 0 keeps making until the launcher ends it;                        *|
 |*   nccl-missing: a communicator of the CUDA device fails to start;          *|
-|*   cuda: all-reduces of device memory at one rank, on NCCL.                 *|
+|*   cuda: all-reduces of device memory at one rank, on NCCL;                 *|
+|*   cuda-lost-peer SECONDS: the same, where NCCL's peer never comes (the     *|
+|*     recording CUDA driver's NCCL): waiting for the stream must fail after  *|
+|*     the timeout (SECONDS) or at NCCL's error, and later all-reduces at     *|
+|*     once.                                                                  *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -532,6 +536,32 @@ static void cuda(void) {
   printf("rank 0: %d checks, %d failed\n", checks, failures);
   mpt_comm_free(comm);
 }
+
+/* NCCL's peer never comes (the recording CUDA driver's NCCL with
+   MPT_RECORDING_NCCL_PEER set): the all-reduce is enqueued, waiting for the
+   stream fails after the communicator's timeout or at NCCL's error, which
+   aborts the communicator, and a later all-reduce is refused. */
+static void cudaLostPeer(double timeout) {
+  mpt_comm_t comm = initComm(MPT_DEVICE_CUDA, timeout);
+  float values[4] = {1, 2, 3, 4};
+  void *device = deviceCopyOf(values, sizeof values);
+  EXPECT(device != NULL);
+  EXPECT_OK(mpt_comm_all_reduce(comm, MPT_DEVICE_CUDA, device, 4, MPT_DTYPE_F32,
+                                MPT_REDUCE_SUM));
+  const char *error = streamWaitError();
+  EXPECT(error != NULL);
+  printf("error: %s\n", error ? error : "none");
+  EXPECT_ERROR(mpt_comm_all_reduce(comm, MPT_DEVICE_CUDA, device, 4,
+                                   MPT_DTYPE_F32, MPT_REDUCE_SUM),
+               MPT_STATUS_FAILED_PRECONDITION,
+               "mpt_comm_all_reduce: all-reduce (sum) of 4 F32 elements: the "
+               "communicator was aborted: ");
+  /* The aborted stream drained: the device memory can go. */
+  EXPECT(streamWaitError() == NULL);
+  freeDeviceCopy(device);
+  printf("rank 0: %d checks, %d failed\n", checks, failures);
+  mpt_comm_free(comm);
+}
 #endif
 
 /* The cases that run on one communicator of the CPU device. */
@@ -555,6 +585,10 @@ int main(int argc, char **argv) {
     cuda();
     return failures != 0;
   }
+  if (strcmp(name, "cuda-lost-peer") == 0 && argc > 2) {
+    cudaLostPeer(atof(argv[2]));
+    return failures != 0;
+  }
 #endif
   /* Neither frees its communicator: its ranks no longer agree. */
   if (strcmp(name, "hang") == 0)
@@ -572,6 +606,7 @@ int main(int argc, char **argv) {
     return failures != 0;
   }
   printf("usage: mpt-comm-test reduce|overflow|nonfinite|check-same|single|"
-         "errors|hang|die kill|die exit|nccl-missing|cuda\n");
+         "errors|hang|die kill|die exit|nccl-missing|cuda|cuda-lost-peer "
+         "SECONDS\n");
   return 2;
 }

@@ -6,6 +6,7 @@
 #include "Driver.h"
 
 #include <cstdio>
+#include <string>
 
 using namespace mpt::cuda;
 
@@ -41,12 +42,25 @@ void *deviceCopyOf(const void *host, size_t bytes) {
 
 int copyFromDevice(void *host, const void *device, size_t bytes) {
   Driver *d = loadedDriver();
-  return d &&
-         succeeded(d->cuMemcpyDtoHAsync(host,
-                                        reinterpret_cast<CUdeviceptr>(device),
-                                        bytes, d->stream),
-                   "cuMemcpyDtoHAsync") &&
-         succeeded(d->cuStreamSynchronize(d->stream), "cuStreamSynchronize");
+  if (!d || !succeeded(d->cuMemcpyDtoHAsync(
+                           host, reinterpret_cast<CUdeviceptr>(device), bytes,
+                           d->stream),
+                       "cuMemcpyDtoHAsync"))
+    return 0;
+  if (const char *error = streamWaitError()) {
+    std::printf("FAIL: %s\n", error);
+    return 0;
+  }
+  return 1;
+}
+
+const char *streamWaitError() {
+  static std::string error;
+  Driver *d = driver();
+  if (d && synchronize(d->stream, "waiting for the stream"))
+    return nullptr;
+  error = takeError();
+  return error.c_str();
 }
 
 void freeDeviceCopy(void *device) {

@@ -15,6 +15,9 @@ void *deviceCopyOf(const void *host, size_t bytes);
 /* Copies `bytes` bytes from `device` to `host` after the work queued on the
    runtime's stream; 0, after printing why, on failure. */
 int copyFromDevice(void *host, const void *device, size_t bytes);
+/* Waits for the work queued on the runtime's stream, as the runtime waits;
+   NULL when it completed, else why not (valid until the next call). */
+const char *streamWaitError(void);
 void freeDeviceCopy(void *device);
 
 #ifdef __cplusplus
