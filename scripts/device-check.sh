@@ -4,13 +4,16 @@
 #   device-check.log      what ran, nvidia-smi, mpt-cuda-check, a short
 #                         training run per example, the GPU-vs-CPU loss gaps;
 #   build.log             the CUDA build, or the bundle's installation;
-#   lit-cuda.txt          the CUDA lit tests (the cuda-device ones run only
+#   lit-cuda.txt          the CUDA and data-parallel lit tests (the
+#                         cuda-device and nccl ones run only
 #                         when a device answers: GPU against CPU for 50 steps,
 #                         bit-identical state across a skipped step, GPU<->CPU
 #                         checkpoints, the C API on the GPU);
 #   gpu_step_vs_pytorch.txt  mpt-run --device cuda against PyTorch AMP;
 #   imported_models_cuda.txt the imported PyTorch examples against PyTorch AMP
 #                         (bench/imported_models.py --device cuda);
+#   data_parallel_cuda.txt  one rank's step all-reducing through NCCL against
+#                         no communication (bench/data_parallel.py --device cuda);
 #   real_size_models.txt  GPT-2-small against PyTorch AMP: ms/step, MFU, peak
 #                         memory (bench/real_size_models.py --gpu);
 #   kernel-times-mlp.csv, kernel-times-transformer.csv  every launch's GPU
@@ -129,8 +132,19 @@ for run in "mlp f16" "cnn_bn f16" "transformer_block bf16"; do
     --data synthetic --steps 20 --no-eval
 done
 
-log "CUDA lit tests"
-timeout "${LIT_TIMEOUT:-240}" python3 /usr/lib/llvm-22/bin/lit -sv --filter "${LIT_FILTER:-.}" "$build/test/CUDA" > "$out/lit-cuda.txt" 2>&1
+# NCCL comes with PyTorch's CUDA wheels (nvidia-nccl-cu13): on the library
+# path, the data-parallel tests and benchmark run its one-rank path.
+nccl_lib="$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib"))' 2>/dev/null)"
+if [ -n "$nccl_lib" ] && [ -e "$nccl_lib/libnccl.so.2" ]; then
+  export LD_LIBRARY_PATH="$nccl_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  log "NCCL: $nccl_lib"
+else
+  log "NCCL: none (no nvidia-nccl-cu13); the nccl tests are unsupported"
+fi
+
+log "CUDA and data-parallel lit tests"
+timeout "${LIT_TIMEOUT:-240}" python3 /usr/lib/llvm-22/bin/lit -sv --filter "${LIT_FILTER:-.}" \
+  "$build/test/CUDA" "$build/test/Comm" > "$out/lit-cuda.txt" 2>&1
 lit_status=$?
 log "lit exit $lit_status: $(grep -E '^ *(Passed|Failed|Unsupported|Timed Out)' "$out/lit-cuda.txt" | tr -s ' ' | tr '\n' ';')"
 # The measured GPU-vs-CPU loss differences, pass or fail, for the record.
@@ -161,21 +175,31 @@ PY
   done
 fi
 
-[ "$bench" = 1 ] || { tar -C "$build/test" -czf "$out/details.tar.gz" CUDA/Output 2>/dev/null; exit $(( lit_status != 0 )); }
+[ "$bench" = 1 ] || { tar -C "$build/test" -czf "$out/details.tar.gz" CUDA/Output Comm/Output 2>/dev/null; exit $(( lit_status != 0 )); }
 log "benchmark"
-PYTHONUNBUFFERED=1 timeout "${BENCH_TIMEOUT:-200}" python3 "$root/bench/gpu_step_vs_pytorch.py" \
+PYTHONUNBUFFERED=1 timeout "${BENCH_TIMEOUT:-180}" python3 "$root/bench/gpu_step_vs_pytorch.py" \
   --mpt-run "$build/bin/mpt-run" --steps 30 > "$out/gpu_step_vs_pytorch.txt" 2>&1
 bench_status=$?
 log "benchmark exit $bench_status"
 cat "$out/gpu_step_vs_pytorch.txt" >> "$out/device-check.log"
 # The imported PyTorch examples against PyTorch AMP, through the Python API.
 log "imported models"
-PYTHONUNBUFFERED=1 PYTHONPATH="$build/lib/python3/dist-packages" timeout "${IMPORTED_BENCH_TIMEOUT:-100}" \
+PYTHONUNBUFFERED=1 PYTHONPATH="$build/lib/python3/dist-packages" timeout "${IMPORTED_BENCH_TIMEOUT:-80}" \
   python3 "$root/bench/imported_models.py" --device cuda --models mlp,cnn,gpt --pairs 3 --steps 10 \
   > "$out/imported_models_cuda.txt" 2>&1
 imported_status=$?
 log "imported models exit $imported_status"
 cat "$out/imported_models_cuda.txt" >> "$out/device-check.log"
+
+# Issue 38: one rank's step all-reducing through NCCL against the same step
+# without communication.
+log "data parallel on the GPU"
+PYTHONUNBUFFERED=1 timeout "${DATA_PARALLEL_TIMEOUT:-60}" python3 "$root/bench/data_parallel.py" \
+  --device cuda --mpt-run "$build/bin/mpt-run" --precisions f16 --pairs 2 --steps 50 \
+  > "$out/data_parallel_cuda.txt" 2>&1
+data_parallel_status=$?
+log "data parallel exit $data_parallel_status"
+cat "$out/data_parallel_cuda.txt" >> "$out/device-check.log"
 
 # GPT-2-small at its real size (124M parameters, sequence 1024): mpt f16
 # against PyTorch AMP, with MFU and peak memory (compiling it takes minutes).
@@ -187,5 +211,5 @@ real_size_status=$?
 log "real-size models exit $real_size_status"
 cat "$out/real_size_models.txt" >> "$out/device-check.log"
 
-tar -C "$build/test" -czf "$out/details.tar.gz" CUDA/Output 2>/dev/null
-exit $(( lit_status != 0 || bench_status != 0 || imported_status != 0 || real_size_status != 0 ))
+tar -C "$build/test" -czf "$out/details.tar.gz" CUDA/Output Comm/Output 2>/dev/null
+exit $(( lit_status != 0 || bench_status != 0 || imported_status != 0 || data_parallel_status != 0 || real_size_status != 0 ))
