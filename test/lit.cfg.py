@@ -79,10 +79,6 @@ if {"avx2", "fma", "f16c", "bmi2", "movbe"} <= set(flags):
     config.available_features.add("x86-64-v3")
 if {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= set(flags):
     config.available_features.add("openblas-avx512")
-# `avx512-bf16`: the runtime multiplies bf16 itself (AVX512-BF16 or AMX), with
-# no f32 copies of the operands.
-if "avx512_bf16" in flags:
-    config.available_features.add("avx512-bf16")
 
 # MPI. `mpi-runtime`: the runtime's collectives were built over MPI
 # (MPT_ENABLE_MPI). `mpi`: also mpiexec was found at configure time; the tests
