@@ -25,7 +25,6 @@ void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
   widen.bf16 = options.cpuKernels && options.widenBF16Matmuls;
   MPTFuseElementwiseOptions fusion;
   fusion.recomputeCheapProducers = true;
-  fusion.keepProductRounding = options.cpuKernels;
   // The runtime counts the step's buffers by what they hold.
   if (options.tagAllocations)
     pm.addNestedPass<func::FuncOp>(createMPTMarkBufferContents());

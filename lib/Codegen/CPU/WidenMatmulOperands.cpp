@@ -8,15 +8,9 @@
 // tensor, which fusion merges into the op that computes the tensor when the
 // products are its only readers.
 //
-// A tensor whose readers span other products (an activation read in the
-// forward and again by its weight gradient) is not widened here: its f32 copy
-// would live, at twice its size, from the forward to the backward, where the
-// runtime's per-call widening holds it only during the product.
-//
 //===----------------------------------------------------------------------===//
 
 #include "mpt/Codegen/CPU/Passes.h"
-#include "mpt/Codegen/Common/LiveAcrossProducts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -79,17 +73,6 @@ void widenOperands(RewriterBase &rewriter, OpTy op,
   rewriter.replaceOp(op, product->getResults());
 }
 
-/// Whether the products that read `tensor` have other products between them:
-/// an f32 copy they shared would be live across that work.
-bool isReadAcrossOtherProducts(Value tensor) {
-  SmallVector<Operation *> products;
-  for (Operation *user : tensor.getUsers())
-    if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(user) ||
-        isa<linalg::ConvolutionOpInterface>(user))
-      products.push_back(user);
-  return mpt::isProductBetween(products, tensor);
-}
-
 struct MPTWidenMatmulOperands
     : public mpt::impl::MPTWidenMatmulOperandsBase<MPTWidenMatmulOperands> {
   using Base::Base;
@@ -106,8 +89,7 @@ struct MPTWidenMatmulOperands
                      (bf16 && inputType && inputType.isBF16());
     return op.hasPureTensorSemantics() && widenType &&
            elementType(op.getDpsInputs()[1]) == inputType &&
-           elementType(op.getDpsInits()[0]).isF32() &&
-           llvm::none_of(op.getDpsInputs(), isReadAcrossOtherProducts);
+           elementType(op.getDpsInits()[0]).isF32();
   }
 
   void runOnOperation() override {

@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "mpt/Codegen/Common/FoldSkippedStepSelects.h"
-#include "mpt/Codegen/Common/LiveAcrossProducts.h"
 #include "mpt/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -41,29 +40,11 @@ static bool isCast(Operation *op) {
 /// over the whole product (the runtime's `_to_<type>` kernels): computed in
 /// each reader, it costs no pass, and the f32 product lives until the last
 /// reader instead (a weight gradient read by the counts of loss scaling and by
-/// the update). Not when other products run between the readers: the f32
-/// product of a layer's pre-activation, read in the forward and again in the
-/// backward, would be kept at twice the size of its rounding.
+/// the update).
 static bool roundsProduct(linalg::GenericOp generic) {
   return isCast(generic) &&
          isa_and_nonnull<linalg::MatmulOp, linalg::BatchMatmulOp>(
-             generic.getDpsInputOperand(0)->get().getDefiningOp()) &&
-         !mpt::isProductBetween(llvm::to_vector(generic->getUsers()),
-                                generic->getResult(0));
-}
-
-/// Whether `generic` only rounds a matmul's product and is the product's only
-/// reader: the lowering can then compute the rounding in the GEMM's kernel,
-/// which writes the rounded product and holds the f32 one only a block at a
-/// time (the CPU's `_to_<type>` kernels).
-static bool isProductsOnlyRounding(Operation *op) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || !isCast(generic))
-    return false;
-  Value product = generic.getDpsInputOperand(0)->get();
-  return isa_and_nonnull<linalg::MatmulOp, linalg::BatchMatmulOp>(
-             product.getDefiningOp()) &&
-         product.hasOneUse();
+             generic.getDpsInputOperand(0)->get().getDefiningOp());
 }
 
 /// Whether computing `producer` again in each of the generics that read it
@@ -249,9 +230,6 @@ struct MPTFuseElementwise
     linalg::populateElementwiseOpsFusionPatterns(
         patterns, [this](OpOperand *fusedOperand) {
           Operation *producer = fusedOperand->get().getDefiningOp();
-          if (keepProductRounding && producer &&
-              isProductsOnlyRounding(producer))
-            return false;
           return isFusable(fusedOperand) ||
                  (recomputeCheapProducers && producer &&
                   isCheapToRecompute(producer)) ||

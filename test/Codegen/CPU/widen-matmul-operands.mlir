@@ -114,35 +114,3 @@ func.func @left_alone(%b1: tensor<4x8xbf16>, %b2: tensor<8x6xbf16>, %h1: tensor<
   linalg.matmul ins(%m1, %m2 : memref<4x8xf16>, memref<8x6xf16>) outs(%macc : memref<4x6xf32>)
   return %0, %1, %2 : tensor<4x6xf32>, tensor<4x6xf16>, tensor<4x6xf32>
 }
-
-// -----
-
-// An activation read by its product in the forward and again by its weight
-// gradient, with another product between them: its f32 copy would stay live
-// from one to the other, so neither product is widened (the runtime widens
-// their operands a block at a time). The weight gradient of the second layer,
-// whose readers are adjacent, still reads widened operands.
-
-// CHECK-LABEL: func.func @activation_across_products
-// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf16>, %[[W:.*]]: tensor<8x6xf16>, %[[V:.*]]: tensor<6x3xf16>, %[[H:.*]]: tensor<4x6xf16>, %[[DZ:.*]]: tensor<4x3xf16>
-// CHECK: %[[DZ32:.*]] = linalg.generic {{.*}} ins(%[[DZ]] : tensor<4x3xf16>)
-// CHECK: %[[H32:.*]] = linalg.generic {{.*}} ins(%[[H]] : tensor<4x6xf16>)
-// CHECK-NOT: linalg.generic
-// CHECK: linalg.matmul ins(%[[X]], %[[W]] : tensor<4x8xf16>, tensor<8x6xf16>)
-// CHECK: linalg.matmul {{.*}} ins(%[[H32]], %[[DZ32]] : tensor<4x6xf32>, tensor<4x3xf32>)
-// CHECK: linalg.matmul {{.*}} ins(%[[X]], %{{.*}} : tensor<4x8xf16>, tensor<4x6xf16>)
-func.func @activation_across_products(%x: tensor<4x8xf16>, %w: tensor<8x6xf16>, %v: tensor<6x3xf16>,
-                                      %h: tensor<4x6xf16>, %dz: tensor<4x3xf16>, %dh: tensor<4x6xf16>,
-                                      %acc: tensor<4x6xf32>, %dvacc: tensor<6x3xf32>, %dwacc: tensor<8x6xf32>)
-    -> (tensor<4x6xf32>, tensor<6x3xf32>, tensor<8x6xf32>) {
-  %y = linalg.matmul ins(%x, %w : tensor<4x8xf16>, tensor<8x6xf16>) outs(%acc : tensor<4x6xf32>) -> tensor<4x6xf32>
-  %dv = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>,
-                                       affine_map<(m, n, k) -> (k, n)>,
-                                       affine_map<(m, n, k) -> (m, n)>]
-      ins(%h, %dz : tensor<4x6xf16>, tensor<4x3xf16>) outs(%dvacc : tensor<6x3xf32>) -> tensor<6x3xf32>
-  %dw = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>,
-                                       affine_map<(m, n, k) -> (k, n)>,
-                                       affine_map<(m, n, k) -> (m, n)>]
-      ins(%x, %dh : tensor<4x8xf16>, tensor<4x6xf16>) outs(%dwacc : tensor<8x6xf32>) -> tensor<8x6xf32>
-  return %y, %dv, %dw : tensor<4x6xf32>, tensor<6x3xf32>, tensor<8x6xf32>
-}

@@ -4,7 +4,6 @@
 // RUN: mpt-opt %s --mpt-fuse-elementwise="fuse-data-movement" --split-input-file | FileCheck %s --check-prefix=TRANSPOSES
 // RUN: mpt-opt %s --mpt-fuse-elementwise="recompute-conversions" --split-input-file | FileCheck %s --check-prefix=CONVERSIONS
 // RUN: mpt-opt %s --mpt-fuse-elementwise="recompute-conversions fuse-data-movement" --split-input-file | FileCheck %s --check-prefix=GPU
-// RUN: mpt-opt %s --mpt-fuse-elementwise="keep-product-rounding" --split-input-file | FileCheck %s --check-prefix=KEPT
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
@@ -774,97 +773,4 @@ func.func @broadcast_rounded_and_summed(%g: tensor<2x8xf32>) -> (tensor<8x8xf16>
     linalg.yield %s : f32
   } -> tensor<8xf32>
   return %h, %sum : tensor<8x8xf16>, tensor<8xf32>
-}
-
-// -----
-
-// A pre-activation's product rounded to f16 and read in the forward and again
-// in the backward, with another product between them: computed again in each
-// reader, the rounding would keep the f32 product, twice its size, live
-// across that product (the step's peak), so it is kept.
-
-// CHECK-LABEL: func.func @rounded_product_read_across_product
-// ONE-USE-LABEL: func.func @rounded_product_read_across_product
-// UPSTREAM-LABEL: func.func @rounded_product_read_across_product
-// TRANSPOSES-LABEL: func.func @rounded_product_read_across_product
-// CONVERSIONS-LABEL: func.func @rounded_product_read_across_product
-// GPU-LABEL: func.func @rounded_product_read_across_product
-// KEPT-LABEL: func.func @rounded_product_read_across_product
-// CHECK: linalg.matmul
-// CHECK: %[[ROUNDED:.*]] = linalg.generic
-// CHECK-SAME: outs(%{{.*}} : tensor<4x6xf16>)
-// CHECK: ins(%[[ROUNDED]] : tensor<4x6xf16>)
-// CHECK: linalg.matmul
-// CHECK: ins(%[[ROUNDED]], %{{.*}} : tensor<4x6xf16>, tensor<4x6xf32>)
-#id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @rounded_product_read_across_product(%x: tensor<4x8xf32>, %w: tensor<8x6xf32>, %w2: tensor<8x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>) {
-  %f0 = arith.constant 0.0 : f32
-  %empty = tensor.empty() : tensor<4x6xf32>
-  %empty16 = tensor.empty() : tensor<4x6xf16>
-  %acc = linalg.fill ins(%f0 : f32) outs(%empty : tensor<4x6xf32>) -> tensor<4x6xf32>
-  %product = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x6xf32>) outs(%acc : tensor<4x6xf32>) -> tensor<4x6xf32>
-  %rounded = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%product : tensor<4x6xf32>) outs(%empty16 : tensor<4x6xf16>) {
-  ^bb0(%a: f32, %out: f16):
-    %r = arith.truncf %a : f32 to f16
-    linalg.yield %r : f16
-  } -> tensor<4x6xf16>
-  %forward = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%rounded : tensor<4x6xf16>) outs(%empty : tensor<4x6xf32>) {
-  ^bb0(%a: f16, %out: f32):
-    %e = arith.extf %a : f16 to f32
-    %m = arith.maximumf %e, %f0 : f32
-    linalg.yield %m : f32
-  } -> tensor<4x6xf32>
-  %acc2 = linalg.fill ins(%f0 : f32) outs(%empty : tensor<4x6xf32>) -> tensor<4x6xf32>
-  %between = linalg.matmul ins(%x, %w2 : tensor<4x8xf32>, tensor<8x6xf32>) outs(%acc2 : tensor<4x6xf32>) -> tensor<4x6xf32>
-  %backward = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%rounded, %between : tensor<4x6xf16>, tensor<4x6xf32>) outs(%empty : tensor<4x6xf32>) {
-  ^bb0(%a: f16, %g: f32, %out: f32):
-    %e = arith.extf %a : f16 to f32
-    %p = arith.cmpf ogt, %e, %f0 : f32
-    %s = arith.select %p, %g, %f0 : f32
-    linalg.yield %s : f32
-  } -> tensor<4x6xf32>
-  return %forward, %backward : tensor<4x6xf32>, tensor<4x6xf32>
-}
-
-// -----
-
-// With keep-product-rounding, a product's rounding that is the product's only
-// reader fuses into none of its readers: the CPU lowering computes it in the
-// GEMM's kernel, which writes the f16 product. Without, the reader reads the
-// whole f32 product.
-
-// KEPT-LABEL: func.func @product_rounded_for_one_reader
-// KEPT: %[[PRODUCT:.*]] = linalg.matmul
-// KEPT: %[[ROUNDED:.*]] = linalg.generic {{.*}} ins(%[[PRODUCT]] : tensor<4x6xf32>) outs(%{{.*}} : tensor<4x6xf16>)
-// KEPT: linalg.generic {{.*}} ins(%[[ROUNDED]] : tensor<4x6xf16>)
-// ONE-USE-LABEL: func.func @product_rounded_for_one_reader
-// ONE-USE: %[[PRODUCT:.*]] = linalg.matmul
-// ONE-USE-NEXT: linalg.generic {{.*}} ins(%[[PRODUCT]] : tensor<4x6xf32>) outs(%{{.*}} : tensor<4x6xf32>)
-// ONE-USE-NEXT: ^bb0
-// ONE-USE-NEXT: arith.truncf
-// ONE-USE-NEXT: arith.extf
-#id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @product_rounded_for_one_reader(%x: tensor<4x8xf32>, %w: tensor<8x6xf32>) -> tensor<4x6xf32> {
-  %f0 = arith.constant 0.0 : f32
-  %empty = tensor.empty() : tensor<4x6xf32>
-  %empty16 = tensor.empty() : tensor<4x6xf16>
-  %acc = linalg.fill ins(%f0 : f32) outs(%empty : tensor<4x6xf32>) -> tensor<4x6xf32>
-  %product = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x6xf32>) outs(%acc : tensor<4x6xf32>) -> tensor<4x6xf32>
-  %rounded = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%product : tensor<4x6xf32>) outs(%empty16 : tensor<4x6xf16>) {
-  ^bb0(%a: f32, %out: f16):
-    %r = arith.truncf %a : f32 to f16
-    linalg.yield %r : f16
-  } -> tensor<4x6xf16>
-  %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%rounded : tensor<4x6xf16>) outs(%empty : tensor<4x6xf32>) {
-  ^bb0(%a: f16, %out: f32):
-    %e = arith.extf %a : f16 to f32
-    %m = arith.maximumf %e, %f0 : f32
-    linalg.yield %m : f32
-  } -> tensor<4x6xf32>
-  return %relu : tensor<4x6xf32>
 }

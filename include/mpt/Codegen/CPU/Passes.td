@@ -20,11 +20,9 @@ def MPTWidenMatmulOperands
     `arith.extf`: the same products (the op widens every element exactly before it
     multiplies), computed by sgemm directly. Each tensor is widened once, right after its
     definition, for all products that read it (a weight in the forward and in the input
-    gradient), and `mpt-fuse-elementwise` merges the widening into the op that computes
-    the tensor when the products are its only readers. A product with an operand whose
-    readers span other products is left to the runtime's per-call widening: an activation
-    read in the forward and again by its weight gradient would otherwise be kept as an f32
-    copy, twice its size, from the forward to the backward, the peak of the step's memory.
+    gradient; an activation in the forward and in the weight gradient), and
+    `mpt-fuse-elementwise` merges the widening into the op that computes the
+    tensor when the products are its only readers.
   }];
   let options = [
     Option<"f16", "f16", "bool", /*default=*/"true", "Widen f16 products">,

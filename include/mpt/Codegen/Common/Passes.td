@@ -89,17 +89,6 @@ def MPTFuseElementwise
     and the cast that rounds a product to f16 ahead of a transpose (attention heads moved
     between [B, S, H, D] and [B, H, S, D]) is then computed in it, not in a kernel of its own;
     a broadcast computes its elementwise producer.
-
-    With `keep-product-rounding`, a generic that only rounds a matmul's product, and is the
-    product's only reader, fuses into none of its readers: the CPU lowering turns the pair into
-    one kernel that writes the rounded product and holds the f32 one a block at a time. Fused,
-    the reader read the whole f32 product, twice the bytes of the rounded one, and at the peak
-    of the backward (the FFN's input gradient) that f32 product was the largest buffer.
-
-    `recompute-cheap-producers` does not compute the rounding of a product again in each reader
-    when products run between those readers (mpt/Codegen/Common/LiveAcrossProducts.h): the f32
-    product of a layer's pre-activation, read in the forward and in the backward, would then
-    stay live, at twice the size of its rounding, across everything between them.
   }];
   let options = [
     Option<"recomputeCheapProducers", "recompute-cheap-producers", "bool",
@@ -108,9 +97,6 @@ def MPTFuseElementwise
     Option<"recomputeConversions", "recompute-conversions", "bool", /*default=*/"false",
            "Fuse a generic that only widens or round-trips its input into each of its "
            "readers">,
-    Option<"keepProductRounding", "keep-product-rounding", "bool", /*default=*/"false",
-           "Fuse no generic that only rounds a matmul's product, its only reader, into the "
-           "rounding's readers (for a lowering whose GEMM kernels write rounded products)">,
     Option<"fuseDataMovement", "fuse-data-movement", "bool", /*default=*/"false",
            "Generalize linalg.transpose and linalg.broadcast ops so that they fuse with "
            "elementwise producers and consumers">,
