@@ -142,52 +142,66 @@ static bool isFusable(OpOperand *fusedOperand) {
       });
 }
 
-/// A generic that only converts its one input (arith.truncf/extf, element for
-/// element), read by other ops too, fused into the generic that produces it:
-/// the fused op writes the producer's results and the converted one, for the
-/// producer's work, and replaces both ops. No cast then runs as a loop (on
-/// the GPU a kernel) of its own, reading the result again. Upstream's pattern
-/// replaces only the consumer and would compute the producer again in it.
-/// The fused op stands where the cast did, so the producer's other readers
-/// must come after the cast; with `moveReshapes`, a reshape of the
-/// producer's result ahead of the cast moves after it.
-struct FuseCastIntoSharedProducer : OpRewritePattern<linalg::GenericOp> {
-  FuseCastIntoSharedProducer(MLIRContext *context, bool moveReshapes)
+/// Whether `op` is an elementwise generic of one input and one result: a
+/// conversion, or an activation (relu, gelu, ...).
+static bool isUnaryElementwise(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  return generic && generic.getNumDpsInputs() == 1 &&
+         generic.getNumDpsInits() == 1 &&
+         generic.getNumParallelLoops() == generic.getNumLoops();
+}
+
+/// A unary elementwise generic (a conversion, an activation), whose input's
+/// elementwise producer is read by other ops too, fused into that producer:
+/// the fused op writes the producer's results and the unary op's, for the
+/// producer's work, and replaces both ops. The unary op then runs as no loop
+/// (on the GPU no kernel) of its own, reading the producer's result again: a
+/// bias add and the relu or gelu after it, whose input the backward pass
+/// keeps, are one kernel that writes both. Upstream's pattern replaces only
+/// the consumer and would compute the producer again in it.
+/// The fused op stands where the unary op did, so the producer's other
+/// readers must come after it; with `moveReshapes`, a reshape of the
+/// producer's result ahead of it moves after it.
+struct FuseUnaryIntoSharedProducer : OpRewritePattern<linalg::GenericOp> {
+  FuseUnaryIntoSharedProducer(MLIRContext *context, bool moveReshapes)
       : OpRewritePattern(context, /*benefit=*/2), moveReshapes(moveReshapes) {}
 
-  LogicalResult matchAndRewrite(linalg::GenericOp cast,
+  LogicalResult matchAndRewrite(linalg::GenericOp unary,
                                 PatternRewriter &rewriter) const override {
-    if (!isCast(cast))
-      return rewriter.notifyMatchFailure(cast, "not a cast");
-    OpOperand *input = cast.getDpsInputOperand(0);
+    if (!isUnaryElementwise(unary))
+      return rewriter.notifyMatchFailure(unary, "not unary elementwise");
+    OpOperand *input = unary.getDpsInputOperand(0);
     Operation *producer = input->get().getDefiningOp();
+    // An op that writes into the producer's result (in place) reads it
+    // twice; the fused op could not replace the producer.
     if (!producer || producer->hasOneUse() ||
-        !cast.getMatchingIndexingMap(input).isIdentity() ||
+        unary.getDpsInitOperand(0)->get().getDefiningOp() == producer ||
+        !unary.getMatchingIndexingMap(input).isIdentity() ||
         !linalg::areElementwiseOpsFusable(input))
-      return rewriter.notifyMatchFailure(cast,
+      return rewriter.notifyMatchFailure(unary,
                                          "no shared elementwise producer");
-    Block *block = cast->getBlock();
-    auto readsAtOrAfterCast = [&](Operation *user) {
+    Block *block = unary->getBlock();
+    auto readsAtOrAfterUnary = [&](Operation *user) {
       Operation *reader = block->findAncestorOpInBlock(*user);
-      return reader && (reader == cast || cast->isBeforeInBlock(reader));
+      return reader && (reader == unary || unary->isBeforeInBlock(reader));
     };
-    // A reshape of the producer's result ahead of the cast reads nothing
-    // itself: it can move after the cast if its readers come after.
+    // A reshape of the producer's result ahead of the unary op reads
+    // nothing itself: it can move after it if its readers come after.
     SmallVector<Operation *> earlierReshapes;
     for (Operation *user : producer->getUsers()) {
-      if (readsAtOrAfterCast(user))
+      if (readsAtOrAfterUnary(user))
         continue;
       if (moveReshapes &&
           isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user) &&
           user->getBlock() == block &&
-          llvm::all_of(user->getUsers(), readsAtOrAfterCast)) {
+          llvm::all_of(user->getUsers(), readsAtOrAfterUnary)) {
         earlierReshapes.push_back(user);
         continue;
       }
-      return rewriter.notifyMatchFailure(cast, "the producer is read earlier");
+      return rewriter.notifyMatchFailure(unary, "the producer is read earlier");
     }
 
-    rewriter.setInsertionPoint(cast);
+    rewriter.setInsertionPoint(unary);
     FailureOr<linalg::ElementwiseOpFusionResult> fused =
         linalg::fuseElementwiseOps(rewriter, input);
     if (failed(fused))
@@ -197,7 +211,7 @@ struct FuseCastIntoSharedProducer : OpRewritePattern<linalg::GenericOp> {
       rewriter.moveOpAfter(reshape, fused->fusedOp);
     for (auto [original, replacement] : fused->replacements)
       rewriter.replaceAllUsesWith(original, replacement);
-    rewriter.eraseOp(cast);
+    rewriter.eraseOp(unary);
     rewriter.eraseOp(producer);
     return success();
   }
@@ -237,13 +251,13 @@ struct MPTFuseElementwise
                   isWideningConversion(producer));
         });
     // Ahead of upstream's fusion, which may recompute a cheap producer.
-    patterns.add<FuseCastIntoSharedProducer>(
+    patterns.add<FuseUnaryIntoSharedProducer>(
         context,
         /*moveReshapes=*/recomputeConversions);
     mpt::populateFoldSkippedStepSelectsPatterns(patterns);
     // A cast reading a reshape moves ahead of it (the cast is expanded to the
     // reshape's source), whatever else reads the reshape, to meet its
-    // producer in FuseCastIntoSharedProducer.
+    // producer in FuseUnaryIntoSharedProducer.
     linalg::populateFoldReshapeOpsByExpansionPatterns(
         patterns, [this](OpOperand *fusedOperand) {
           return isFusable(fusedOperand) ||

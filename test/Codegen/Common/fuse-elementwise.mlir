@@ -305,7 +305,9 @@ func.func @unscale_read_twice(%g: tensor<64x8xf32>, %inverse: tensor<f32>, %p: t
 // Not computed again: an f16 rounding read twice (each reader would read the
 // f32 source, which would stay alive instead of the half-size result), an
 // unscale also returned (stored anyway), and one read by a sum per row (a
-// partial reduction, as batch norm's gradient sums per channel).
+// partial reduction, as batch norm's gradient sums per channel). Their other
+// readers take two inputs: a reader of one input would fuse into the
+// producer instead (unary_reader_of_shared_producer).
 
 // CHECK-LABEL: func.func @kept_producers
 // CHECK-COUNT-8: linalg.generic
@@ -322,18 +324,18 @@ func.func @kept_producers(%x: tensor<64x8xf32>, %g: tensor<64x8xf32>, %inverse: 
     %r = arith.truncf %a : f32 to f16
     linalg.yield %r : f16
   } -> tensor<64x8xf16>
-  %twice = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%rounded : tensor<64x8xf16>) outs(%empty : tensor<64x8xf32>) {
-  ^bb0(%a: f16, %out: f32):
+  %twice = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%rounded, %g : tensor<64x8xf16>, tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f16, %b: f32, %out: f32):
     %e = arith.extf %a : f16 to f32
-    %s = arith.addf %e, %e : f32
+    %s = arith.addf %e, %b : f32
     linalg.yield %s : f32
   } -> tensor<64x8xf32>
-  %square = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%rounded : tensor<64x8xf16>) outs(%empty : tensor<64x8xf32>) {
-  ^bb0(%a: f16, %out: f32):
+  %square = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%rounded, %g : tensor<64x8xf16>, tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f16, %b: f32, %out: f32):
     %e = arith.extf %a : f16 to f32
-    %s = arith.mulf %e, %e : f32
+    %s = arith.mulf %e, %b : f32
     linalg.yield %s : f32
   } -> tensor<64x8xf32>
   %unscaled = linalg.generic {indexing_maps = [#id, #scalar, #id], iterator_types = ["parallel", "parallel"]}
@@ -342,10 +344,10 @@ func.func @kept_producers(%x: tensor<64x8xf32>, %g: tensor<64x8xf32>, %inverse: 
     %m = arith.mulf %a, %s : f32
     linalg.yield %m : f32
   } -> tensor<64x8xf32>
-  %negated = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%unscaled : tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
-  ^bb0(%a: f32, %out: f32):
-    %n = arith.negf %a : f32
+  %negated = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%unscaled, %x : tensor<64x8xf32>, tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %n = arith.subf %b, %a : f32
     linalg.yield %n : f32
   } -> tensor<64x8xf32>
   %scaled = linalg.generic {indexing_maps = [#id, #scalar, #id], iterator_types = ["parallel", "parallel"]}
@@ -361,10 +363,10 @@ func.func @kept_producers(%x: tensor<64x8xf32>, %g: tensor<64x8xf32>, %inverse: 
     %s = arith.addf %acc, %a : f32
     linalg.yield %s : f32
   } -> tensor<64xf32>
-  %halved = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%scaled : tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
-  ^bb0(%a: f32, %out: f32):
-    %h = arith.mulf %a, %a : f32
+  %halved = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%scaled, %g : tensor<64x8xf32>, tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %h = arith.mulf %a, %b : f32
     linalg.yield %h : f32
   } -> tensor<64x8xf32>
   return %twice, %square, %unscaled, %negated, %rows, %halved : tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64xf32>, tensor<64x8xf32>
@@ -377,7 +379,8 @@ func.func @kept_producers(%x: tensor<64x8xf32>, %g: tensor<64x8xf32>, %inverse: 
 // from the f32 product, which the matmul computes anyway (1 * 32 <= 3 * 16
 // bits per element). Kept, the rounding was a pass of its own over the
 // product. The matmul stays a named op. Four readers are too many
-// (3 * 32 > 5 * 16): that rounding is kept.
+// (3 * 32 > 5 * 16): that rounding is kept. (Its readers take two inputs: a
+// reader of one input would fuse into the rounding instead.)
 
 // CHECK-LABEL: func.func @rounded_product_read_twice
 // CHECK-SAME: (%[[X:.*]]: tensor<16x64xf32>, %[[DY:.*]]: tensor<16x8xf32>, %[[INVERSE:.*]]: tensor<f32>, %[[P:.*]]: tensor<64x8xf32>)
@@ -453,8 +456,8 @@ func.func @rounded_product_read_twice(%x: tensor<16x64xf32>, %dy: tensor<16x8xf3
 // CHECK: linalg.matmul
 // CHECK: %[[ROUNDED:.*]] = linalg.generic
 // CHECK-SAME: outs(%{{.*}} : tensor<64x8xf16>)
-// CHECK-COUNT-4: ins(%[[ROUNDED]] : tensor<64x8xf16>)
-func.func @rounded_product_read_four_times(%x: tensor<16x64xf32>, %dy: tensor<16x8xf32>) -> (tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>) {
+// CHECK-COUNT-4: ins(%[[ROUNDED]], %arg2 : tensor<64x8xf16>, tensor<64x8xf32>)
+func.func @rounded_product_read_four_times(%x: tensor<16x64xf32>, %dy: tensor<16x8xf32>, %other: tensor<64x8xf32>) -> (tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>) {
   %f0 = arith.constant 0.0 : f32
   %empty = tensor.empty() : tensor<64x8xf32>
   %empty16 = tensor.empty() : tensor<64x8xf16>
@@ -467,32 +470,32 @@ func.func @rounded_product_read_four_times(%x: tensor<16x64xf32>, %dy: tensor<16
     %r = arith.truncf %a : f32 to f16
     linalg.yield %r : f16
   } -> tensor<64x8xf16>
-  %r0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%rounded : tensor<64x8xf16>) outs(%empty : tensor<64x8xf32>) {
-  ^bb0(%a: f16, %out: f32):
+  %r0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%rounded, %other : tensor<64x8xf16>, tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f16, %b: f32, %out: f32):
     %e = arith.extf %a : f16 to f32
-    %v = arith.addf %e, %e : f32
+    %v = arith.addf %e, %b : f32
     linalg.yield %v : f32
   } -> tensor<64x8xf32>
-  %r1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%rounded : tensor<64x8xf16>) outs(%empty : tensor<64x8xf32>) {
-  ^bb0(%a: f16, %out: f32):
+  %r1 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%rounded, %other : tensor<64x8xf16>, tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f16, %b: f32, %out: f32):
     %e = arith.extf %a : f16 to f32
-    %v = arith.mulf %e, %e : f32
+    %v = arith.mulf %e, %b : f32
     linalg.yield %v : f32
   } -> tensor<64x8xf32>
-  %r2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%rounded : tensor<64x8xf16>) outs(%empty : tensor<64x8xf32>) {
-  ^bb0(%a: f16, %out: f32):
+  %r2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%rounded, %other : tensor<64x8xf16>, tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f16, %b: f32, %out: f32):
     %e = arith.extf %a : f16 to f32
-    %v = arith.negf %e : f32
+    %v = arith.subf %b, %e : f32
     linalg.yield %v : f32
   } -> tensor<64x8xf32>
-  %r3 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%rounded : tensor<64x8xf16>) outs(%empty : tensor<64x8xf32>) {
-  ^bb0(%a: f16, %out: f32):
+  %r3 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%rounded, %other : tensor<64x8xf16>, tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%a: f16, %b: f32, %out: f32):
     %e = arith.extf %a : f16 to f32
-    %v = math.absf %e : f32
+    %v = arith.maximumf %e, %b : f32
     linalg.yield %v : f32
   } -> tensor<64x8xf32>
   return %r0, %r1, %r2, %r3 : tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>
@@ -584,6 +587,91 @@ func.func @cast_of_shared_result(%x: tensor<16x10xf32>, %y: tensor<16x10xf32>) -
 
 // -----
 
+// A bias add whose result the backward pass reads again (relu's gradient)
+// and its relu, in f16 (the product rounded first): one generic writes the
+// pre-activation and the activation, a kernel and a read of the
+// pre-activation fewer. The relu's gradient reads the pre-activation from it
+// (computing the bias add again there would read the f32 product, twice the
+// bytes). Upstream's fusion leaves the relu apart.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+// SHARED-LABEL: func.func @unary_reader_of_shared_producer
+// SHARED-SAME: (%[[P:.*]]: tensor<16x10xf32>, %[[B:.*]]: tensor<10xf16>, %[[G:.*]]: tensor<16x10xf16>)
+// SHARED: %[[BOTH:.*]]:2 = linalg.generic
+// SHARED-SAME: ins(%[[P]], %[[B]] : tensor<16x10xf32>, tensor<10xf16>)
+// SHARED: %[[ROUNDED:.*]] = arith.truncf
+// SHARED: %[[Z:.*]] = arith.addf %[[ROUNDED]]
+// SHARED: %[[KEEP:.*]] = arith.cmpf ugt, %[[Z]]
+// SHARED: %[[H:.*]] = arith.select %[[KEEP]], %[[Z]]
+// SHARED: linalg.yield %[[Z]], %[[H]] : f16, f16
+// SHARED: %[[GRAD:.*]] = linalg.generic
+// SHARED-SAME: ins(%[[G]], %[[BOTH]]#0 : tensor<16x10xf16>, tensor<16x10xf16>)
+// SHARED-NOT: linalg.generic
+// SHARED: return %[[BOTH]]#1, %[[GRAD]]
+// UPSTREAM-LABEL: func.func @unary_reader_of_shared_producer
+// UPSTREAM-COUNT-3: linalg.generic
+func.func @unary_reader_of_shared_producer(%p: tensor<16x10xf32>, %bias: tensor<10xf16>, %g: tensor<16x10xf16>) -> (tensor<16x10xf16>, tensor<16x10xf16>) {
+  %f0 = arith.constant 0.0 : f16
+  %empty = tensor.empty() : tensor<16x10xf16>
+  %z = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %bias : tensor<16x10xf32>, tensor<10xf16>) outs(%empty : tensor<16x10xf16>) {
+  ^bb0(%a: f32, %b: f16, %out: f16):
+    %r = arith.truncf %a : f32 to f16
+    %s = arith.addf %r, %b : f16
+    linalg.yield %s : f16
+  } -> tensor<16x10xf16>
+  %h = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%z : tensor<16x10xf16>) outs(%empty : tensor<16x10xf16>) {
+  ^bb0(%a: f16, %out: f16):
+    %keep = arith.cmpf ugt, %a, %f0 : f16
+    %r = arith.select %keep, %a, %f0 : f16
+    linalg.yield %r : f16
+  } -> tensor<16x10xf16>
+  %grad = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%g, %z : tensor<16x10xf16>, tensor<16x10xf16>) outs(%empty : tensor<16x10xf16>) {
+  ^bb0(%a: f16, %b: f16, %out: f16):
+    %active = arith.cmpf ugt, %b, %f0 : f16
+    %r = arith.select %active, %a, %f0 : f16
+    linalg.yield %r : f16
+  } -> tensor<16x10xf16>
+  return %h, %grad : tensor<16x10xf16>, tensor<16x10xf16>
+}
+
+// -----
+
+// A reader of one input that writes into the producer's result (in place)
+// reads it twice: it stays apart.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// ONE-USE-LABEL: func.func @unary_reader_in_place
+// ONE-USE-COUNT-3: linalg.generic
+// ONE-USE-NOT: linalg.generic
+func.func @unary_reader_in_place(%x: tensor<16x10xf32>, %y: tensor<16x10xf32>) -> (tensor<16x10xf32>, tensor<16x10xf32>) {
+  %empty = tensor.empty() : tensor<16x10xf32>
+  %d = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : tensor<16x10xf32>, tensor<16x10xf32>) outs(%empty : tensor<16x10xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %s = arith.subf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<16x10xf32>
+  %scaled = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%d : tensor<16x10xf32>) outs(%d : tensor<16x10xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %m = arith.addf %a, %out : f32
+    linalg.yield %m : f32
+  } -> tensor<16x10xf32>
+  %other = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%d, %x : tensor<16x10xf32>, tensor<16x10xf32>) outs(%empty : tensor<16x10xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<16x10xf32>
+  return %scaled, %other : tensor<16x10xf32>, tensor<16x10xf32>
+}
+
+// -----
+
 // A reader before the cast keeps the cast apart: the fused op would stand
 // where the cast is, after that reader.
 
@@ -668,7 +756,8 @@ func.func @round_trip_in_readers(%p: tensor<8x16xf32>) -> tensor<8x16xf32> {
 
 // A rounding to f16 read by two generics stays one: each reader would read
 // the f32 input, twice the bytes of the f16 result. So does a widening that
-// the function also returns (a reader that is no generic).
+// the function also returns (a reader that is no generic). The readers take
+// two inputs: a reader of one input would fuse into the conversion.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 // CONVERSIONS-LABEL: func.func @narrowing_stays
 // CONVERSIONS-COUNT-3: linalg.generic
@@ -676,7 +765,7 @@ func.func @round_trip_in_readers(%p: tensor<8x16xf32>) -> tensor<8x16xf32> {
 // CONVERSIONS-LABEL: func.func @widening_returned_stays
 // CONVERSIONS-COUNT-3: linalg.generic
 // CONVERSIONS-NOT: linalg.generic
-func.func @narrowing_stays(%p: tensor<8x16xf32>) -> (tensor<8x16xf16>, tensor<8x16xf16>) {
+func.func @narrowing_stays(%p: tensor<8x16xf32>, %q: tensor<8x16xf16>) -> (tensor<8x16xf16>, tensor<8x16xf16>) {
   %empty = tensor.empty() : tensor<8x16xf16>
   %h = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%p : tensor<8x16xf32>) outs(%empty : tensor<8x16xf16>) {
@@ -684,21 +773,21 @@ func.func @narrowing_stays(%p: tensor<8x16xf32>) -> (tensor<8x16xf16>, tensor<8x
     %t = arith.truncf %a : f32 to f16
     linalg.yield %t : f16
   } -> tensor<8x16xf16>
-  %twice = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%h : tensor<8x16xf16>) outs(%empty : tensor<8x16xf16>) {
-  ^bb0(%a: f16, %out: f16):
-    %d = arith.addf %a, %a : f16
+  %twice = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%h, %q : tensor<8x16xf16>, tensor<8x16xf16>) outs(%empty : tensor<8x16xf16>) {
+  ^bb0(%a: f16, %b: f16, %out: f16):
+    %d = arith.addf %a, %b : f16
     linalg.yield %d : f16
   } -> tensor<8x16xf16>
-  %square = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%h : tensor<8x16xf16>) outs(%empty : tensor<8x16xf16>) {
-  ^bb0(%a: f16, %out: f16):
-    %m = arith.mulf %a, %a : f16
+  %square = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%h, %q : tensor<8x16xf16>, tensor<8x16xf16>) outs(%empty : tensor<8x16xf16>) {
+  ^bb0(%a: f16, %b: f16, %out: f16):
+    %m = arith.mulf %a, %b : f16
     linalg.yield %m : f16
   } -> tensor<8x16xf16>
   return %twice, %square : tensor<8x16xf16>, tensor<8x16xf16>
 }
-func.func @widening_returned_stays(%p: tensor<8x16xf16>) -> (tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) {
+func.func @widening_returned_stays(%p: tensor<8x16xf16>, %q: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) {
   %empty = tensor.empty() : tensor<8x16xf32>
   %w = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%p : tensor<8x16xf16>) outs(%empty : tensor<8x16xf32>) {
@@ -706,16 +795,16 @@ func.func @widening_returned_stays(%p: tensor<8x16xf16>) -> (tensor<8x16xf32>, t
     %e = arith.extf %a : f16 to f32
     linalg.yield %e : f32
   } -> tensor<8x16xf32>
-  %twice = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%w : tensor<8x16xf32>) outs(%empty : tensor<8x16xf32>) {
-  ^bb0(%a: f32, %out: f32):
-    %d = arith.addf %a, %a : f32
+  %twice = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%w, %q : tensor<8x16xf32>, tensor<8x16xf32>) outs(%empty : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %d = arith.addf %a, %b : f32
     linalg.yield %d : f32
   } -> tensor<8x16xf32>
-  %square = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%w : tensor<8x16xf32>) outs(%empty : tensor<8x16xf32>) {
-  ^bb0(%a: f32, %out: f32):
-    %m = arith.mulf %a, %a : f32
+  %square = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%w, %q : tensor<8x16xf32>, tensor<8x16xf32>) outs(%empty : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %m = arith.mulf %a, %b : f32
     linalg.yield %m : f32
   } -> tensor<8x16xf32>
   return %w, %twice, %square : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>

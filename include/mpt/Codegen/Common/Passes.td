@@ -57,12 +57,14 @@ def MPTFuseElementwise
     the state (an optimizer's parameter and its buffers): one generic writes the update or the
     old values, which upstream's fusion cannot do for a producer with several results.
 
-    A generic that only converts its input (`arith.truncf`/`arith.extf`) fuses into the
+    A generic of one input and one result (a conversion, an activation) fuses into the
     elementwise generic that produces that input even when the producer has other readers (all
-    after the cast): the producer then writes both its result and the converted one. Upstream's
-    pattern would compute the producer again in the cast. The logits' gradient, rounded to f16 for
-    its GEMMs and read in f32 by its bias gradient, is the case; so is a persistent working copy
-    rounded from its updated master.
+    after it): the producer then writes both its result and the unary op's. Upstream's pattern
+    would compute the producer again in the unary op. The logits' gradient, rounded to f16 for its
+    GEMMs and read in f32 by its bias gradient, is the case; so is a persistent working copy
+    rounded from its updated master, and a bias add whose result relu's or gelu's gradient reads
+    in the backward pass, with the activation after it: one loop (on the GPU one kernel) writes
+    the pre-activation and the activation.
 
     With `recompute-cheap-producers`, an elementwise generic read by several generics, element
     for element, is fused into each of them when that moves fewer bytes than storing it once:
