@@ -23,16 +23,24 @@ using namespace mlir;
 
 namespace {
 
+/// Whether `op` is an elementwise generic of one input and one result: a
+/// conversion, or an activation (relu, gelu, ...).
+static bool isUnaryElementwise(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  return generic && generic.getNumDpsInputs() == 1 &&
+         generic.getNumDpsInits() == 1 &&
+         generic.getNumParallelLoops() == generic.getNumLoops();
+}
+
 /// Whether `op` is a generic that only converts its one input
 /// (arith.truncf/extf, element for element).
 static bool isCast(Operation *op) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  return generic && generic.getNumDpsInputs() == 1 &&
-         generic.getNumParallelLoops() == generic.getNumLoops() &&
-         llvm::all_of(generic.getBlock()->without_terminator(),
-                      [](Operation &nested) {
-                        return isa<arith::TruncFOp, arith::ExtFOp>(nested);
-                      });
+  return isUnaryElementwise(op) &&
+         llvm::all_of(
+             cast<linalg::GenericOp>(op).getBlock()->without_terminator(),
+             [](Operation &nested) {
+               return isa<arith::TruncFOp, arith::ExtFOp>(nested);
+             });
 }
 
 /// Whether `generic` only rounds the product of a matmul, which the GEMM
@@ -140,15 +148,6 @@ static bool isFusable(OpOperand *fusedOperand) {
       [](Operation *op) {
         return isa<linalg::LinalgOp>(op) && !isa<linalg::GenericOp>(op);
       });
-}
-
-/// Whether `op` is an elementwise generic of one input and one result: a
-/// conversion, or an activation (relu, gelu, ...).
-static bool isUnaryElementwise(Operation *op) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  return generic && generic.getNumDpsInputs() == 1 &&
-         generic.getNumDpsInits() == 1 &&
-         generic.getNumParallelLoops() == generic.getNumLoops();
 }
 
 /// A unary elementwise generic (a conversion, an activation), whose input's
