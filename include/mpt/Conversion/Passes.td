@@ -199,6 +199,18 @@ def MPTConvertLinalgToGPULoops
       fewer than `16 * min-blocks` blocks, `block_y` splits the rows into consecutive parts
       of at least 32, folded from the neutral element into a part-major buffer that a second
       kernel folds, in order, into the outputs.
+    - A reduction's kernels absorb the ops beside it that would be kernels of their own
+      (`AbsorbedOps.cpp`): a `linalg.fill` of an output just before it (only allocations
+      between) is gone, and the kernel starts from the fill's scalar instead of reading the
+      output; an elementwise generic just after it that reads one of its outputs through an
+      identity map, and no other, is computed where the kernel stores that output (a bias
+      gradient's unscale, the loss's copy into the step's output), and the output is stored
+      only if something else reads it. A column reduction also computes the elementwise
+      generic just before it that writes one of its inputs (read through a permutation, so
+      each element once), and stores its results there for their other readers: relu's
+      masked gradient and the bias gradient's partial sums are one kernel. Same arithmetic,
+      same results. A fill that an elementwise op overwrites without reading is dropped; one
+      under a select that keeps the old value stays.
     - `memref.copy` between views that are not contiguous becomes a copy kernel (contiguous
       copies stay, for `gpu.memcpy`).
     - `scf.forall` on memrefs (the columns of `embedding_grad`'s scatter-add): one thread per

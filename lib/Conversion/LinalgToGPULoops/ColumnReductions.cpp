@@ -48,9 +48,10 @@ class ColumnReductionBuilder : ReductionKernelBuilder {
 public:
   ColumnReductionBuilder(OpBuilder &b, linalg::GenericOp op,
                          ArrayRef<int64_t> ranges, const IterationSpace &space,
-                         ArrayRef<Reduction> reductions, int64_t blockSize,
+                         ArrayRef<Reduction> reductions,
+                         const AbsorbedOps &absorbed, int64_t blockSize,
                          int64_t minBlocks)
-      : ReductionKernelBuilder(b, op, ranges, space, reductions) {
+      : ReductionKernelBuilder(b, op, ranges, space, reductions, absorbed) {
     constexpr int64_t kMinPartLength = 32;
     threads = std::min(blockSize, space.points);
     blocks = llvm::divideCeil(space.points, threads);
@@ -99,11 +100,6 @@ private:
     perOutput(b, ivs, point, part);
   }
 
-  SmallVector<Value> outputIndices(OpBuilder &nb, OpOperand &init,
-                                   ArrayRef<Value> ivs) {
-    return applyMap(nb, loc, op.getMatchingIndexingMap(&init), ivs);
-  }
-
   /// The first kernel of a split reduction: each part from the neutral
   /// elements into a [split x outputs] buffer per reduction, returned.
   SmallVector<Value> foldParts() {
@@ -137,8 +133,7 @@ private:
                          Value) {
       SmallVector<Value> current;
       for (OpOperand &init : op.getDpsInitsMutable())
-        current.push_back(memref::LoadOp::create(nb, loc, init.get(),
-                                                 outputIndices(nb, init, ivs)));
+        current.push_back(loadOutput(nb, loc, op, init, ivs, absorbed));
       SmallVector<Value> totals;
       if (partials.empty()) {
         totals = foldRows(nb, ivs, zero, c(space.length), current);
@@ -158,8 +153,7 @@ private:
         totals = SmallVector<Value>(loop.getResults());
       }
       for (auto [init, total] : llvm::zip(op.getDpsInitsMutable(), totals))
-        memref::StoreOp::create(nb, loc, total, init.get(),
-                                outputIndices(nb, init, ivs));
+        storeOutput(nb, loc, op, init, ivs, total, absorbed);
     });
   }
 
@@ -171,11 +165,12 @@ private:
 LogicalResult lowerColumnReduction(OpBuilder &b, linalg::GenericOp op,
                                    ArrayRef<int64_t> ranges,
                                    const IterationSpace &space,
+                                   const AbsorbedOps &absorbed,
                                    int64_t blockSize, int64_t minBlocks) {
   FailureOr<SmallVector<Reduction>> reductions = matchReductionsOrReport(op);
   if (failed(reductions))
     return failure();
-  ColumnReductionBuilder(b, op, ranges, space, *reductions, blockSize,
+  ColumnReductionBuilder(b, op, ranges, space, *reductions, absorbed, blockSize,
                          minBlocks)
       .build();
   return success();

@@ -5,8 +5,10 @@
 // one thread per output or per scf.forall iteration (PerThread.cpp), one
 // block per output (RowReductions.cpp), one thread per column
 // (ColumnReductions.cpp), after the sums written one dimension at a time are
-// merged (SumLevels.cpp). The loop builders they share are in LoopBuilders.cpp
-// and Reductions.cpp.
+// merged (SumLevels.cpp). A reduction's kernel absorbs the fills of its
+// outputs, an elementwise op that reads one of them, and, for a column sum,
+// one that writes its input (AbsorbedOps.cpp). The loop builders they share
+// are in LoopBuilders.cpp and Reductions.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +25,69 @@
 namespace mpt::gpuloops {
 
 //===----------------------------------------------------------------------===//
+// Ops a reduction's kernel absorbs (AbsorbedOps.cpp)
+//===----------------------------------------------------------------------===//
+
+/// An elementwise generic that reads an output of the reduction just before
+/// it, computed by the reduction's kernel where it stores that output.
+struct Epilogue {
+  mlir::linalg::GenericOp op;
+  mlir::OpOperand *input; // the input of `op` that reads the output
+  bool keepOutput;        // whether anything else reads the output
+};
+
+/// An elementwise generic just before a column reduction that writes one of
+/// its inputs, which others read later too (a relu's masked gradient, which
+/// the bias gradient sums and the GEMMs read): computed by the reduction's
+/// kernel where it reads that input, and stored there.
+struct Prologue {
+  mlir::linalg::GenericOp op;
+  mlir::OpOperand *read; // the reduction's input that reads the prologue
+  unsigned result;       // which result of `op` it reads
+};
+
+/// The ops around a generic that its kernel does itself, by output number:
+/// the scalar a fill wrote into the output just before the generic (the
+/// kernel starts from it instead of reading the output; null where the
+/// generic overwrites the output without reading it), and an epilogue.
+struct AbsorbedOps {
+  llvm::DenseMap<unsigned, mlir::Value> fillValues;
+  llvm::DenseMap<unsigned, Epilogue> epilogues;
+  std::optional<Prologue> prologue;
+};
+
+/// Finds the ops each generic absorbs, each otherwise a kernel of its own:
+/// the fills of its outputs; for a reduction, the elementwise op that reads
+/// its result next (a bias gradient's unscale, which would read the sum back
+/// from memory); for a column reduction, the elementwise op that writes its
+/// input just before it. Erases the fills; the prologues and epilogues stay
+/// until their reduction is lowered.
+llvm::DenseMap<mlir::Operation *, AbsorbedOps>
+absorbNeighbours(mlir::ModuleOp module, int64_t maxThreadReduction);
+
+/// Maps the reduction input that `absorbed`'s prologue writes, if any, to
+/// the prologue's value at loop point `ivs` of `op`, which it computes and
+/// stores there.
+void computePrologue(mlir::OpBuilder &b, mlir::Location loc,
+                     mlir::linalg::GenericOp op,
+                     llvm::ArrayRef<mlir::Value> ivs,
+                     const AbsorbedOps &absorbed, mlir::IRMapping &mapping);
+
+/// The value output `init` of `op` holds at loop point `ivs` when `op`
+/// starts.
+mlir::Value loadOutput(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::linalg::GenericOp op, mlir::OpOperand &init,
+                       llvm::ArrayRef<mlir::Value> ivs,
+                       const AbsorbedOps &absorbed);
+
+/// Stores `value` into output `init` of `op` at loop point `ivs` and computes
+/// and stores the output's epilogue there.
+void storeOutput(mlir::OpBuilder &b, mlir::Location loc,
+                 mlir::linalg::GenericOp op, mlir::OpOperand &init,
+                 llvm::ArrayRef<mlir::Value> ivs, mlir::Value value,
+                 const AbsorbedOps &absorbed);
+
+//===----------------------------------------------------------------------===//
 // Kernel families
 //===----------------------------------------------------------------------===//
 
@@ -36,13 +101,24 @@ struct IterationSpace {
 IterationSpace getIterationSpace(mlir::linalg::GenericOp op,
                                  llvm::ArrayRef<int64_t> ranges);
 
+enum class KernelFamily { PerThread, ColumnReduction, RowReduction };
+
+/// The kernel family that lowers `op`: one thread per output when it
+/// reduces nothing or at most `maxThreadReduction` elements per output, a
+/// thread per column for a column reduction of a warp's worth of columns or
+/// more (fewer: a block tree per column reads more of each at once), a
+/// block per output otherwise.
+KernelFamily chooseKernelFamily(mlir::linalg::GenericOp op,
+                                const IterationSpace &space,
+                                int64_t maxThreadReduction);
+
 /// Lowers a generic with one thread per point of its parallel dimensions,
 /// `blockSize` threads per block, the last block guarded. Reduction
 /// dimensions, if any (small ones: pooling windows, a few classes), are
 /// folded sequentially by each thread in the CPU lowering's order.
 void lowerPerThread(mlir::OpBuilder &b, mlir::linalg::GenericOp op,
                     llvm::ArrayRef<int64_t> ranges, const IterationSpace &space,
-                    int64_t blockSize);
+                    const AbsorbedOps &absorbed, int64_t blockSize);
 
 /// Lowers an scf.forall on memrefs (static bounds from 0, step 1) to one
 /// thread per iteration, `blockSize` threads per block, the last block
@@ -59,6 +135,7 @@ mlir::LogicalResult lowerRowReduction(mlir::OpBuilder &b,
                                       mlir::linalg::GenericOp op,
                                       llvm::ArrayRef<int64_t> ranges,
                                       const IterationSpace &space,
+                                      const AbsorbedOps &absorbed,
                                       int64_t blockSize, int64_t minBlocks);
 
 /// Whether `op` reduces over outer dimensions into outputs indexed by its
@@ -81,6 +158,7 @@ mlir::LogicalResult lowerColumnReduction(mlir::OpBuilder &b,
                                          mlir::linalg::GenericOp op,
                                          llvm::ArrayRef<int64_t> ranges,
                                          const IterationSpace &space,
+                                         const AbsorbedOps &absorbed,
                                          int64_t blockSize, int64_t minBlocks);
 
 /// Merges a chain of sums over one dimension at a time (a level summing the
@@ -112,6 +190,11 @@ void delinearize(mlir::OpBuilder &b, mlir::Location loc, mlir::Value linear,
 llvm::SmallVector<mlir::Value> applyMap(mlir::OpBuilder &b, mlir::Location loc,
                                         mlir::AffineMap map,
                                         llvm::ArrayRef<mlir::Value> ivs);
+
+/// `scalar`, a generic's scalar operand, in a kernel: one read from a buffer
+/// (a 0-d tensor.extract, such as the found-inf flag) is read there, where
+/// the buffer lives.
+mlir::Value scalarInKernel(mlir::OpBuilder &b, mlir::Value scalar);
 
 /// The element of `op`'s input `input` at loop point `ivs`.
 mlir::Value loadInput(mlir::OpBuilder &b, mlir::Location loc,
@@ -171,7 +254,8 @@ protected:
   ReductionKernelBuilder(mlir::OpBuilder &b, mlir::linalg::GenericOp op,
                          llvm::ArrayRef<int64_t> ranges,
                          const IterationSpace &space,
-                         llvm::ArrayRef<Reduction> reductions);
+                         llvm::ArrayRef<Reduction> reductions,
+                         const AbsorbedOps &absorbed);
 
   /// An index constant.
   mlir::Value c(int64_t v);
@@ -187,6 +271,7 @@ protected:
   llvm::ArrayRef<int64_t> ranges;
   const IterationSpace &space;
   llvm::ArrayRef<Reduction> reductions;
+  const AbsorbedOps &absorbed;
   mlir::Value zero, one;
 
 private:

@@ -100,10 +100,21 @@ struct MPTConvertLinalgToGPULoopsPass
     if (gemmsAsLoops && failed(lowerGemmsToLoops(rewriter, module)))
       return signalPassFailure();
     mergeAllSumLevels(rewriter, module);
+    absorbedBy = absorbNeighbours(module, maxThreadReduction);
     if (failed(generalizeNamedOps(rewriter, module)))
       return signalPassFailure();
+    llvm::SmallPtrSet<Operation *, 8> absorbedGenerics;
+    for (auto &[op, absorbed] : absorbedBy) {
+      for (auto &[output, epilogue] : absorbed.epilogues)
+        absorbedGenerics.insert(epilogue.op);
+      if (absorbed.prologue)
+        absorbedGenerics.insert(absorbed.prologue->op);
+    }
     SmallVector<linalg::GenericOp> generics;
-    module.walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    module.walk([&](linalg::GenericOp op) {
+      if (!absorbedGenerics.contains(op))
+        generics.push_back(op);
+    });
     for (linalg::GenericOp op : generics)
       if (failed(lowerGeneric(op)))
         return signalPassFailure();
@@ -117,7 +128,8 @@ struct MPTConvertLinalgToGPULoopsPass
   }
 
   /// Lowers `op` by the kernel family its iteration space calls for, and
-  /// erases it with the host loads only it read.
+  /// erases it, its prologue and epilogue, the host loads only they read and
+  /// the buffers only the epilogue read.
   LogicalResult lowerGeneric(linalg::GenericOp op) {
     if (!op.hasPureBufferSemantics())
       return op.emitOpError("must be on memrefs (bufferize before "
@@ -128,28 +140,52 @@ struct MPTConvertLinalgToGPULoopsPass
                             "static shapes");
     OpBuilder b(op);
     IterationSpace space = getIterationSpace(op, ranges);
-    // Fewer than a warp's worth of columns: a block tree per column reads
-    // more of each at once.
-    constexpr int64_t kMinColumns = 32;
+    const AbsorbedOps &absorbed = absorbedBy[op];
     LogicalResult lowered = success();
-    if (space.reductionDims.empty() || space.length <= maxThreadReduction)
-      lowerPerThread(b, op, ranges, space, blockSize);
-    else if (space.points >= kMinColumns &&
-             isColumnReduction(op, op.getIteratorTypesArray()))
-      lowered =
-          lowerColumnReduction(b, op, ranges, space, blockSize, minBlocks);
-    else
-      lowered = lowerRowReduction(b, op, ranges, space, blockSize, minBlocks);
+    switch (chooseKernelFamily(op, space, maxThreadReduction)) {
+    case KernelFamily::PerThread:
+      lowerPerThread(b, op, ranges, space, absorbed, blockSize);
+      break;
+    case KernelFamily::ColumnReduction:
+      lowered = lowerColumnReduction(b, op, ranges, space, absorbed, blockSize,
+                                     minBlocks);
+      break;
+    case KernelFamily::RowReduction:
+      lowered = lowerRowReduction(b, op, ranges, space, absorbed, blockSize,
+                                  minBlocks);
+      break;
+    }
     if (failed(lowered))
       return failure();
     SmallVector<Value> operands = op->getOperands();
+    for (auto &[output, value] : absorbed.fillValues)
+      if (value)
+        operands.push_back(value);
+    SmallVector<Value> unwritten;
+    for (auto &[output, epilogue] : absorbed.epilogues) {
+      llvm::append_range(operands, epilogue.op->getOperands());
+      if (!epilogue.keepOutput)
+        unwritten.push_back(epilogue.input->get());
+      epilogue.op->erase();
+    }
+    if (absorbed.prologue) {
+      llvm::append_range(operands, absorbed.prologue->op->getOperands());
+      absorbed.prologue->op->erase();
+    }
     op.erase();
     for (Value operand : operands)
       if (auto hostLoad = operand.getDefiningOp<memref::LoadOp>())
         if (hostLoad->use_empty())
           hostLoad.erase();
+    for (Value buffer : unwritten) {
+      for (Operation *dealloc : llvm::make_early_inc_range(buffer.getUsers()))
+        dealloc->erase();
+      buffer.getDefiningOp()->erase();
+    }
     return success();
   }
+
+  llvm::DenseMap<Operation *, AbsorbedOps> absorbedBy;
 };
 
 } // namespace

@@ -50,17 +50,19 @@ SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
   return indices;
 }
 
+Value scalarInKernel(OpBuilder &b, Value scalar) {
+  if (auto hostLoad = scalar.getDefiningOp<memref::LoadOp>())
+    return b.clone(*hostLoad)->getResult(0);
+  return scalar;
+}
+
 Value loadInput(OpBuilder &b, Location loc, linalg::GenericOp op,
                 OpOperand *input, ArrayRef<Value> ivs) {
   Value value = input->get();
   if (isa<MemRefType>(value.getType()))
     return memref::LoadOp::create(
         b, loc, value, applyMap(b, loc, op.getMatchingIndexingMap(input), ivs));
-  if (auto hostLoad = value.getDefiningOp<memref::LoadOp>())
-    // A scalar operand read from a buffer (a 0-d tensor.extract, such as the
-    // found-inf flag): read it in the kernel, where the buffer lives.
-    return b.clone(*hostLoad)->getResult(0);
-  return value;
+  return scalarInKernel(b, value);
 }
 
 void loadInputs(OpBuilder &b, Location loc, linalg::GenericOp op,
@@ -97,6 +99,18 @@ IterationSpace getIterationSpace(linalg::GenericOp op,
   for (unsigned dim : space.reductionDims)
     space.length *= ranges[dim];
   return space;
+}
+
+KernelFamily chooseKernelFamily(linalg::GenericOp op,
+                                const IterationSpace &space,
+                                int64_t maxThreadReduction) {
+  constexpr int64_t kMinColumns = 32;
+  if (space.reductionDims.empty() || space.length <= maxThreadReduction)
+    return KernelFamily::PerThread;
+  if (space.points >= kMinColumns &&
+      isColumnReduction(op, op.getIteratorTypesArray()))
+    return KernelFamily::ColumnReduction;
+  return KernelFamily::RowReduction;
 }
 
 std::pair<Value, Value> buildGuardedThreads(OpBuilder &b, Location loc,

@@ -97,7 +97,7 @@ namespace mpt::gpuloops {
 
 void lowerPerThread(OpBuilder &b, linalg::GenericOp op,
                     ArrayRef<int64_t> ranges, const IterationSpace &space,
-                    int64_t blockSize) {
+                    const AbsorbedOps &absorbed, int64_t blockSize) {
   Location loc = op.getLoc();
   const SmallVector<unsigned> &parallelDims = space.parallelDims;
   const SmallVector<unsigned> &reductionDims = space.reductionDims;
@@ -120,13 +120,9 @@ void lowerPerThread(OpBuilder &b, linalg::GenericOp op,
   SmallVector<Value> current;
   for (OpOperand &init : op.getDpsInitsMutable()) {
     BlockArgument arg = body->getArgument(init.getOperandNumber());
-    current.push_back(
-        arg.use_empty() && reductionDims.empty()
-            ? Value()
-            : memref::LoadOp::create(
-                  b, loc, init.get(),
-                  applyMap(b, loc, op.getMatchingIndexingMap(&init), ivs))
-                  .getResult());
+    current.push_back(arg.use_empty() && reductionDims.empty()
+                          ? Value()
+                          : loadOutput(b, loc, op, init, ivs, absorbed));
   }
   // The body at `pointIvs` with the outputs' values `outputs`.
   auto bodyAt = [&](OpBuilder &nb, ArrayRef<Value> pointIvs,
@@ -160,9 +156,7 @@ void lowerPerThread(OpBuilder &b, linalg::GenericOp op,
     results = SmallVector<Value>(loop.getResults());
   }
   for (auto [init, value] : llvm::zip(op.getDpsInitsMutable(), results))
-    memref::StoreOp::create(
-        b, loc, value, init.get(),
-        applyMap(b, loc, op.getMatchingIndexingMap(&init), ivs));
+    storeOutput(b, loc, op, init, ivs, value, absorbed);
 }
 
 LogicalResult lowerForallPerThread(OpBuilder &b, scf::ForallOp forall,

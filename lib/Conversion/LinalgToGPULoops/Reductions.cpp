@@ -54,9 +54,10 @@ ReductionKernelBuilder::ReductionKernelBuilder(OpBuilder &b,
                                                linalg::GenericOp op,
                                                ArrayRef<int64_t> ranges,
                                                const IterationSpace &space,
-                                               ArrayRef<Reduction> reductions)
+                                               ArrayRef<Reduction> reductions,
+                                               const AbsorbedOps &absorbed)
     : b(b), op(op), loc(op.getLoc()), ranges(ranges), space(space),
-      reductions(reductions) {
+      reductions(reductions), absorbed(absorbed) {
   zero = c(0);
   one = c(1);
   for (const Reduction &reduction : reductions) {
@@ -73,6 +74,7 @@ Value ReductionKernelBuilder::c(int64_t v) {
 SmallVector<Value> ReductionKernelBuilder::elementsAt(OpBuilder &nb,
                                                       ArrayRef<Value> ivs) {
   IRMapping mapping;
+  computePrologue(nb, loc, op, ivs, absorbed, mapping);
   loadInputs(nb, loc, op, ivs, mapping);
   cloneBody(nb, op, ivs, mapping, combiners);
   return llvm::map_to_vector(elementsOf, [&](Value element) {

@@ -18,9 +18,10 @@ class RowReductionBuilder : ReductionKernelBuilder {
 public:
   RowReductionBuilder(OpBuilder &b, linalg::GenericOp op,
                       ArrayRef<int64_t> ranges, const IterationSpace &space,
-                      ArrayRef<Reduction> reductions, int64_t threads,
+                      ArrayRef<Reduction> reductions,
+                      const AbsorbedOps &absorbed, int64_t threads,
                       int64_t split)
-      : ReductionKernelBuilder(b, op, ranges, space, reductions),
+      : ReductionKernelBuilder(b, op, ranges, space, reductions, absorbed),
         threads(threads), split(split) {}
 
   /// One kernel (or two, when split) for output `i`:
@@ -105,18 +106,16 @@ private:
   /// value, into output i.
   void foldIntoOutput(unsigned i, Type carrier, Value partialBuffer) {
     const Reduction &reduction = reductions[i];
-    Value output = op.getDpsInits()[i];
+    OpOperand &output = op.getDpsInitsMutable()[i];
     auto grid = scf::ParallelOp::create(b, loc, zero, c(space.points), one);
     mapLoop(b, grid, Processor::BlockX);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(grid.getBody());
     Value point = grid.getInductionVars()[0];
     SmallVector<Value> ivs = outputPoint(grid);
-    AffineMap outputMap = op.getIndexingMapsArray()[op.getNumDpsInputs() + i];
     // Every thread reads the output before the reduction's barriers and
     // writes the same total after them.
-    Value current = memref::LoadOp::create(b, loc, output,
-                                           applyMap(b, loc, outputMap, ivs));
+    Value current = loadOutput(b, loc, op, output, ivs, absorbed);
     int64_t finalThreads =
         split > 1 ? std::min<int64_t>(threads, llvm::PowerOf2Ceil(split))
                   : threads;
@@ -141,8 +140,7 @@ private:
               })[0];
         });
     Value result = combine(b, reduction, current, total, /*partials=*/true)[0];
-    memref::StoreOp::create(b, loc, result, output,
-                            applyMap(b, loc, outputMap, ivs));
+    storeOutput(b, loc, op, output, ivs, result, absorbed);
     if (partialBuffer) {
       b.setInsertionPointAfter(grid);
       memref::DeallocOp::create(b, loc, partialBuffer);
@@ -158,7 +156,8 @@ namespace mpt::gpuloops {
 
 LogicalResult lowerRowReduction(OpBuilder &b, linalg::GenericOp op,
                                 ArrayRef<int64_t> ranges,
-                                const IterationSpace &space, int64_t blockSize,
+                                const IterationSpace &space,
+                                const AbsorbedOps &absorbed, int64_t blockSize,
                                 int64_t minBlocks) {
   FailureOr<SmallVector<Reduction>> reductions = matchReductionsOrReport(op);
   if (failed(reductions))
@@ -175,8 +174,8 @@ LogicalResult lowerRowReduction(OpBuilder &b, linalg::GenericOp op,
   if (points < minBlocks)
     split = std::clamp<int64_t>(length / (8 * threads), 1,
                                 llvm::divideCeil(16 * minBlocks, points));
-  RowReductionBuilder builder(b, op, ranges, space, *reductions, threads,
-                              split);
+  RowReductionBuilder builder(b, op, ranges, space, *reductions, absorbed,
+                              threads, split);
   for (unsigned i = 0, e = reductions->size(); i < e; ++i)
     if (failed(builder.lowerOutput(i)))
       return failure();

@@ -509,3 +509,247 @@ func.func @forall_dynamic(%n: index, %out: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+// A bias gradient as the tensor lowering writes it: a zero fill, the column
+// sum into it, and the unscale reading the sum. The sum's kernels absorb
+// both: the second kernel starts from the fill's scalar instead of reading
+// the buffer (no fill kernel), and stores the unscaled sum, multiplied
+// where the sum was stored. Nothing else reads the sum: its buffer is gone.
+// CHECK-LABEL: func.func @bias_gradient
+// CHECK-SAME: (%[[DY:.*]]: memref<1000x300xf16>, %[[INV:.*]]: memref<f32>, %[[G:.*]]: memref<300xf32>)
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NOT: memref.alloc() : memref<300xf32>
+// CHECK: %[[PARTS:.*]] = memref.alloc() : memref<31x300xf32>
+// CHECK: memref.store %{{.*}}, %[[PARTS]]
+// CHECK: scf.parallel (%[[B:.*]], %{{.*}}) = (%{{.*}}, %{{.*}}) to (%c2{{.*}}, %c1{{.*}})
+// CHECK: %[[COL:.*]] = arith.addi
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %[[ZERO]])
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: affine.apply
+// CHECK-NEXT: %[[K:.*]] = memref.load %[[INV]][]
+// CHECK-NEXT: %[[U:.*]] = arith.mulf %[[SUM]], %[[K]] : f32
+// CHECK-NEXT: %[[GI:.*]] = affine.apply #{{.*}}(%[[COL]])
+// CHECK-NEXT: memref.store %[[U]], %[[G]][%[[GI]]]
+// CHECK-NEXT: }
+// CHECK: memref.dealloc %[[PARTS]]
+// CHECK-NEXT: return
+func.func @bias_gradient(%dy: memref<1000x300xf16>, %inv: memref<f32>, %g: memref<300xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %sum = memref.alloc() : memref<300xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<300xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%dy : memref<1000x300xf16>) outs(%sum : memref<300xf32>) {
+  ^bb0(%a: f16, %acc: f32):
+    %w = arith.extf %a : f16 to f32
+    %s = arith.addf %w, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(j) -> (j)>, affine_map<(j) -> ()>, affine_map<(j) -> (j)>],
+                  iterator_types = ["parallel"]}
+      ins(%sum, %inv : memref<300xf32>, memref<f32>) outs(%g : memref<300xf32>) {
+  ^bb0(%s: f32, %k: f32, %out: f32):
+    %u = arith.mulf %s, %k : f32
+    linalg.yield %u : f32
+  }
+  memref.dealloc %sum : memref<300xf32>
+  return
+}
+
+// -----
+
+// A loss: a full sum from a fill, copied into the step's output by the
+// next op, and read again after it: the block reduction adds the fill's
+// scalar, then stores the total both into the sum, which the third op
+// reads, and into the output.
+// CHECK-LABEL: func.func @sum_read_again
+// CHECK-SAME: (%[[X:.*]]: memref<1000xf32>, %[[LOSS:.*]]: memref<f32>, %[[TWICE:.*]]: memref<f32>)
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[SUM:.*]] = memref.alloc() : memref<f32>
+// CHECK-NOT: memref.store
+// CHECK: %[[BLOCK:.*]] = scf.parallel {{.*}} init
+// CHECK: scf.reduce(
+// CHECK: %[[TOTAL:.*]] = arith.addf %[[BLOCK]], %[[ZERO]] : f32
+// CHECK-NEXT: memref.store %[[TOTAL]], %[[SUM]][]
+// CHECK-NEXT: memref.store %[[TOTAL]], %[[LOSS]][]
+// CHECK: %[[S:.*]] = memref.load %[[SUM]][]
+// CHECK-NEXT: %[[T:.*]] = arith.addf %[[S]], %[[S]]
+// CHECK-NEXT: memref.store %[[T]], %[[TWICE]][]
+func.func @sum_read_again(%x: memref<1000xf32>, %loss: memref<f32>, %twice: memref<f32>) {
+  %zero = arith.constant 0.0 : f32
+  %sum = memref.alloc() : memref<f32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<f32>)
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>],
+                  iterator_types = ["reduction"]}
+      ins(%x : memref<1000xf32>) outs(%sum : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>],
+                  iterator_types = []}
+      ins(%sum : memref<f32>) outs(%loss : memref<f32>) {
+  ^bb0(%s: f32, %out: f32):
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>],
+                  iterator_types = []}
+      ins(%sum : memref<f32>) outs(%twice : memref<f32>) {
+  ^bb0(%s: f32, %out: f32):
+    %t = arith.addf %s, %s : f32
+    linalg.yield %t : f32
+  }
+  memref.dealloc %sum : memref<f32>
+  return
+}
+
+// -----
+
+// Fills that stay kernels: one whose buffer an op between reads, and one
+// under a select that keeps the old value (its kernel reads the buffer and
+// writes only some elements). A fill that the next op overwrites without
+// reading it is dead: no kernel stores its scalar.
+// CHECK-LABEL: func.func @fills_kept
+// CHECK-SAME: (%[[FLAG:.*]]: memref<i1>, %[[X:.*]]: memref<1000xf32>, %[[Y:.*]]: memref<1000xf32>, %[[Z:.*]]: memref<1000xf32>, %[[MAX:.*]]: memref<f32>, %[[S:.*]]: memref<f32>)
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: memref.store %[[ZERO]], %[[S]][]
+// CHECK: memref.load %[[S]][]
+// CHECK: memref.store %{{.*}}, %[[MAX]][]
+// CHECK: memref.load %[[S]][]
+// CHECK: memref.store %{{.*}}, %[[S]][]
+// CHECK: memref.store %[[ONE]], %[[Y]]
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[Y]]
+// CHECK-NOT: memref.store %[[ZERO]]
+// CHECK: memref.store %{{.*}}, %[[Z]]
+// CHECK-NOT: memref.store %[[ZERO]]
+func.func @fills_kept(%flag: memref<i1>, %x: memref<1000xf32>, %y: memref<1000xf32>,
+                      %z: memref<1000xf32>, %max: memref<f32>, %s: memref<f32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%zero : f32) outs(%s : memref<f32>)
+  linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>],
+                  iterator_types = []}
+      ins(%s : memref<f32>) outs(%max : memref<f32>) {
+  ^bb0(%a: f32, %out: f32):
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>],
+                  iterator_types = ["reduction"]}
+      ins(%x : memref<1000xf32>) outs(%s : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.addf %a, %acc : f32
+    linalg.yield %m : f32
+  }
+  %skip = memref.load %flag[] : memref<i1>
+  linalg.fill ins(%one : f32) outs(%y : memref<1000xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i) -> ()>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]}
+      ins(%skip, %x : i1, memref<1000xf32>) outs(%y : memref<1000xf32>) {
+  ^bb0(%k: i1, %a: f32, %out: f32):
+    %v = arith.select %k, %out, %a : f32
+    linalg.yield %v : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%z : memref<1000xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]}
+      ins(%x : memref<1000xf32>) outs(%z : memref<1000xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %d = arith.addf %a, %a : f32
+    linalg.yield %d : f32
+  }
+  return
+}
+
+// -----
+
+// A relu layer's backward in f16: the masked gradient (the product rounded,
+// zero where the pre-activation is not positive), which the GEMMs also read
+// later, then the bias gradient, its column sum. The sum's first kernel
+// computes the masked gradient where it reads it, and stores it: the masked
+// gradient's kernel is gone. 48 rows are not split: one kernel does it all.
+// CHECK-LABEL: func.func @masked_gradient_and_bias_gradient
+// CHECK-SAME: (%[[P:.*]]: memref<48x64xf32>, %[[Z:.*]]: memref<48x64xf16>, %[[DZ:.*]]: memref<48x64xf16>, %[[DB:.*]]: memref<64xf32>)
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[ZERO16:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK: scf.parallel
+// CHECK: scf.parallel
+// CHECK: scf.for %[[R:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]])
+// CHECK: %[[PV:.*]] = memref.load %[[P]]
+// CHECK: %[[ZV:.*]] = memref.load %[[Z]]
+// CHECK: %[[R16:.*]] = arith.truncf %[[PV]] : f32 to f16
+// CHECK: %[[POS:.*]] = arith.cmpf ugt, %[[ZV]], %[[ZERO16]]
+// CHECK: %[[M:.*]] = arith.select %[[POS]], %[[R16]], %[[ZERO16]]
+// CHECK: memref.store %[[M]], %[[DZ]]
+// CHECK: %[[W:.*]] = arith.extf %[[M]] : f16 to f32
+// CHECK: arith.addf %[[W]], %[[ACC]]
+// CHECK: memref.store %{{.*}}, %[[DB]]
+// CHECK-NOT: scf.parallel
+// CHECK: return
+func.func @masked_gradient_and_bias_gradient(%p: memref<48x64xf32>, %z: memref<48x64xf16>,
+                                             %dz: memref<48x64xf16>, %db: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %zero16 = arith.constant 0.0 : f16
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%p, %z : memref<48x64xf32>, memref<48x64xf16>) outs(%dz : memref<48x64xf16>) {
+  ^bb0(%a: f32, %b: f16, %out: f16):
+    %r = arith.truncf %a : f32 to f16
+    %pos = arith.cmpf ugt, %b, %zero16 : f16
+    %m = arith.select %pos, %r, %zero16 : f16
+    linalg.yield %m : f16
+  }
+  linalg.fill ins(%zero : f32) outs(%db : memref<64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%dz : memref<48x64xf16>) outs(%db : memref<64xf32>) {
+  ^bb0(%a: f16, %acc: f32):
+    %w = arith.extf %a : f16 to f32
+    %s = arith.addf %w, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Not a prologue: the elementwise op also writes what the column sum
+// accumulates into (its own kernel, then the sum's).
+// CHECK-LABEL: func.func @producer_writes_the_sum
+// CHECK-SAME: (%[[X:.*]]: memref<48x64xf32>, %[[Y:.*]]: memref<48x64xf32>, %[[S:.*]]: memref<64xf32>)
+// CHECK: arith.negf
+// CHECK-NEXT: affine.apply
+// CHECK-NEXT: affine.apply
+// CHECK-NEXT: memref.store %{{.*}}, %[[Y]]
+// CHECK-NEXT: affine.apply
+// CHECK-NEXT: memref.store %{{.*}}, %[[S]]
+// CHECK-NEXT: }
+// CHECK: scf.parallel
+// CHECK: scf.parallel
+// CHECK-NOT: arith.negf
+// CHECK: memref.load %[[Y]]
+// CHECK-NOT: arith.negf
+// CHECK: arith.addf
+// CHECK-NOT: arith.negf
+// CHECK: return
+func.func @producer_writes_the_sum(%x: memref<48x64xf32>, %y: memref<48x64xf32>, %s: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<48x64xf32>) outs(%y, %s : memref<48x64xf32>, memref<64xf32>) {
+  ^bb0(%a: f32, %out: f32, %out2: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n, %n : f32, f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%y : memref<48x64xf32>) outs(%s : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %t = arith.addf %a, %acc : f32
+    linalg.yield %t : f32
+  }
+  return
+}
