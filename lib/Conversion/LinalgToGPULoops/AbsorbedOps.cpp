@@ -124,8 +124,7 @@ matchEpilogue(linalg::GenericOp op, ArrayRef<Operation *> fills) {
   if (!read || !consumer.getMatchingIndexingMap(read).isIdentity())
     return std::nullopt;
   OpOperand *output = outputWriting(op, read->get());
-  if (!output || !writesWholeOutput(op, *output) ||
-      llvm::count(consumer.getDpsInputs(), read->get()) != 1)
+  if (!output || !writesWholeOutput(op, *output))
     return std::nullopt;
   for (OpOperand &init : consumer.getDpsInitsMutable())
     if (llvm::is_contained(op->getOperands(), init.get()) ||
