@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "cpu/CpuKernels.h"
-#include "mpt/float16.h"
 #include "cpu/GemmBF16.h"
+#include "mpt/float16.h"
 
 #include <cblas.h>
 #include <gtest/gtest.h>
@@ -227,13 +227,16 @@ struct MatmulShape {
 /// The bf16 kernel's panels of 32 columns end full (64), past 16 (49: 17
 /// left), at 16 (16) and below (37, 70, 5, 300). k of 64 and 96 lets AMX read
 /// untransposed rows of A in place, from dense and from padded rows. The last
-/// shape but one is large enough (m n k >= 2^24) for the bf16 kernel to split
+/// shape but two is large enough (m n k >= 2^24) for the bf16 kernel to split
 /// its rows over OpenBLAS's threads; the last has k = 0, an empty sum, which
-/// leaves C as it was or writes zeros.
+/// leaves C as it was or writes zeros. f16 operands are widened in blocks of
+/// 256 of depth and of up to 256 rows (32768 / n, at least 16), on the
+/// threads: 277 and 300 end a second depth block early, 600 rows of 7 columns
+/// make three row blocks, 203 of 300 two.
 constexpr MatmulShape kMatmulShapes[] = {
-    {13, 37, 29, 0}, {16, 64, 64, 0},    {24, 70, 33, 5},
-    {1, 5, 1, 0},    {49, 49, 16, 0},    {49, 16, 49, 2},
-    {40, 45, 96, 3}, {203, 300, 277, 3}, {3, 5, 0, 0}};
+    {13, 37, 29, 0},  {16, 64, 64, 0}, {24, 70, 33, 5}, {1, 5, 1, 0},
+    {49, 49, 16, 0},  {49, 16, 49, 2}, {40, 45, 96, 3}, {203, 300, 277, 3},
+    {600, 7, 300, 1}, {3, 5, 0, 0}};
 
 /// Every way the kernels write C.
 constexpr Output kOutputs[] = {

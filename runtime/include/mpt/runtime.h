@@ -388,8 +388,8 @@ typedef struct mpt_step_metrics_t {
   /* The step's memory at its highest, by what it held then: the session's
      buffers for the training step, plus the buffers the step allocated for
      itself and had not freed yet. On the CPU the compiler tags those as
-     gradients, activations, working copies or workspace; on CUDA they are
-     all workspace. */
+     gradients, activations, working copies or workspace, and the scratch of
+     a running kernel counts as workspace; on CUDA they are all workspace. */
   mpt_memory_bytes_t peak_memory;
 } mpt_step_metrics_t;
 

@@ -4,7 +4,9 @@
 
 #include "ParallelFor.h"
 #include "Scratch.h"
+#include "StepMemory.h"
 #include "cpu/GemmBF16.h"
+#include "cpu/StepAllocator.h"
 #include "mpt/Contract/Contract.h"
 #include "mpt/float16.h"
 
@@ -161,6 +163,21 @@ std::vector<float> &scratch(int index) {
   return buffers[index];
 }
 
+/// Kernel scratch of `bytes`, counted as step workspace while this lives
+/// (countKernelScratch).
+class ScratchInUse {
+public:
+  explicit ScratchInUse(int64_t bytes) : bytes(bytes) {
+    mpt::runtime::countKernelScratch(bytes);
+  }
+  ~ScratchInUse() { mpt::runtime::countKernelScratch(-bytes); }
+  ScratchInUse(const ScratchInUse &) = delete;
+  ScratchInUse &operator=(const ScratchInUse &) = delete;
+
+private:
+  int64_t bytes;
+};
+
 /// Rounds the dense rows x cols f32 `product` to f16 (uint16_t) or bf16 into
 /// `out`, whose rows are `rowStride` and columns `columnStride` elements
 /// apart, as the compiled code's truncf would.
@@ -241,6 +258,79 @@ const float *widenMatrix(const T *src, const int64_t *sizes,
   return dst;
 }
 
+/// Depth of the blocks of f16 or bf16 operands widened for one sgemm. Widened
+/// whole, an operand's f32 copy was twice the size of the activation the
+/// backward reads (2 MB for a 2048x256 f16 tensor).
+constexpr int64_t kWidenedDepth = 256;
+
+/// Rows of the product of f16 or bf16 operands that one thread computes at a
+/// time, from the shape alone: between 16 and 256 rows, such that a block of
+/// the product and of A's widened depth block each hold at most 16384 floats
+/// (64 KB, in L2 until gemmRounded rounds the product). gemm and gemmRounded
+/// split a product into the same blocks, each the same sgemm calls, so a
+/// product has the same value whether its rounding is computed by the GEMM's
+/// kernel or by its readers (mpt-recompute moves products, and with them that
+/// choice).
+int64_t productRowBlock(int64_t m, int64_t n, int64_t k) {
+  const int64_t widest = std::max({n, std::min(k, kWidenedDepth), int64_t(1)});
+  return std::min(m, std::clamp<int64_t>(16384 / widest, 16, 256));
+}
+
+/// Runs body(block) for each of `blocks` blocks of a product's rows: on the
+/// caller for one, where the BLAS splits it over the threads; else over the
+/// threads, each block single-threaded in the BLAS (OpenBLAS's OpenMP build
+/// runs a call from a parallel region on its caller). Splitting each block
+/// instead started and joined a team per block: a quarter of an f16
+/// transformer step. The blocks' scratch is counted in the caller's step.
+template <typename Body> void forEachRowBlock(int64_t blocks, Body body) {
+  if (blocks == 1)
+    return body(0);
+  mpt::runtime::StepMemory *memory = mpt::runtime::countingStepMemory;
+  mpt::runtime::parallelFor(
+      blocks, mpt::runtime::cpuThreads(), [&](int64_t block) {
+        mpt::runtime::StepMemory *outer = mpt::runtime::countingStepMemory;
+        mpt::runtime::countingStepMemory = memory;
+        body(block);
+        mpt::runtime::countingStepMemory = outer;
+      });
+}
+
+/// C (+)= op(A) op(B) (dense rows `ldc` apart) for f16 or bf16 operands,
+/// which sgemm reads widened: blocks of op(A)'s rows, and of the inner
+/// dimension within each, each block one sgemm that adds into C.
+template <typename T>
+void gemmWidenedInBlocks(const T *a, const int64_t *aStrides, const T *b,
+                         const int64_t *bStrides, float *c, int64_t ldc,
+                         int64_t m, int64_t n, int64_t k, int64_t transposeA,
+                         int64_t transposeB, bool accumulate) {
+  const int64_t depthBlock = std::min(k, kWidenedDepth),
+                rowBlock = productRowBlock(m, n, k);
+  // Stored, A is m x k (k x m when transposed) and B k x n (n x k).
+  const int64_t aRowStride = transposeA ? aStrides[1] : aStrides[0],
+                aDepthStride = transposeA ? aStrides[0] : aStrides[1],
+                bDepthStride = transposeB ? bStrides[1] : bStrides[0];
+  forEachRowBlock((m + rowBlock - 1) / rowBlock, [&](int64_t block) {
+    const int64_t i = block * rowBlock, rows = std::min(rowBlock, m - i);
+    ScratchInUse inUse((depthBlock * n + rows * depthBlock) *
+                       int64_t(sizeof(float)));
+    for (int64_t l = 0; l < k; l += depthBlock) {
+      const int64_t depth = std::min(depthBlock, k - l);
+      const int64_t bSizes[2] = {transposeB ? n : depth,
+                                 transposeB ? depth : n};
+      const int64_t aSizes[2] = {transposeA ? depth : rows,
+                                 transposeA ? rows : depth};
+      const float *bWide =
+          widenMatrix(b + l * bDepthStride, bSizes, bStrides, scratch(1));
+      const float *aWide = widenMatrix(a + i * aRowStride + l * aDepthStride,
+                                       aSizes, aStrides, scratch(0));
+      cblas_sgemm(CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans,
+                  transposeB ? CblasTrans : CblasNoTrans, rows, n, depth, 1.0f,
+                  aWide, aSizes[1], bWide, bSizes[1],
+                  accumulate || l > 0 ? 1.0f : 0.0f, c + i * ldc, ldc);
+    }
+  });
+}
+
 /// One 2-d product C += op(A) op(B) (with `accumulate`; C = op(A) op(B)
 /// without, and C is not read) with row-major strided operands.
 template <typename T>
@@ -277,39 +367,36 @@ void gemm(const T *a, const int64_t *aSizes, const int64_t *aStrides,
       return;
     }
   }
-  // BLAS wants dense rows with unit column strides.
-  const float *aData, *bData;
-  int64_t lda, ldb;
+  // BLAS wants dense rows with unit column strides: a strided C is
+  // computed densely, then added or copied in.
+  const int64_t ldTarget = ldc ? ldc : n;
+  ScratchInUse denseInUse(ldc ? 0 : m * n * int64_t(sizeof(float)));
+  float *target = ldc ? c : scratchBuffer(scratch(2), m * n);
+  const bool addToTarget = accumulate && ldc;
   if constexpr (std::is_same_v<T, float>) {
-    lda = rowStride(aSizes, aStrides);
-    ldb = rowStride(bSizes, bStrides);
-    aData = lda ? a : widenMatrix(a, aSizes, aStrides, scratch(0));
-    bData = ldb ? b : widenMatrix(b, bSizes, bStrides, scratch(1));
+    int64_t lda = rowStride(aSizes, aStrides);
+    int64_t ldb = rowStride(bSizes, bStrides);
+    ScratchInUse widenedInUse(((lda ? 0 : aSizes[0] * aSizes[1]) +
+                               (ldb ? 0 : bSizes[0] * bSizes[1])) *
+                              int64_t(sizeof(float)));
+    const float *aData = lda ? a : widenMatrix(a, aSizes, aStrides, scratch(0));
+    const float *bData = ldb ? b : widenMatrix(b, bSizes, bStrides, scratch(1));
     lda = lda ? lda : aSizes[1];
     ldb = ldb ? ldb : bSizes[1];
-  } else {
-    aData = widenMatrix(a, aSizes, aStrides, scratch(0));
-    bData = widenMatrix(b, bSizes, bStrides, scratch(1));
-    lda = aSizes[1];
-    ldb = bSizes[1];
-  }
-  if (!ldc) {
-    // A strided accumulator: compute densely, then add or copy in.
-    float *dense = scratchBuffer(scratch(2), m * n);
     cblas_sgemm(CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans,
                 transposeB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, aData,
-                lda ? lda : 1, bData, ldb ? ldb : 1, 0.0f, dense, n);
+                lda ? lda : 1, bData, ldb ? ldb : 1, addToTarget ? 1.0f : 0.0f,
+                target, ldTarget);
+  } else {
+    gemmWidenedInBlocks(a, aStrides, b, bStrides, target, ldTarget, m, n, k,
+                        transposeA, transposeB, addToTarget);
+  }
+  if (!ldc)
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
         float &element = c[i * cStrides[0] + j * cStrides[1]];
-        element = accumulate ? element + dense[i * n + j] : dense[i * n + j];
+        element = accumulate ? element + target[i * n + j] : target[i * n + j];
       }
-    return;
-  }
-  cblas_sgemm(CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans,
-              transposeB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, aData,
-              lda ? lda : 1, bData, ldb ? ldb : 1, accumulate ? 1.0f : 0.0f, c,
-              ldc);
 }
 
 template <typename T>
@@ -340,17 +427,35 @@ void gemmRounded(const T *a, const int64_t *aSizes, const int64_t *aStrides,
                  O *c, const int64_t *cSizes, const int64_t *cStrides,
                  int64_t transposeA, int64_t transposeB) {
   const int64_t m = cSizes[0], n = cSizes[1];
-  float *product = scratchBuffer(scratch(4), m * n);
-  const int64_t denseStrides[2] = {n, 1};
-  gemm(a, aSizes, aStrides, b, bSizes, bStrides, product, cSizes, denseStrides,
-       transposeA, transposeB, /*accumulate=*/0);
-  // Over the threads when large, as the loop it replaces ran.
-  const int threads =
-      m * n >= kParallelWidening ? mpt::runtime::cpuThreads() : 1;
-  mpt::runtime::parallelFor(threads, threads, [&](int64_t slice) {
-    int64_t begin = m * slice / threads, end = m * (slice + 1) / threads;
-    roundInto(product + begin * n, end - begin, n, c + begin * cStrides[0],
-              cStrides[0], cStrides[1]);
+  const int64_t k = transposeA ? aSizes[0] : aSizes[1];
+  // Blocks of rows, each rounded by its thread while it is in cache; the f32
+  // product held is a block's per thread. f32 operands (sgemm reads them in
+  // place) make one block: the same sgemm call as gemm's.
+  const int64_t rowBlock =
+      std::is_same_v<T, float> ? m : productRowBlock(m, n, k);
+  const int64_t aRowStride = transposeA ? aStrides[1] : aStrides[0];
+  const int64_t blocks = (m + rowBlock - 1) / rowBlock;
+  forEachRowBlock(blocks, [&](int64_t block) {
+    const int64_t i = block * rowBlock, rows = std::min(rowBlock, m - i);
+    ScratchInUse inUse(rows * n * int64_t(sizeof(float)));
+    float *product = scratchBuffer(scratch(4), rows * n);
+    const int64_t blockSizes[2] = {rows, n}, denseStrides[2] = {n, 1};
+    const int64_t aBlockSizes[2] = {transposeA ? aSizes[0] : rows,
+                                    transposeA ? rows : aSizes[1]};
+    gemm(a + i * aRowStride, aBlockSizes, aStrides, b, bSizes, bStrides,
+         product, blockSizes, denseStrides, transposeA, transposeB,
+         /*accumulate=*/0);
+    O *out = c + i * cStrides[0];
+    // One block: over the threads when large, as the loop it replaces ran.
+    const int threads = blocks == 1 && rows * n >= kParallelWidening
+                            ? mpt::runtime::cpuThreads()
+                            : 1;
+    mpt::runtime::parallelFor(threads, threads, [&](int64_t slice) {
+      int64_t begin = rows * slice / threads,
+              end = rows * (slice + 1) / threads;
+      roundInto(product + begin * n, end - begin, n, out + begin * cStrides[0],
+                cStrides[0], cStrides[1]);
+    });
   });
 }
 
@@ -463,16 +568,21 @@ constexpr int64_t kMinConvolutionColumns = 256;
 /// product, over the threads. The groups depend only on the shapes, so each
 /// product, and so the results, are the same for any thread count where there
 /// are several groups; a single group runs on the caller, where the BLAS may
-/// split its product over the threads, as it does the step's matmuls.
+/// split its product over the threads, as it does the step's matmuls. Each
+/// group's body holds `bytesPerColumn` of scratch per output column and
+/// `bytesPerGroup` more, counted for the groups that run at once.
 template <typename Body>
-void forEachImageGroup(int64_t batch, int64_t positions, Body body) {
+void forEachImageGroup(int64_t batch, int64_t positions, int64_t bytesPerColumn,
+                       int64_t bytesPerGroup, Body body) {
   const int64_t group = std::clamp<int64_t>(
       (kMinConvolutionColumns + positions - 1) / positions, 1, batch);
-  mpt::runtime::parallelFor((batch + group - 1) / group,
-                            mpt::runtime::cpuThreads(), [&](int64_t index) {
-                              body(index * group,
-                                   std::min(group, batch - index * group));
-                            });
+  const int64_t groups = (batch + group - 1) / group;
+  ScratchInUse inUse(std::min<int64_t>(groups, mpt::runtime::cpuThreads()) *
+                     (group * positions * bytesPerColumn + bytesPerGroup));
+  mpt::runtime::parallelFor(
+      groups, mpt::runtime::cpuThreads(), [&](int64_t index) {
+        body(index * group, std::min(group, batch - index * group));
+      });
 }
 
 /// Image `n` of `input` (C x H x W, any strides) widened into a dense f32
@@ -602,12 +712,14 @@ void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
 
   const BF16 *filterData = filter->aligned + filter->offset;
   const int64_t *fs = filter->strides;
-  const uint16_t *weights;
-  int64_t ldWeights;
+  const uint16_t *weights = nullptr;
+  int64_t ldWeights = 0;
   if (isDenseBlock(filter->sizes, fs, 1, 4)) {
     weights = reinterpret_cast<const uint16_t *>(filterData);
     ldWeights = fs[0];
-  } else {
+  }
+  ScratchInUse filterInUse(weights ? 0 : numFilters * depth * 2);
+  if (!weights) {
     thread_local std::vector<uint16_t> denseBuffer;
     uint16_t *dense = scratchBuffer(denseBuffer, numFilters * depth);
     gatherFilter(filter, dense, copyRow);
@@ -619,34 +731,38 @@ void conv2dNativeBF16(mpt::runtime::GemmBF16 product, MemRef<BF16, 4> *input,
   const ConvWindows windows(input->strides, filter->sizes, output->sizes,
                             strideH, strideW, dilationH, dilationW);
   const bool transposedCol = windows.transposed;
-  forEachImageGroup(batch, positions, [&](int64_t first, int64_t count) {
-    const int64_t columns = count * positions;
-    thread_local std::vector<uint16_t> colBuffer;
-    uint16_t *col = scratchBuffer(colBuffer, depth * columns);
-    windows.unrollImages(
-        count,
-        [&](int64_t i) {
-          return input->aligned + input->offset +
-                 (first + i) * input->strides[0];
-        },
-        col, copyRow);
-    // Element (l, j) of the col matrix, as the product's strides.
-    const int64_t colRow = transposedCol ? 1 : columns,
-                  colColumn = transposedCol ? depth : 1;
-    if constexpr (std::is_same_v<O, float>) {
-      if (ldOut && count == 1) {
-        product(weights, ldWeights, 1, col, colRow, colColumn,
-                output->aligned + output->offset + first * output->strides[0],
-                ldOut, numFilters, columns, depth, accumulate);
-        return;
-      }
-    }
-    thread_local std::vector<float> sumBuffer;
-    float *sum = scratchBuffer(sumBuffer, numFilters * columns);
-    product(weights, ldWeights, 1, col, colRow, colColumn, sum, columns,
-            numFilters, columns, depth, /*accumulate=*/false);
-    storeImages(sum, first, count, output, accumulate);
-  });
+  // Per column, a bf16 column of the unrolled windows and an f32 sum.
+  forEachImageGroup(
+      batch, positions, depth * 2 + numFilters * 4, 0,
+      [&](int64_t first, int64_t count) {
+        const int64_t columns = count * positions;
+        thread_local std::vector<uint16_t> colBuffer;
+        uint16_t *col = scratchBuffer(colBuffer, depth * columns);
+        windows.unrollImages(
+            count,
+            [&](int64_t i) {
+              return input->aligned + input->offset +
+                     (first + i) * input->strides[0];
+            },
+            col, copyRow);
+        // Element (l, j) of the col matrix, as the product's strides.
+        const int64_t colRow = transposedCol ? 1 : columns,
+                      colColumn = transposedCol ? depth : 1;
+        if constexpr (std::is_same_v<O, float>) {
+          if (ldOut && count == 1) {
+            product(weights, ldWeights, 1, col, colRow, colColumn,
+                    output->aligned + output->offset +
+                        first * output->strides[0],
+                    ldOut, numFilters, columns, depth, accumulate);
+            return;
+          }
+        }
+        thread_local std::vector<float> sumBuffer;
+        float *sum = scratchBuffer(sumBuffer, numFilters * columns);
+        product(weights, ldWeights, 1, col, colRow, colColumn, sum, columns,
+                numFilters, columns, depth, /*accumulate=*/false);
+        storeImages(sum, first, count, output, accumulate);
+      });
 }
 
 /// The filter as a row-major F x depth f32 matrix (leading dimension `ld`):
@@ -709,6 +825,11 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<O, 4> *output,
 
   int64_t ldWeights = 0;
   const float *weights = filterMatrix(filter, numFilters, depth, ldWeights);
+  // Unless read in place, the filter was widened or gathered into scratch.
+  ScratchInUse filterInUse(static_cast<const void *>(weights) ==
+                                   filter->aligned + filter->offset
+                               ? 0
+                               : numFilters * depth * int64_t(sizeof(float)));
 
   // An output image as F x OH*OW, written in place when it can be;
   // otherwise through a product added in, or rounded, afterwards.
@@ -728,39 +849,46 @@ void conv2d(MemRef<T, 4> *input, MemRef<T, 4> *filter, MemRef<O, 4> *output,
   // stay in the calling thread's): OpenBLAS's OpenMP build runs an sgemm
   // called inside a parallel region on its caller, and these products (8-16
   // filters in the CNN example) are too small to split well.
-  forEachImageGroup(batch, positions, [&](int64_t first, int64_t count) {
-    const int64_t columns = count * positions;
-    float *col = scratchBuffer(scratch(2), depth * columns);
-    windows.unrollImages(
-        count,
-        [&](int64_t i) -> const float * {
-          if constexpr (std::is_same_v<T, float>) {
-            return input->aligned + input->offset +
-                   (first + i) * input->strides[0];
-          } else {
-            float *image = scratchBuffer(scratch(3), imageSize);
-            widenImage(input, first + i, image);
-            return image;
-          }
-        },
-        col, widenRow<float>);
+  // Per column, an f32 column of the unrolled windows and of the product;
+  // an f16 or bf16 image widened before it is unrolled.
+  forEachImageGroup(
+      batch, positions, (depth + numFilters) * int64_t(sizeof(float)),
+      std::is_same_v<T, float> ? 0 : imageSize * int64_t(sizeof(float)),
+      [&](int64_t first, int64_t count) {
+        const int64_t columns = count * positions;
+        float *col = scratchBuffer(scratch(2), depth * columns);
+        windows.unrollImages(
+            count,
+            [&](int64_t i) -> const float * {
+              if constexpr (std::is_same_v<T, float>) {
+                return input->aligned + input->offset +
+                       (first + i) * input->strides[0];
+              } else {
+                float *image = scratchBuffer(scratch(3), imageSize);
+                widenImage(input, first + i, image);
+                return image;
+              }
+            },
+            col, widenRow<float>);
 
-    // One image of a dense f32 output is written in place.
-    const bool inPlace = ldOut && count == 1;
-    float *target = nullptr;
-    if constexpr (std::is_same_v<O, float>)
-      if (inPlace)
-        target = output->aligned + output->offset + first * output->strides[0];
-    if (!inPlace)
-      target = scratchBuffer(scratch(1), numFilters * columns);
-    cblas_sgemm(
-        CblasRowMajor, CblasNoTrans, transposedCol ? CblasTrans : CblasNoTrans,
-        numFilters, columns, depth, 1.0f, weights, ldWeights, col,
-        transposedCol ? depth : columns, inPlace && accumulate ? 1.0f : 0.0f,
-        target, inPlace ? ldOut : columns);
-    if (!inPlace)
-      storeImages(target, first, count, output, accumulate);
-  });
+        // One image of a dense f32 output is written in place.
+        const bool inPlace = ldOut && count == 1;
+        float *target = nullptr;
+        if constexpr (std::is_same_v<O, float>)
+          if (inPlace)
+            target =
+                output->aligned + output->offset + first * output->strides[0];
+        if (!inPlace)
+          target = scratchBuffer(scratch(1), numFilters * columns);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans,
+                    transposedCol ? CblasTrans : CblasNoTrans, numFilters,
+                    columns, depth, 1.0f, weights, ldWeights, col,
+                    transposedCol ? depth : columns,
+                    inPlace && accumulate ? 1.0f : 0.0f, target,
+                    inPlace ? ldOut : columns);
+        if (!inPlace)
+          storeImages(target, first, count, output, accumulate);
+      });
 }
 
 } // namespace

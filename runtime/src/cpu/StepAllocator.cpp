@@ -87,6 +87,17 @@ void *stepAlignedAlloc(size_t alignment, size_t bytes) {
   return stepAlignedAllocOf(StepBufferKind::Workspace, alignment, bytes);
 }
 
+void countKernelScratch(int64_t bytes) {
+  StepMemory *memory = countingStepMemory;
+  if (!memory)
+    return;
+  std::lock_guard<std::mutex> lock(freeBlocks().mutex);
+  if (bytes >= 0)
+    memory->allocated(StepBufferKind::Workspace, bytes);
+  else
+    memory->freed(StepBufferKind::Workspace, -bytes);
+}
+
 void stepFree(void *block) {
   if (!block)
     return;

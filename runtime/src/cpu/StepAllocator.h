@@ -39,6 +39,13 @@ void *stepAlignedAllocAs(size_t alignment, size_t bytes) {
 /// free for compiled code: keeps the block (from stepMalloc) for reuse.
 void stepFree(void *block);
 
+/// Counts `bytes` of a kernel's scratch as step workspace (negative: no
+/// longer in use). Kernels keep their scratch across calls, but a caching
+/// allocator would lend it to them for each call; counting it that way keeps
+/// the measured peak honest about what a call holds on top of the step's
+/// buffers.
+void countKernelScratch(int64_t bytes);
+
 /// Returns the blocks waiting for reuse to the system (when a program goes
 /// away: its sizes may never come back).
 void releaseStepBlocks();
