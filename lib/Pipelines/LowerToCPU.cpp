@@ -20,18 +20,13 @@ using namespace mlir;
 
 void mpt::buildLowerToCPUPipeline(OpPassManager &pm,
                                   const LowerToCPUOptions &options) {
-  MPTWidenMatmulOperandsOptions widen;
-  widen.f16 = options.cpuKernels;
-  widen.bf16 = options.cpuKernels && options.widenBF16Matmuls;
   MPTFuseElementwiseOptions fusion;
   fusion.recomputeCheapProducers = true;
+  fusion.keepProductRounding = options.cpuKernels;
   // The runtime counts the step's buffers by what they hold.
   if (options.tagAllocations)
     pm.addNestedPass<func::FuncOp>(createMPTMarkBufferContents());
-  addLowerToFusedLinalg(pm, fusion, [&](OpPassManager &unfused) {
-    if (widen.f16 || widen.bf16)
-      unfused.addNestedPass<func::FuncOp>(createMPTWidenMatmulOperands(widen));
-  });
+  addLowerToFusedLinalg(pm, fusion);
   addBufferizeToOutParams(pm);
   if (options.cpuKernels)
     pm.addPass(createMPTConvertLinalgToCPUKernels());

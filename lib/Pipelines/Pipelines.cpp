@@ -16,15 +16,12 @@
 
 using namespace mlir;
 
-void mpt::addLowerToFusedLinalg(
-    OpPassManager &pm, const MPTFuseElementwiseOptions &fusion,
-    llvm::function_ref<void(OpPassManager &)> beforeFusion) {
+void mpt::addLowerToFusedLinalg(OpPassManager &pm,
+                                const MPTFuseElementwiseOptions &fusion) {
   pm.addPass(createMPTExportSignature()); // reads the mpt ops: runs first
   pm.addNestedPass<func::FuncOp>(createMPTCarryStateInPlace());
   pm.addPass(createMPTConvertToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  if (beforeFusion)
-    beforeFusion(pm);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createMPTFuseElementwise(fusion));

@@ -120,12 +120,6 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("Vector width asked of LLVM for the loops "
                      "mpt-convert-linalg-to-vectorizable-loops marks"),
       llvm::cl::init(16)};
-  Option<bool> widenBF16Matmuls{
-      *this, "widen-bf16-matmuls",
-      llvm::cl::desc("With cpu-kernels, bf16 matmuls read f32 copies of "
-                     "their operands, as f16 ones do (for CPUs where the "
-                     "runtime has no bf16 product faster than sgemm)"),
-      llvm::cl::init(false)};
   Option<bool> expandBF16Rounding{
       *this, "expand-bf16-rounding",
       llvm::cl::desc("Compute bf16 arithmetic in f32 and round to bf16 with "
@@ -209,13 +203,10 @@ void buildLowerToCUDAPipeline(mlir::OpPassManager &pm,
 /// The tensor-level lowering both lowerings share: the step's signature
 /// exported, mpt to linalg, and elementwise chains (casts included) fused into
 /// one linalg.generic each around the named matmuls and convolutions, which
-/// stay whole for the BLAS and cuBLASLt calls. `beforeFusion` adds a target's
-/// passes on the unfused linalg ops (the CPU's widening of 16-bit matmuls,
-/// whose f32 copies the fusion then merges). `fusion` holds
+/// stay whole for the BLAS and cuBLASLt calls. `fusion` holds
 /// mpt-fuse-elementwise's options.
-void addLowerToFusedLinalg(
-    mlir::OpPassManager &pm, const MPTFuseElementwiseOptions &fusion,
-    llvm::function_ref<void(mlir::OpPassManager &)> beforeFusion = {});
+void addLowerToFusedLinalg(mlir::OpPassManager &pm,
+                           const MPTFuseElementwiseOptions &fusion);
 
 /// The bufferization both lowerings share: duplicated results copied apart,
 /// one-shot bufferization, and results turned into caller-owned

@@ -43,16 +43,18 @@ static bool isCast(Operation *op) {
              });
 }
 
-/// Whether `generic` only rounds the product of a matmul, which the GEMM
-/// computes in f32 whatever reads it. Kept, the rounding is a pass of its own
-/// over the whole product (the runtime's `_to_<type>` kernels): computed in
-/// each reader, it costs no pass, and the f32 product lives until the last
-/// reader instead (a weight gradient read by the counts of loss scaling and by
-/// the update).
-static bool roundsProduct(linalg::GenericOp generic) {
-  return isCast(generic) &&
-         isa_and_nonnull<linalg::MatmulOp, linalg::BatchMatmulOp>(
-             generic.getDpsInputOperand(0)->get().getDefiningOp());
+/// Whether `op` only rounds a matmul's product and is the product's only
+/// reader: the lowering can then compute the rounding in the GEMM's kernel,
+/// which writes the rounded product and holds the f32 one only a block at a
+/// time (the CPU's `_to_<type>` kernels).
+static bool isProductsOnlyRounding(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !isCast(generic))
+    return false;
+  Value product = generic.getDpsInputOperand(0)->get();
+  return isa_and_nonnull<linalg::MatmulOp, linalg::BatchMatmulOp>(
+             product.getDefiningOp()) &&
+         product.hasOneUse();
 }
 
 /// Whether computing `producer` again in each of the generics that read it
@@ -62,9 +64,12 @@ static bool roundsProduct(linalg::GenericOp generic) {
 /// Its body must be a few cheap arith ops, and no input wider than its
 /// result: a truncation to f16 read by several ops (an activation kept for
 /// the backward pass) would keep its f32 source alive instead of its
-/// half-size result. The rounding of a product (roundsProduct) is the
-/// exception. Loss scaling's unscale is the case: its f32 result was written
-/// in full, then read by the finite check and the update.
+/// half-size result. That includes the rounding of a matmul's product: the
+/// CPU's GEMM kernels round a block of the product at a time, while the product
+/// computed whole in f32 for readers to round would live until the last of
+/// them (a pre-activation read in the forward and again in the backward).
+/// Loss scaling's unscale is the case: its f32 result was written in full,
+/// then read by the finite check and the update.
 static bool isCheapToRecompute(Operation *producer) {
   constexpr int64_t kMaxBodyOps = 6;
   auto generic = dyn_cast<linalg::GenericOp>(producer);
@@ -109,7 +114,7 @@ static bool isCheapToRecompute(Operation *producer) {
     if (map.getNumResults() != generic.getNumLoops() || !map.isPermutation())
       continue;
     int64_t bits = bitWidth(input->get());
-    if (bits < 0 || (bits > resultBits && !roundsProduct(generic)))
+    if (bits < 0 || bits > resultBits)
       return false;
     inputBits += bits;
   }
@@ -238,11 +243,21 @@ struct MPTFuseElementwise
       }
     }
     RewritePatternSet patterns(context);
+    // A product's only rounding stays beside it: neither fused into its
+    // readers nor expanded to a reshape of the product (which would hide the
+    // product from it).
+    auto keepsRounding = [this](OpOperand *fusedOperand) {
+      Operation *producer = fusedOperand->get().getDefiningOp();
+      return keepProductRounding && producer &&
+             isProductsOnlyRounding(producer);
+    };
     // Elementwise fusion alone may compute a producer again in each of its
     // readers (generics, which isCheapToRecompute checks).
     linalg::populateElementwiseOpsFusionPatterns(
-        patterns, [this](OpOperand *fusedOperand) {
+        patterns, [this, keepsRounding](OpOperand *fusedOperand) {
           Operation *producer = fusedOperand->get().getDefiningOp();
+          if (keepsRounding(fusedOperand))
+            return false;
           return isFusable(fusedOperand) ||
                  (recomputeCheapProducers && producer &&
                   isCheapToRecompute(producer)) ||
@@ -258,7 +273,9 @@ struct MPTFuseElementwise
     // reshape's source), whatever else reads the reshape, to meet its
     // producer in FuseUnaryIntoSharedProducer.
     linalg::populateFoldReshapeOpsByExpansionPatterns(
-        patterns, [this](OpOperand *fusedOperand) {
+        patterns, [this, keepsRounding](OpOperand *fusedOperand) {
+          if (keepsRounding(fusedOperand))
+            return false;
           return isFusable(fusedOperand) ||
                  (recomputeConversions &&
                   isa_and_nonnull<tensor::CollapseShapeOp>(

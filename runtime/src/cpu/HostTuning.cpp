@@ -27,9 +27,6 @@ void tuneForHost(LowerToCPUOptions &options) {
   options.expandBF16Rounding = true;
 #endif
   options.computeF16InF32 = !hasF16Arithmetic();
-  // bf16 matmuls stay bf16 where the runtime multiplies bf16 faster than
-  // sgemm multiplies them widened (GemmBF16.h).
-  options.widenBF16Matmuls = preferredGemmBF16() == nullptr;
 }
 
 } // namespace mpt::runtime

@@ -4,6 +4,7 @@
 // RUN: mpt-opt %s --mpt-fuse-elementwise="fuse-data-movement" --split-input-file | FileCheck %s --check-prefix=TRANSPOSES
 // RUN: mpt-opt %s --mpt-fuse-elementwise="recompute-conversions" --split-input-file | FileCheck %s --check-prefix=CONVERSIONS
 // RUN: mpt-opt %s --mpt-fuse-elementwise="recompute-conversions fuse-data-movement" --split-input-file | FileCheck %s --check-prefix=GPU
+// RUN: mpt-opt %s --mpt-fuse-elementwise="recompute-cheap-producers keep-product-rounding" --split-input-file | FileCheck %s --check-prefix=KEPT
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
@@ -375,28 +376,20 @@ func.func @kept_producers(%x: tensor<64x8xf32>, %g: tensor<64x8xf32>, %inverse: 
 // -----
 
 // With recompute-cheap-producers, a weight gradient's product rounded to f16
-// and read by loss scaling's count and by the update: rounded in each of them
-// from the f32 product, which the matmul computes anyway (1 * 32 <= 3 * 16
-// bits per element). Kept, the rounding was a pass of its own over the
-// product. The matmul stays a named op. Four readers are too many
-// (3 * 32 > 5 * 16): that rounding is kept. (Its readers take two inputs: a
-// reader of one input would fuse into the rounding instead.)
+// and read by loss scaling's count and by the update: the rounding is kept,
+// and both read its f16 result. Computed again in each reader, it would keep
+// the f32 product, twice its size, live until the last of them. The matmul
+// stays a named op.
 
 // CHECK-LABEL: func.func @rounded_product_read_twice
 // CHECK-SAME: (%[[X:.*]]: tensor<16x64xf32>, %[[DY:.*]]: tensor<16x8xf32>, %[[INVERSE:.*]]: tensor<f32>, %[[P:.*]]: tensor<64x8xf32>)
 // CHECK: %[[PRODUCT:.*]] = linalg.matmul
+// CHECK: %[[ROUNDED:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[PRODUCT]] : tensor<64x8xf32>) outs(%{{.*}} : tensor<64x8xf16>)
 // CHECK: %[[COUNT:.*]] = linalg.generic
-// CHECK-SAME: ins(%[[PRODUCT]], %[[INVERSE]] : tensor<64x8xf32>, tensor<f32>)
-// CHECK: arith.truncf
-// CHECK: arith.extf
-// CHECK: arith.mulf
-// CHECK: arith.cmpf
+// CHECK-SAME: ins(%[[ROUNDED]], %[[INVERSE]] : tensor<64x8xf16>, tensor<f32>)
 // CHECK: %[[UPDATED:.*]] = linalg.generic
-// CHECK-SAME: ins(%[[P]], %[[PRODUCT]], %[[INVERSE]] : tensor<64x8xf32>, tensor<64x8xf32>, tensor<f32>)
-// CHECK: arith.truncf
-// CHECK: arith.extf
-// CHECK: arith.mulf
-// CHECK: arith.subf
+// CHECK-SAME: ins(%[[P]], %[[ROUNDED]], %[[INVERSE]] : tensor<64x8xf32>, tensor<64x8xf16>, tensor<f32>)
 // CHECK-NOT: linalg.generic
 // CHECK: return %[[COUNT]], %[[UPDATED]]
 // ONE-USE-LABEL: func.func @rounded_product_read_twice
@@ -447,67 +440,12 @@ func.func @rounded_product_read_twice(%x: tensor<16x64xf32>, %dy: tensor<16x8xf3
 
 // -----
 
-#id = affine_map<(d0, d1) -> (d0, d1)>
-#transposed = affine_map<(d0, d1, d2) -> (d2, d0)>
-#plain = affine_map<(d0, d1, d2) -> (d2, d1)>
-#result = affine_map<(d0, d1, d2) -> (d0, d1)>
-// ONE-USE-LABEL: func.func @rounded_product_read_four_times
-// CHECK-LABEL: func.func @rounded_product_read_four_times
-// CHECK: linalg.matmul
-// CHECK: %[[ROUNDED:.*]] = linalg.generic
-// CHECK-SAME: outs(%{{.*}} : tensor<64x8xf16>)
-// CHECK-COUNT-4: ins(%[[ROUNDED]], %arg2 : tensor<64x8xf16>, tensor<64x8xf32>)
-func.func @rounded_product_read_four_times(%x: tensor<16x64xf32>, %dy: tensor<16x8xf32>, %other: tensor<64x8xf32>) -> (tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>) {
-  %f0 = arith.constant 0.0 : f32
-  %empty = tensor.empty() : tensor<64x8xf32>
-  %empty16 = tensor.empty() : tensor<64x8xf16>
-  %acc = linalg.fill ins(%f0 : f32) outs(%empty : tensor<64x8xf32>) -> tensor<64x8xf32>
-  %product = linalg.matmul indexing_maps = [#transposed, #plain, #result]
-      ins(%x, %dy : tensor<16x64xf32>, tensor<16x8xf32>) outs(%acc : tensor<64x8xf32>) -> tensor<64x8xf32>
-  %rounded = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%product : tensor<64x8xf32>) outs(%empty16 : tensor<64x8xf16>) {
-  ^bb0(%a: f32, %out: f16):
-    %r = arith.truncf %a : f32 to f16
-    linalg.yield %r : f16
-  } -> tensor<64x8xf16>
-  %r0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%rounded, %other : tensor<64x8xf16>, tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
-  ^bb0(%a: f16, %b: f32, %out: f32):
-    %e = arith.extf %a : f16 to f32
-    %v = arith.addf %e, %b : f32
-    linalg.yield %v : f32
-  } -> tensor<64x8xf32>
-  %r1 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%rounded, %other : tensor<64x8xf16>, tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
-  ^bb0(%a: f16, %b: f32, %out: f32):
-    %e = arith.extf %a : f16 to f32
-    %v = arith.mulf %e, %b : f32
-    linalg.yield %v : f32
-  } -> tensor<64x8xf32>
-  %r2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%rounded, %other : tensor<64x8xf16>, tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
-  ^bb0(%a: f16, %b: f32, %out: f32):
-    %e = arith.extf %a : f16 to f32
-    %v = arith.subf %b, %e : f32
-    linalg.yield %v : f32
-  } -> tensor<64x8xf32>
-  %r3 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%rounded, %other : tensor<64x8xf16>, tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
-  ^bb0(%a: f16, %b: f32, %out: f32):
-    %e = arith.extf %a : f16 to f32
-    %v = arith.maximumf %e, %b : f32
-    linalg.yield %v : f32
-  } -> tensor<64x8xf32>
-  return %r0, %r1, %r2, %r3 : tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x8xf32>
-}
-
-// -----
-
 // A product rounded to f16, then its heads moved from [B, S, H, D] to
 // [B, H, S, D]. By default the transpose stays a named op and the cast a
 // generic of its own; with fuse-data-movement the transpose is a generic that
 // reads the f32 product through the permutation and rounds as it writes.
 
+// ONE-USE-LABEL: func.func @cast_then_transpose
 // CHECK-LABEL: func.func @cast_then_transpose
 // CHECK: linalg.generic
 // CHECK: arith.truncf
@@ -862,4 +800,95 @@ func.func @broadcast_rounded_and_summed(%g: tensor<2x8xf32>) -> (tensor<8x8xf16>
     linalg.yield %s : f32
   } -> tensor<8xf32>
   return %h, %sum : tensor<8x8xf16>, tensor<8xf32>
+}
+
+// -----
+
+// With keep-product-rounding, a product's only rounding stays beside the
+// product, for the GEMM kernel that writes it rounded: it is not fused into
+// its one reader, which then reads the f16 result (without the option,
+// upstream's rule for a producer with one use fuses it, and the reader reads
+// the f32 product).
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// GPU-LABEL: func.func @product_rounding_kept
+// CONVERSIONS-LABEL: func.func @product_rounding_kept
+// KEPT-LABEL: func.func @product_rounding_kept
+// KEPT: %[[PRODUCT:.*]] = linalg.matmul
+// KEPT: %[[ROUNDED:.*]] = linalg.generic
+// KEPT-SAME: ins(%[[PRODUCT]] : tensor<64x8xf32>) outs(%{{.*}} : tensor<64x8xf16>)
+// KEPT: linalg.generic
+// KEPT-SAME: ins(%[[ROUNDED]], %{{.*}} : tensor<64x8xf16>, tensor<64x8xf32>)
+// ONE-USE-LABEL: func.func @product_rounding_kept
+// ONE-USE: %[[PRODUCT:.*]] = linalg.matmul
+// ONE-USE: linalg.generic
+// ONE-USE-SAME: ins(%[[PRODUCT]], %{{.*}} : tensor<64x8xf32>, tensor<64x8xf32>)
+// ONE-USE-NOT: linalg.generic
+func.func @product_rounding_kept(%a: tensor<64x16xf32>, %b: tensor<16x8xf32>, %other: tensor<64x8xf32>) -> tensor<64x8xf32> {
+  %f0 = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<64x8xf32>
+  %empty16 = tensor.empty() : tensor<64x8xf16>
+  %acc = linalg.fill ins(%f0 : f32) outs(%empty : tensor<64x8xf32>) -> tensor<64x8xf32>
+  %product = linalg.matmul ins(%a, %b : tensor<64x16xf32>, tensor<16x8xf32>) outs(%acc : tensor<64x8xf32>) -> tensor<64x8xf32>
+  %rounded = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%product : tensor<64x8xf32>) outs(%empty16 : tensor<64x8xf16>) {
+  ^bb0(%x: f32, %out: f16):
+    %r = arith.truncf %x : f32 to f16
+    linalg.yield %r : f16
+  } -> tensor<64x8xf16>
+  %read = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%rounded, %other : tensor<64x8xf16>, tensor<64x8xf32>) outs(%empty : tensor<64x8xf32>) {
+  ^bb0(%x: f16, %y: f32, %out: f32):
+    %e = arith.extf %x : f16 to f32
+    %m = arith.mulf %e, %y : f32
+    linalg.yield %m : f32
+  } -> tensor<64x8xf32>
+  return %read : tensor<64x8xf32>
+}
+
+// -----
+
+// The same product read through a reshape (an FFN's hidden gradient, which
+// gelu's gradient reads as [batch, sequence, hidden]): with
+// keep-product-rounding the rounding is not expanded to the reshaped product
+// either, which would hide the product from it; the reshape moves to its f16
+// result.
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// KEPT-LABEL: func.func @reshaped_product_rounding_kept
+// KEPT: %[[PRODUCT:.*]] = linalg.matmul
+// KEPT: %[[ROUNDED:.*]] = linalg.generic
+// KEPT-SAME: ins(%[[PRODUCT]] : tensor<64x8xf32>) outs(%{{.*}} : tensor<64x8xf16>)
+// KEPT: %[[EXPANDED:.*]] = tensor.expand_shape %[[ROUNDED]]
+// KEPT: linalg.generic
+// KEPT-SAME: ins(%[[EXPANDED]], %{{.*}} : tensor<4x16x8xf16>, tensor<4x16x8xf32>)
+// ONE-USE-LABEL: func.func @reshaped_product_rounding_kept
+// ONE-USE: %[[PRODUCT:.*]] = linalg.matmul
+// ONE-USE: %[[EXPANDED:.*]] = tensor.expand_shape %[[PRODUCT]]
+// ONE-USE: linalg.generic
+// ONE-USE-SAME: ins(%[[EXPANDED]], %{{.*}} : tensor<4x16x8xf32>, tensor<4x16x8xf32>)
+// ONE-USE-NOT: linalg.generic
+func.func @reshaped_product_rounding_kept(%a: tensor<64x16xf32>, %b: tensor<16x8xf32>, %other: tensor<4x16x8xf32>) -> tensor<4x16x8xf32> {
+  %f0 = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<64x8xf32>
+  %empty16 = tensor.empty() : tensor<64x8xf16>
+  %empty3 = tensor.empty() : tensor<4x16x8xf32>
+  %acc = linalg.fill ins(%f0 : f32) outs(%empty : tensor<64x8xf32>) -> tensor<64x8xf32>
+  %product = linalg.matmul ins(%a, %b : tensor<64x16xf32>, tensor<16x8xf32>) outs(%acc : tensor<64x8xf32>) -> tensor<64x8xf32>
+  %rounded = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%product : tensor<64x8xf32>) outs(%empty16 : tensor<64x8xf16>) {
+  ^bb0(%x: f32, %out: f16):
+    %r = arith.truncf %x : f32 to f16
+    linalg.yield %r : f16
+  } -> tensor<64x8xf16>
+  %expanded = tensor.expand_shape %rounded [[0, 1], [2]] output_shape [4, 16, 8] : tensor<64x8xf16> into tensor<4x16x8xf16>
+  %read = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%expanded, %other : tensor<4x16x8xf16>, tensor<4x16x8xf32>) outs(%empty3 : tensor<4x16x8xf32>) {
+  ^bb0(%x: f16, %y: f32, %out: f32):
+    %e = arith.extf %x : f16 to f32
+    %m = arith.mulf %e, %y : f32
+    linalg.yield %m : f32
+  } -> tensor<4x16x8xf32>
+  return %read : tensor<4x16x8xf32>
 }

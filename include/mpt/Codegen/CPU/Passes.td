@@ -9,33 +9,6 @@
 
 include "mlir/Pass/PassBase.td"
 
-def MPTWidenMatmulOperands
-    : Pass<"mpt-widen-matmul-operands", "::mlir::func::FuncOp"> {
-  let summary = "Makes matmuls on 16-bit floats matmuls on their exact f32 copies";
-  let description = [{
-    For a CPU without a GEMM for the type: f16 on every CPU mpt runs on, bf16 without
-    AVX512-BF16 (the runtime's kernels then widen both operands on every call). A
-    `linalg.matmul` or `linalg.batch_matmul` on tensors with two inputs of a type to widen
-    and an f32 accumulator becomes the same op on f32 inputs, each made by an elementwise
-    `arith.extf`: the same products (the op widens every element exactly before it
-    multiplies), computed by sgemm directly. Each tensor is widened once, right after its
-    definition, for all products that read it (a weight in the forward and in the input
-    gradient; an activation in the forward and in the weight gradient), and
-    `mpt-fuse-elementwise` merges the widening into the op that computes the
-    tensor when the products are its only readers.
-  }];
-  let options = [
-    Option<"f16", "f16", "bool", /*default=*/"true", "Widen f16 products">,
-    Option<"bf16", "bf16", "bool", /*default=*/"false",
-           "Widen bf16 products (for CPUs without AVX512-BF16)">,
-  ];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::linalg::LinalgDialect",
-    "::mlir::tensor::TensorDialect",
-  ];
-}
-
 def MPTStackScalarAccumulators
     : Pass<"mpt-stack-scalar-accumulators", "::mlir::func::FuncOp"> {
   let summary = "Lets reductions into 0-d memrefs accumulate in a stack slot";

@@ -70,10 +70,17 @@ def MPTFuseElementwise
     for element, is fused into each of them when that moves fewer bytes than storing it once:
     a few cheap arith ops, no input wider than its result, and (readers - 1) * input bits
     <= (readers + 1) * result bits. Loss scaling's unscale, read by the finite check and the
-    update, is the case. So is the rounding of a matmul's product to f16 or bf16, although its
-    input is wider: the GEMM computes the product in f32 anyway, and the rounding kept would be a
-    pass of its own over it (a weight gradient read by loss scaling's counts and the update).
-    Upstream fuses only a producer with one use.
+    update, is the case. The rounding of a matmul's product to f16 or bf16 is not: the CPU's
+    GEMM kernels round the product a block at a time, while a product rounded in each reader
+    lives whole in f32 until the last of them (a pre-activation read in the forward and again
+    in the backward). Upstream fuses only a producer with one use.
+
+    With `keep-product-rounding`, a generic that only rounds a matmul's product, and is the
+    product's only reader, fuses into none of its readers: the CPU lowering turns the pair into
+    one kernel that writes the rounded product and holds the f32 one a block at a time. Fused,
+    the reader read the whole f32 product, twice the bytes of the rounded one; at the peak of
+    the backward (the FFN's input gradient, read by gelu's gradient) that f32 product was the
+    largest buffer.
 
     With `recompute-conversions`, a generic that only converts its input (`arith.truncf` and
     `arith.extf`, element for element, to a result no narrower than the input: an f32 value
@@ -99,6 +106,9 @@ def MPTFuseElementwise
     Option<"recomputeConversions", "recompute-conversions", "bool", /*default=*/"false",
            "Fuse a generic that only widens or round-trips its input into each of its "
            "readers">,
+    Option<"keepProductRounding", "keep-product-rounding", "bool", /*default=*/"false",
+           "Fuse no generic that only rounds a matmul's product, its only reader, into the "
+           "rounding's readers (for a lowering whose GEMM kernels write rounded products)">,
     Option<"fuseDataMovement", "fuse-data-movement", "bool", /*default=*/"false",
            "Generalize linalg.transpose and linalg.broadcast ops so that they fuse with "
            "elementwise producers and consumers">,
