@@ -14,6 +14,7 @@
 #include <cblas.h>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -157,9 +158,10 @@ void widenRow(const T *src, int64_t stride, int64_t count, float *dst) {
 /// Scratch reused across calls (no allocation per kernel call): im2col
 /// buffers are megabytes and the kernels run several times a step. Indices:
 /// 0 and 1 the widened operands, 2 the im2col matrix or a product to add in,
-/// 3 an f16 or bf16 image widened before im2col, 4 a product to round.
+/// 3 an f16 or bf16 image widened before im2col, 4 a product to round, 5 an
+/// operand widened once for all the threads.
 std::vector<float> &scratch(int index) {
-  thread_local std::vector<float> buffers[5];
+  thread_local std::vector<float> buffers[6];
   return buffers[index];
 }
 
@@ -276,6 +278,55 @@ int64_t productRowBlock(int64_t m, int64_t n, int64_t k) {
   return std::min(m, std::clamp<int64_t>(16384 / widest, 16, 256));
 }
 
+/// The runtime's bf16 product for this CPU (AMX, VDPBF16PS), or null where
+/// sgemm multiplies bf16 operands widened, as it does f16 ones.
+mpt::runtime::GemmBF16 nativeGemmBF16() {
+  static const mpt::runtime::GemmBF16 native =
+      mpt::runtime::preferredGemmBF16();
+  return native;
+}
+
+/// Whether gemm widens operands of type T for sgemm.
+template <typename T> bool readsWidened() {
+  if constexpr (std::is_same_v<T, float>)
+    return false;
+  else if constexpr (std::is_same_v<T, BF16>)
+    return !nativeGemmBF16();
+  else
+    return true;
+}
+
+/// Elements of op(B) up to which it is widened once for all the row blocks of
+/// its product (a weight, which every block reads: 256 KB of f32). A larger B
+/// (an activation, in a weight gradient, whose product has few rows) is
+/// widened a depth block at a time within each row block.
+constexpr int64_t kSharedWidenedElements = 65536;
+
+/// An f16 or bf16 B widened once for all the row blocks of its product, where
+/// it is small (data then non-null); its scratch counts while this lives.
+/// sgemm reads the same values from it as from a block widened on its own.
+class SharedWidenedB {
+public:
+  template <typename T>
+  SharedWidenedB(const T *b, const int64_t *bSizes, const int64_t *bStrides)
+      : elements(bSizes[0] * bSizes[1]),
+        inUse(elements <= kSharedWidenedElements
+                  ? elements * int64_t(sizeof(float))
+                  : 0) {
+    if (elements <= kSharedWidenedElements) {
+      data = widenMatrix(b, bSizes, bStrides, scratch(5));
+      ld = bSizes[1];
+    }
+  }
+
+  const float *data = nullptr;
+  int64_t ld = 0;
+
+private:
+  int64_t elements;
+  ScratchInUse inUse;
+};
+
 /// Runs body(block) for each of `blocks` blocks of a product's rows: on the
 /// caller for one, where the BLAS splits it over the threads; else over the
 /// threads, each block single-threaded in the BLAS (OpenBLAS's OpenMP build
@@ -300,9 +351,10 @@ template <typename Body> void forEachRowBlock(int64_t blocks, Body body) {
 /// dimension within each, each block one sgemm that adds into C.
 template <typename T>
 void gemmWidenedInBlocks(const T *a, const int64_t *aStrides, const T *b,
-                         const int64_t *bStrides, float *c, int64_t ldc,
-                         int64_t m, int64_t n, int64_t k, int64_t transposeA,
-                         int64_t transposeB, bool accumulate) {
+                         const int64_t *bStrides, const SharedWidenedB &sharedB,
+                         float *c, int64_t ldc, int64_t m, int64_t n, int64_t k,
+                         int64_t transposeA, int64_t transposeB,
+                         bool accumulate) {
   const int64_t depthBlock = std::min(k, kWidenedDepth),
                 rowBlock = productRowBlock(m, n, k);
   // Stored, A is m x k (k x m when transposed) and B k x n (n x k).
@@ -311,8 +363,9 @@ void gemmWidenedInBlocks(const T *a, const int64_t *aStrides, const T *b,
                 bDepthStride = transposeB ? bStrides[1] : bStrides[0];
   forEachRowBlock((m + rowBlock - 1) / rowBlock, [&](int64_t block) {
     const int64_t i = block * rowBlock, rows = std::min(rowBlock, m - i);
-    ScratchInUse inUse((depthBlock * n + rows * depthBlock) *
-                       int64_t(sizeof(float)));
+    ScratchInUse inUse(
+        ((sharedB.data ? 0 : depthBlock * n) + rows * depthBlock) *
+        int64_t(sizeof(float)));
     for (int64_t l = 0; l < k; l += depthBlock) {
       const int64_t depth = std::min(depthBlock, k - l);
       const int64_t bSizes[2] = {transposeB ? n : depth,
@@ -320,12 +373,15 @@ void gemmWidenedInBlocks(const T *a, const int64_t *aStrides, const T *b,
       const int64_t aSizes[2] = {transposeA ? depth : rows,
                                  transposeA ? rows : depth};
       const float *bWide =
-          widenMatrix(b + l * bDepthStride, bSizes, bStrides, scratch(1));
+          sharedB.data
+              ? sharedB.data + (transposeB ? l : l * sharedB.ld)
+              : widenMatrix(b + l * bDepthStride, bSizes, bStrides, scratch(1));
+      const int64_t ldb = sharedB.data ? sharedB.ld : bSizes[1];
       const float *aWide = widenMatrix(a + i * aRowStride + l * aDepthStride,
                                        aSizes, aStrides, scratch(0));
       cblas_sgemm(CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans,
                   transposeB ? CblasTrans : CblasNoTrans, rows, n, depth, 1.0f,
-                  aWide, aSizes[1], bWide, bSizes[1],
+                  aWide, aSizes[1], bWide, ldb,
                   accumulate || l > 0 ? 1.0f : 0.0f, c + i * ldc, ldc);
     }
   });
@@ -353,8 +409,7 @@ void gemm(const T *a, const int64_t *aSizes, const int64_t *aStrides,
   }
   const int64_t ldc = rowStride(cSizes, cStrides);
   if constexpr (std::is_same_v<T, BF16>) {
-    static const mpt::runtime::GemmBF16 native =
-        mpt::runtime::preferredGemmBF16();
+    const mpt::runtime::GemmBF16 native = nativeGemmBF16();
     if (native && ldc) {
       // op(A)(i, l) and op(B)(l, j) as strides over the stored matrices.
       native(reinterpret_cast<const uint16_t *>(a),
@@ -388,8 +443,9 @@ void gemm(const T *a, const int64_t *aSizes, const int64_t *aStrides,
                 lda ? lda : 1, bData, ldb ? ldb : 1, addToTarget ? 1.0f : 0.0f,
                 target, ldTarget);
   } else {
-    gemmWidenedInBlocks(a, aStrides, b, bStrides, target, ldTarget, m, n, k,
-                        transposeA, transposeB, addToTarget);
+    SharedWidenedB sharedB(b, bSizes, bStrides);
+    gemmWidenedInBlocks(a, aStrides, b, bStrides, sharedB, target, ldTarget, m,
+                        n, k, transposeA, transposeB, addToTarget);
   }
   if (!ldc)
     for (int64_t i = 0; i < m; ++i)
@@ -428,23 +484,34 @@ void gemmRounded(const T *a, const int64_t *aSizes, const int64_t *aStrides,
                  int64_t transposeA, int64_t transposeB) {
   const int64_t m = cSizes[0], n = cSizes[1];
   const int64_t k = transposeA ? aSizes[0] : aSizes[1];
-  // Blocks of rows, each rounded by its thread while it is in cache; the f32
-  // product held is a block's per thread. f32 operands (sgemm reads them in
-  // place) make one block: the same sgemm call as gemm's.
+  // Blocks of rows (gemm's, for widened operands), each rounded by its thread
+  // while it is in cache; the f32 product held is a block's per thread. f32
+  // operands (sgemm reads them in place) make one block: the same sgemm call
+  // as gemm's.
+  const bool widened = readsWidened<T>() && k > 0;
   const int64_t rowBlock =
       std::is_same_v<T, float> ? m : productRowBlock(m, n, k);
   const int64_t aRowStride = transposeA ? aStrides[1] : aStrides[0];
   const int64_t blocks = (m + rowBlock - 1) / rowBlock;
+  std::optional<SharedWidenedB> sharedB;
+  if (widened)
+    sharedB.emplace(b, bSizes, bStrides);
   forEachRowBlock(blocks, [&](int64_t block) {
     const int64_t i = block * rowBlock, rows = std::min(rowBlock, m - i);
     ScratchInUse inUse(rows * n * int64_t(sizeof(float)));
     float *product = scratchBuffer(scratch(4), rows * n);
-    const int64_t blockSizes[2] = {rows, n}, denseStrides[2] = {n, 1};
-    const int64_t aBlockSizes[2] = {transposeA ? aSizes[0] : rows,
-                                    transposeA ? rows : aSizes[1]};
-    gemm(a + i * aRowStride, aBlockSizes, aStrides, b, bSizes, bStrides,
-         product, blockSizes, denseStrides, transposeA, transposeB,
-         /*accumulate=*/0);
+    if (widened) {
+      gemmWidenedInBlocks(a + i * aRowStride, aStrides, b, bStrides, *sharedB,
+                          product, n, rows, n, k, transposeA, transposeB,
+                          /*accumulate=*/false);
+    } else {
+      const int64_t blockSizes[2] = {rows, n}, denseStrides[2] = {n, 1};
+      const int64_t aBlockSizes[2] = {transposeA ? aSizes[0] : rows,
+                                      transposeA ? rows : aSizes[1]};
+      gemm(a + i * aRowStride, aBlockSizes, aStrides, b, bSizes, bStrides,
+           product, blockSizes, denseStrides, transposeA, transposeB,
+           /*accumulate=*/0);
+    }
     O *out = c + i * cStrides[0];
     // One block: over the threads when large, as the loop it replaces ran.
     const int threads = blocks == 1 && rows * n >= kParallelWidening
