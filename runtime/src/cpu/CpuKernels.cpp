@@ -286,7 +286,8 @@ mpt::runtime::GemmBF16 nativeGemmBF16() {
   return native;
 }
 
-/// Whether gemm widens operands of type T for sgemm.
+/// Whether gemm widens operands of type T for sgemm into a dense C (the bf16
+/// kernel writes only dense rows).
 template <typename T> bool readsWidened() {
   if constexpr (std::is_same_v<T, float>)
     return false;
@@ -309,22 +310,18 @@ class SharedWidenedB {
 public:
   template <typename T>
   SharedWidenedB(const T *b, const int64_t *bSizes, const int64_t *bStrides)
-      : elements(bSizes[0] * bSizes[1]),
-        inUse(elements <= kSharedWidenedElements
-                  ? elements * int64_t(sizeof(float))
-                  : 0) {
-    if (elements <= kSharedWidenedElements) {
-      data = widenMatrix(b, bSizes, bStrides, scratch(5));
-      ld = bSizes[1];
-    }
-  }
-
-  const float *data = nullptr;
-  int64_t ld = 0;
+      : shared(bSizes[0] * bSizes[1] <= kSharedWidenedElements),
+        inUse(shared ? bSizes[0] * bSizes[1] * int64_t(sizeof(float)) : 0),
+        data(shared ? widenMatrix(b, bSizes, bStrides, scratch(5)) : nullptr),
+        ld(shared ? bSizes[1] : 0) {}
 
 private:
-  int64_t elements;
+  bool shared;
   ScratchInUse inUse;
+
+public:
+  const float *data;
+  const int64_t ld;
 };
 
 /// Runs body(block) for each of `blocks` blocks of a product's rows: on the
